@@ -1,0 +1,69 @@
+import { GatewayErrorCode } from './error-codes';
+
+/** A native code and message that the upstream itself returned; passed on to the client verbatim. */
+export interface UpstreamNativeError {
+  code: string | number;
+  message: string;
+}
+
+export interface GatewayErrorOptions {
+  /** Upstream's own rejection, which replaces the gateway's native code table (CONTRACT §3). */
+  native?: UpstreamNativeError;
+  /** Extra response headers, e.g. Retry-After. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one exception type the gateway throws on purpose. The global filter turns it into
+ * `{error: {message, type, param, code}}` plus the family's native fields.
+ */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: GatewayErrorCode,
+    message: string,
+    readonly param: string | null = null,
+    readonly options: GatewayErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+
+  static invalid(message: string, param: string | null = null, options?: GatewayErrorOptions): GatewayError {
+    return new GatewayError(400, 'invalid_request', message, param, options);
+  }
+
+  static unauthorized(message = 'Missing or invalid API key.'): GatewayError {
+    return new GatewayError(401, 'invalid_api_key', message);
+  }
+
+  static forbidden(message: string, param: string | null = null): GatewayError {
+    return new GatewayError(403, 'permission_denied', message, param);
+  }
+
+  static insufficientQuota(message = 'The account balance cannot cover the estimated charge.'): GatewayError {
+    return new GatewayError(403, 'insufficient_quota', message);
+  }
+
+  static modelNotFound(model: string, param: string): GatewayError {
+    return new GatewayError(404, 'model_not_found', `The model '${model}' does not exist or is not available to this account.`, param);
+  }
+
+  static notFound(what: string): GatewayError {
+    return new GatewayError(404, 'not_found', `${what} not found.`);
+  }
+
+  static rateLimited(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}): GatewayError {
+    return new GatewayError(429, 'rate_limit_exceeded', message, null, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))), ...headers },
+    });
+  }
+
+  static unavailable(message = 'The upstream service is temporarily unavailable.'): GatewayError {
+    return new GatewayError(503, 'service_unavailable', message);
+  }
+
+  static internal(): GatewayError {
+    return new GatewayError(500, 'internal_error', 'Internal service error.');
+  }
+}

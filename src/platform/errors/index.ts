@@ -1,0 +1,3 @@
+export * from './error-codes';
+export * from './gateway-error';
+export * from './native-error-fields';

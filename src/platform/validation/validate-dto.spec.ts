@@ -1,0 +1,49 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsInt, IsOptional, IsString, Max, ValidateNested } from 'class-validator';
+import { GatewayError } from '../errors';
+import { validateDto } from './validate-dto';
+
+class Media {
+  @IsString() url: string;
+}
+class Input {
+  @IsArray() @ValidateNested({ each: true }) @Type(() => Media) media: Media[];
+}
+class Body {
+  @ValidateNested() @Type(() => Input) input: Input;
+  @IsOptional() @IsInt() @Max(10) duration?: number;
+}
+
+function errorOf(body: unknown): GatewayError {
+  try {
+    validateDto(Body, body);
+  } catch (e) {
+    return e as GatewayError;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('validateDto', () => {
+  it('names nested array fields by their path', () => {
+    const err = errorOf({ input: { media: [{ url: 'a' }, { url: 'b' }, { url: 3 }] } });
+    expect(err.status).toBe(400);
+    expect(err.param).toBe('input.media[2].url');
+    expect(err.message).toContain('input.media[2].url');
+  });
+
+  it('rejects unknown fields, also nested ones', () => {
+    expect(errorOf({ input: { media: [] }, extra: 1 }).param).toBe('extra');
+    expect(errorOf({ input: { media: [{ url: 'a', foo: 1 }] } }).param).toBe('input.media[0].foo');
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(errorOf([1, 2]).param).toBeNull();
+    expect(errorOf('text').code).toBe('invalid_request');
+  });
+
+  it('returns the typed instance when valid', () => {
+    const ok = validateDto(Body, { input: { media: [{ url: 'x' }] }, duration: 10 });
+    expect(ok.input.media[0]).toBeInstanceOf(Media);
+    expect(errorOf({ input: { media: [] }, duration: 11 }).param).toBe('duration');
+  });
+});

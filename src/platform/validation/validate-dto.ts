@@ -1,0 +1,49 @@
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { ValidationError, validateSync } from 'class-validator';
+import { GatewayError } from '../errors';
+
+/** Joins a property path the way clients write it: `input.media[2].url`. */
+export function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** The first (deepest) failing constraint of a class-validator error tree, with its field path. */
+export function firstViolation(errors: ValidationError[], parent = ''): { param: string; message: string } | null {
+  for (const error of errors) {
+    const path = joinPath(parent, error.property);
+    if (error.constraints && Object.keys(error.constraints).length > 0) {
+      const [kind, text] = Object.entries(error.constraints)[0];
+      const message = kind === 'whitelistValidation' ? `Unknown field '${path}'.` : text.replace(error.property, path);
+      return { param: path, message };
+    }
+    const nested = firstViolation(error.children ?? [], path);
+    if (nested) return nested;
+  }
+  return null;
+}
+
+export function toGatewayError(errors: ValidationError[]): GatewayError {
+  const violation = firstViolation(errors) ?? { param: null, message: 'Invalid request body.' };
+  return GatewayError.invalid(violation.message, violation.param);
+}
+
+/**
+ * Validates a plain body against a DTO class: types, formats and unknown fields (rejected, never
+ * silently dropped). Throws a 400 GatewayError naming the first offending field.
+ */
+export function validateDto<T extends object>(cls: ClassConstructor<T>, body: unknown, options: { allowUnknown?: boolean } = {}): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw GatewayError.invalid('The request body must be a JSON object.');
+  }
+  const instance = plainToInstance(cls, body, { enableImplicitConversion: false, exposeDefaultValues: false });
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: !options.allowUnknown,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length > 0) throw toGatewayError(errors);
+  return instance;
+}

@@ -1,0 +1,112 @@
+/**
+ * What every upstream client speaks towards the task engine. Vendor details (paths, auth, native
+ * statuses) stay inside `upstream/<vendor>`; the engine only sees these normalised shapes.
+ */
+import { Family } from '../core/models/catalogue';
+
+/** One configured upstream account for a family (several per family are allowed). */
+export interface UpstreamChannel {
+  /** Stable name, stored on each task so sync goes back to the same channel. */
+  readonly id: string;
+  readonly family: Family;
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  /** Family A only: access/secret key pair for HS256 JWT auth (used when both are set). */
+  readonly accessKey?: string;
+  readonly secretKey?: string;
+  /** Public model name -> upstream model name, where they differ. */
+  readonly modelMap?: Readonly<Record<string, string>>;
+}
+
+/** Normalised task state. `unknown` is never terminal: the worker keeps polling it. */
+export type UpstreamTaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown';
+
+export interface UpstreamVideo {
+  id?: string;
+  url: string;
+  coverUrl?: string;
+  watermarkUrl?: string;
+  /** Output seconds, when the upstream says. */
+  durationSeconds?: number;
+}
+
+export interface UpstreamVoice {
+  voiceId: string;
+  voiceName?: string;
+  trialUrl?: string;
+  ownedBy?: string;
+}
+
+export interface UpstreamTaskSnapshot {
+  state: UpstreamTaskState;
+  /** The upstream's own status word, as sent (e.g. `RUNNING`, `succeed`, `queueing`). */
+  nativeStatus: string;
+  /** 0..100 when known. */
+  progress?: number;
+  failureCode?: string;
+  failureReason?: string;
+  videos: UpstreamVideo[];
+  voices: UpstreamVoice[];
+  /** Native credit / usage figures, for information only (never billed from). */
+  nativeUsage?: Record<string, unknown>;
+  /** The whole native payload, as received. */
+  raw: unknown;
+}
+
+export interface UpstreamSubmitResult {
+  upstreamTaskId: string;
+  snapshot: UpstreamTaskSnapshot;
+}
+
+/** The upstream answered 4xx: the request itself was refused. Nothing may be charged. */
+export class UpstreamRejectedError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly nativeCode: string | number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamRejectedError';
+  }
+}
+
+/** The upstream could not be reached, answered 5xx, or its breaker is open. Safe: nothing was accepted. */
+export class UpstreamUnavailableError extends Error {
+  constructor(message: string, readonly httpStatus?: number) {
+    super(message);
+    this.name = 'UpstreamUnavailableError';
+  }
+}
+
+/** The request went out but no answer came (timeout after sending): the upstream may have accepted it. */
+export class UpstreamOutcomeUnknownError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamOutcomeUnknownError';
+  }
+}
+
+/** The task is unknown to the upstream (404 on a query). */
+export class UpstreamTaskNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamTaskNotFoundError';
+  }
+}
+
+export interface SubmitOptions {
+  /** Gateway callback URL to hand to the upstream (only when PUBLIC_BASE_URL is set). */
+  callbackUrl?: string;
+  /** Caller-visible ID that helps reconcile an unknown outcome (e.g. family A external_task_id). */
+  clientReference?: string;
+}
+
+/**
+ * One client per upstream protocol. `operation` names the upstream call (e.g. `r2v`,
+ * `multi_elements`, `custom_voices`); `body` is already in the upstream's wire shape.
+ */
+export interface UpstreamTaskClient {
+  readonly family: Family;
+  submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult>;
+  fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string): Promise<UpstreamTaskSnapshot>;
+}
