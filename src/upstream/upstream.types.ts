@@ -94,11 +94,27 @@ export class UpstreamTaskNotFoundError extends Error {
   }
 }
 
+/**
+ * Out-parameter the client fills in so the caller can emit `Server-Timing: upstream;dur=...`.
+ * The client ADDS the milliseconds spent on the wire (every attempt, failed ones included), so one
+ * object can collect several calls; start it at `{ upstreamMs: 0 }`. Filled even when the call throws.
+ */
+export interface UpstreamTiming {
+  upstreamMs: number;
+}
+
 export interface SubmitOptions {
   /** Gateway callback URL to hand to the upstream (only when PUBLIC_BASE_URL is set). */
   callbackUrl?: string;
   /** Caller-visible ID that helps reconcile an unknown outcome (e.g. family A external_task_id). */
   clientReference?: string;
+  /** Upstream latency of this call, added by the client. */
+  timing?: UpstreamTiming;
+}
+
+export interface FetchOptions {
+  /** Upstream latency of this call, added by the client. */
+  timing?: UpstreamTiming;
 }
 
 /**
@@ -108,5 +124,5 @@ export interface SubmitOptions {
 export interface UpstreamTaskClient {
   readonly family: Family;
   submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult>;
-  fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string): Promise<UpstreamTaskSnapshot>;
+  fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options?: FetchOptions): Promise<UpstreamTaskSnapshot>;
 }

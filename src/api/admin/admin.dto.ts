@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  NotEquals,
+  ValidateNested,
+} from 'class-validator';
+import { ALL_CAPABILITIES, Capability } from '../../core/models/catalogue';
+
+const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+
+export class CreateAccountDto {
+  @ApiProperty({ example: 'Acme Studio' }) @IsString() @Length(1, 200) name: string;
+  @ApiPropertyOptional({ example: 100000, description: 'Opening balance in price units' })
+  @IsOptional() @IsInt() @Min(0) @Max(MAX_AMOUNT) balance?: number;
+  @ApiPropertyOptional({ example: 600 }) @IsOptional() @IsInt() @Min(1) @Max(1000000) rate_limit_rpm?: number;
+  @ApiPropertyOptional({ example: 20 }) @IsOptional() @IsInt() @Min(1) @Max(100000) max_concurrent_tasks?: number;
+}
+
+export class UpdateAccountDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsBoolean() disabled?: boolean;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(1000000) rate_limit_rpm?: number | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @IsInt() @Min(1) @Max(100000) max_concurrent_tasks?: number | null;
+}
+
+export class CreateKeyDto {
+  @ApiPropertyOptional({ example: 'ci' }) @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'ISO 8601 time or Unix seconds' })
+  @IsOptional() expires_at?: string | number;
+  @ApiPropertyOptional({ example: ['wx2.7-r2v'], description: 'Restrict the key to these models' })
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) models?: string[];
+}
+
+export class GrantDto {
+  @ApiProperty({ example: 'vdq3' }) @IsString() model: string;
+  @ApiPropertyOptional({ example: ['reference2video'], enum: ALL_CAPABILITIES, isArray: true })
+  @IsOptional() @IsArray() @IsIn(ALL_CAPABILITIES as Capability[], { each: true }) capabilities?: Capability[];
+}
+
+export class ReplaceGrantsDto {
+  @ApiProperty({ type: [GrantDto] }) @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => GrantDto) models: GrantDto[];
+}
+
+export class BalanceAdjustmentDto {
+  @ApiProperty({ example: 50000, description: 'Credit (positive) or debit (negative), in price units' })
+  @IsInt() @NotEquals(0) @Min(-MAX_AMOUNT) @Max(MAX_AMOUNT) delta: number;
+  @ApiProperty({ example: 'top-up invoice 2026-11' }) @IsString() @Length(1, 500) reason: string;
+}

@@ -1,0 +1,19 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '../../core/accounts/accounts.module';
+import { BillingModule } from '../../core/billing/billing.module';
+import { ADMIN_TOKEN } from './admin-token';
+import { AccountsAdminController } from './accounts-admin.controller';
+import { AdminGuard } from './admin.guard';
+import { LedgerAdminController } from './ledger-admin.controller';
+
+@Module({})
+export class AdminModule {
+  static forRoot(adminToken: string): DynamicModule {
+    return {
+      module: AdminModule,
+      imports: [AccountsModule, BillingModule],
+      controllers: [AccountsAdminController, LedgerAdminController],
+      providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
+    };
+  }
+}

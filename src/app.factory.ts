@@ -1,0 +1,45 @@
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule, GatewayModuleOptions } from './app.module';
+import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
+import { jsonBodyMiddleware } from './platform/http/json-body.middleware';
+import { requestIdMiddleware } from './platform/http/request-id.middleware';
+import { metricsMiddleware } from './platform/metrics/metrics.middleware';
+import { MetricsService } from './platform/metrics/metrics.service';
+import { toGatewayError } from './platform/validation/validate-dto';
+
+/** Builds the whole gateway application (used by main.ts and by every e2e test). */
+export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware);
+  app.use(metricsMiddleware(app.get(MetricsService)));
+  app.use(jsonBodyMiddleware(options.config.BODY_LIMIT_BYTES));
+  app.useGlobalFilters(new GatewayExceptionFilter());
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => toGatewayError(errors),
+    }),
+  );
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Video generation gateway')
+      .setDescription('Families A (/kl), B (/ax) and C (/vd), plus the admin API. Errors use the gateway error object with the family’s native fields.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  app.enableShutdownHooks();
+  return app;
+}

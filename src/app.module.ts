@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AdminModule } from './api/admin/admin.module';
+import { AppConfig } from './platform/config/app-config';
+import { PlatformModule } from './platform/platform.module';
+import { Clock } from './platform/time/clock';
+import { UpstreamChannel } from './upstream/upstream.types';
+
+export interface GatewayModuleOptions {
+  config: AppConfig;
+  channels: UpstreamChannel[];
+  adminToken: string;
+  clock?: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: GatewayModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [PlatformModule.forRoot(options.config, options.clock), AdminModule.forRoot(options.adminToken)],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { BillingModule } from '../billing/billing.module';
+import { AccountsPersistenceModule } from './accounts-persistence.module';
+import { AccountsService } from './accounts.service';
+import { ApiKeyGuard } from './guards/api-key.guard';
+import { ModelAccessGuard } from './guards/model-access.guard';
+import { RateLimitGuard } from './guards/rate-limit.guard';
+import { PrincipalService } from './principal.service';
+
+@Module({
+  imports: [AccountsPersistenceModule, BillingModule],
+  providers: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard],
+  exports: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard, AccountsPersistenceModule],
+})
+export class AccountsModule {}

@@ -1,0 +1,23 @@
+import { createHash } from 'crypto';
+import { randomSecret } from '../../platform/ids/ids';
+
+/** API keys look like `vgw_<43 url-safe chars>`; the first 12 characters are the shown prefix. */
+const KEY_PREFIX = 'vgw_';
+export const SHOWN_PREFIX_LENGTH = 12;
+
+export function newApiKeySecret(): string {
+  return `${KEY_PREFIX}${randomSecret(32)}`;
+}
+
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function shownPrefix(secret: string): string {
+  return secret.slice(0, SHOWN_PREFIX_LENGTH);
+}
+
+/** For logs and error records: never more than the prefix. */
+export function maskApiKey(secret: string): string {
+  return `${shownPrefix(secret)}…`;
+}

@@ -1,0 +1,23 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { GatewayError } from '../../../platform/errors';
+import { requestContext } from '../../../platform/http/request-context';
+import { PrincipalService } from '../principal.service';
+import { AuthenticatedRequest } from './authenticated-request';
+
+/** Who: `Authorization: Bearer <API key>` -> account. Anything else is 401 `invalid_api_key`. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly principals: PrincipalService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
+    if (!match) throw GatewayError.unauthorized('Missing API key: send Authorization: Bearer <API key>.');
+    const principal = await this.principals.resolve(match[1]);
+    if (!principal) throw GatewayError.unauthorized('Invalid, revoked or expired API key.');
+    req.principal = principal;
+    const ctx = requestContext.current();
+    if (ctx) ctx.accountId = principal.account.id;
+    return true;
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AccountEntity } from '../accounts/entities/account.entity';
+import { TaskEntity } from '../tasks/entities/task.entity';
+import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
+import { UsageRecordEntity } from './entities/usage-record.entity';
+
+export interface LedgerTotals {
+  accountId: string;
+  totals: Record<LedgerKind, number>;
+}
+
+/** The SQL of money: conditional balance updates, entries, usage rows and the reconciliation sums. */
+@Injectable()
+export class LedgerRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Moves `amount` from available to held only if available covers it. */
+  async takeHold(tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(AccountEntity)
+      .set({ balance: () => `balance - ${Math.trunc(amount)}`, held: () => `held + ${Math.trunc(amount)}` })
+      .where('id = :accountId AND balance >= :amount', { accountId, amount })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /** Gives back a hold and takes the charge (0 on failure) in one statement. */
+  async closeHold(tx: EntityManager, accountId: string, held: number, charge: number): Promise<void> {
+    await tx
+      .createQueryBuilder()
+      .update(AccountEntity)
+      .set({ balance: () => `balance + ${Math.trunc(held) - Math.trunc(charge)}`, held: () => `held - ${Math.trunc(held)}` })
+      .where('id = :accountId', { accountId })
+      .execute();
+  }
+
+  /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
+  async adjustBalance(tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
+    const qb = tx.createQueryBuilder().update(AccountEntity).set({ balance: () => `balance + ${Math.trunc(delta)}` });
+    const result = await (delta >= 0
+      ? qb.where('id = :accountId', { accountId })
+      : qb.where('id = :accountId AND balance >= :need', { accountId, need: -delta })
+    ).execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /** The once-only gate of settlement: only one caller moves a task out of `held`. */
+  async switchBillingState(tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
+    const set: Partial<TaskEntity> = { billingState: to, finalCharge };
+    if (priceVersion !== null) set.priceVersion = priceVersion;
+    const result = await tx
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set(set)
+      .where('id = :taskId AND billing_state = :held', { taskId, held: 'held' })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  async addEntry(tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
+    await tx.insert(LedgerEntryEntity, entry);
+  }
+
+  async addUsage(tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
+    await tx.getRepository(UsageRecordEntity).save(usage);
+  }
+
+  /** Sums of every entry kind per account, for reconciliation. */
+  async totalsByAccount(): Promise<LedgerTotals[]> {
+    const rows: Array<{ account_id: string; kind: LedgerKind; total: string | number }> = await this.dataSource
+      .createQueryBuilder()
+      .select('e.account_id', 'account_id')
+      .addSelect('e.kind', 'kind')
+      .addSelect('SUM(e.amount)', 'total')
+      .from(LedgerEntryEntity, 'e')
+      .groupBy('e.account_id')
+      .addGroupBy('e.kind')
+      .getRawMany();
+    const byAccount = new Map<string, LedgerTotals>();
+    for (const row of rows) {
+      const entry = byAccount.get(row.account_id) ?? { accountId: row.account_id, totals: { credit: 0, debit: 0, hold: 0, release: 0, charge: 0 } };
+      entry.totals[row.kind] = Number(row.total);
+      byAccount.set(row.account_id, entry);
+    }
+    return [...byAccount.values()];
+  }
+}

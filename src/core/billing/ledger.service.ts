@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { GatewayError } from '../../platform/errors';
+import { newId } from '../../platform/ids/ids';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
+import { Clock } from '../../platform/time/clock';
+import { AccountsRepository } from '../accounts/repositories/accounts.repository';
+import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
+import { LedgerRepository } from './ledger.repository';
+
+export interface SettlementCharge {
+  amount: number;
+  priceVersion: number;
+  model: string;
+  action: string;
+  usage: Record<string, unknown>;
+}
+
+export interface LedgerMismatch {
+  account_id: string;
+  field: 'balance' | 'held';
+  stored: number;
+  expected: number;
+}
+
+/**
+ * Money moves only here. Invariant per account, proven by `verify()`:
+ * balance = credits - debits - charges - open holds; held = open holds (holds - releases).
+ */
+@Injectable()
+export class LedgerService {
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Admin credit (delta > 0) or debit (delta < 0). */
+  async adjust(accountId: string, delta: number, reason: string): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      if (!(await this.ledger.adjustBalance(tx, accountId, delta))) {
+        throw GatewayError.invalid('The debit exceeds the available balance.', 'delta');
+      }
+      await this.ledger.addEntry(tx, this.entry(accountId, delta >= 0 ? 'credit' : 'debit', Math.abs(delta), null, reason, null));
+    });
+  }
+
+  /** Holds the estimate inside the caller's transaction; 403 insufficient_quota when it cannot. */
+  async hold(tx: EntityManager, accountId: string, taskId: string, amount: number, priceVersion: number): Promise<void> {
+    if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
+    await this.ledger.addEntry(tx, this.entry(accountId, 'hold', amount, taskId, 'estimated charge held at creation', priceVersion));
+  }
+
+  /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */
+  release(accountId: string, taskId: string, heldAmount: number, reason: string): Promise<boolean> {
+    return this.transactions.run(async (tx) => {
+      if (!(await this.ledger.switchBillingState(tx, taskId, 'released', null, null))) return false;
+      await this.ledger.closeHold(tx, accountId, heldAmount, 0);
+      await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, reason, null));
+      return true;
+    });
+  }
+
+  /** Releases the hold and takes the final charge, writing the usage log row. Once only. */
+  settle(accountId: string, taskId: string, heldAmount: number, charge: SettlementCharge): Promise<boolean> {
+    return this.transactions.run(async (tx) => {
+      if (!(await this.ledger.switchBillingState(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
+      await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount);
+      await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion));
+      await this.ledger.addEntry(tx, this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion));
+      await this.ledger.addUsage(tx, {
+        id: newId('use'),
+        taskId,
+        accountId,
+        model: charge.model,
+        action: charge.action,
+        amount: charge.amount,
+        priceVersion: charge.priceVersion,
+        usage: charge.usage,
+        createdAt: this.clock.nowMs(),
+      });
+      return true;
+    });
+  }
+
+  /** Proves the invariant from the entries for every account. */
+  async verify(): Promise<{ ok: boolean; accounts_checked: number; mismatches: LedgerMismatch[] }> {
+    const [totals, accounts] = await Promise.all([this.ledger.totalsByAccount(), this.accounts.all()]);
+    const byAccount = new Map(totals.map((t) => [t.accountId, t.totals]));
+    const mismatches: LedgerMismatch[] = [];
+    for (const account of accounts) {
+      const t = byAccount.get(account.id) ?? { credit: 0, debit: 0, hold: 0, release: 0, charge: 0 };
+      const openHolds = t.hold - t.release;
+      const expectedBalance = t.credit - t.debit - t.charge - openHolds;
+      if (account.balance !== expectedBalance) mismatches.push({ account_id: account.id, field: 'balance', stored: account.balance, expected: expectedBalance });
+      if (account.held !== openHolds) mismatches.push({ account_id: account.id, field: 'held', stored: account.held, expected: openHolds });
+    }
+    return { ok: mismatches.length === 0, accounts_checked: accounts.length, mismatches };
+  }
+
+  private entry(accountId: string, kind: LedgerKind, amount: number, taskId: string | null, reason: string | null, priceVersion: number | null): LedgerEntryEntity {
+    return { id: newId('led'), accountId, kind, amount, taskId, reason, priceVersion, createdAt: this.clock.nowMs() };
+  }
+}

@@ -1,0 +1,66 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+
+/**
+ * Every environment variable the gateway reads (CONTRACT.md §1 and operational knobs), typed and
+ * validated at start. Upstream channel variables are read by `upstream/channels`.
+ */
+export class AppConfig {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
+  @IsOptional() @IsString() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, { message: 'DATABASE_URL must be sqlite:<path> or postgres://...' })
+  DATABASE_URL?: string;
+  @IsOptional() @IsString() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' }) REDIS_URL?: string;
+  @IsOptional() @IsString() @Matches(/^.{16,}$/, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
+  @IsOptional() @IsString() @Matches(/^https?:\/\/[^\s]+$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' }) PUBLIC_BASE_URL?: string;
+  @Transform(toInt) @IsInt() @Min(1) SIM_TASK_MS = 3000;
+  @IsOptional() @Transform(toBool) @IsBoolean() DEMO_SEED?: boolean;
+  @Transform(toBool) @IsBoolean() MIGRATIONS_RUN = true;
+  @Transform(toBool) @IsBoolean() CALLBACK_ALLOW_PRIVATE = false;
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  /** Request body limit, bytes (413 above). Base64 references make bodies large. */
+  @Transform(toInt) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+  /** Requests per minute for accounts without their own `rate_limit_rpm`. */
+  @Transform(toInt) @IsInt() @Min(1) DEFAULT_RATE_LIMIT_RPM = 600;
+  /** In-flight tasks for accounts without their own `max_concurrent_tasks`. */
+  @Transform(toInt) @IsInt() @Min(1) DEFAULT_MAX_CONCURRENT_TASKS = 50;
+  /** A task still not terminal this long after creation fails with a reason. */
+  @Transform(toInt) @IsInt() @Min(1000) TASK_DEADLINE_MS = 24 * 3600 * 1000;
+  @Transform(toInt) @IsInt() @Min(10) SYNC_INTERVAL_MS = 1000;
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) SYNC_BATCH_SIZE = 200;
+  @Transform(toInt) @IsInt() @Min(1) @Max(256) SYNC_CONCURRENCY = 16;
+  /** Timeout of an upstream create call (ms). */
+  @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
+  @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;
+  @Transform(toInt) @IsInt() @Min(50) UPSTREAM_READ_TIMEOUT_MS = 10000;
+  /** Run the background workers (sync, callbacks, sweeps) in this process. */
+  @Transform(toBool) @IsBoolean() WORKERS_ENABLED = true;
+  @IsOptional() @IsString() PRICES_FILE?: string;
+}
+
+/** Validates the environment; on a bad value throws one clear line naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, unknown> = {};
+  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'DEMO_SEED', 'PRICES_FILE']) {
+    if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
+  }
+  const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
+  const errors = validateSync(config, { stopAtFirstError: true });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const why = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    throw new ConfigError(`Invalid configuration: ${first.property}=${JSON.stringify(env[first.property])}: ${why}`);
+  }
+  return config;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'fs';
+import { dirname } from 'path';
+import { DataSourceOptions } from 'typeorm';
+import { AccountEntity } from '../../core/accounts/entities/account.entity';
+import { ApiKeyEntity } from '../../core/accounts/entities/api-key.entity';
+import { ModelGrantEntity } from '../../core/accounts/entities/model-grant.entity';
+import { LedgerEntryEntity } from '../../core/billing/entities/ledger-entry.entity';
+import { PriceVersionEntity } from '../../core/billing/entities/price-version.entity';
+import { UsageRecordEntity } from '../../core/billing/entities/usage-record.entity';
+import { CallbackDeliveryEntity } from '../../core/tasks/entities/callback-delivery.entity';
+import { IdempotencyRecordEntity } from '../../core/tasks/entities/idempotency-record.entity';
+import { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { InitialSchema1763900000000 } from './migrations/1763900000000-initial-schema';
+
+export const ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  ModelGrantEntity,
+  TaskEntity,
+  IdempotencyRecordEntity,
+  CallbackDeliveryEntity,
+  LedgerEntryEntity,
+  UsageRecordEntity,
+  PriceVersionEntity,
+];
+export const MIGRATIONS = [InitialSchema1763900000000];
+
+export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
+
+/** TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`. */
+export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun = true): DataSourceOptions {
+  const common = { entities: ENTITIES, migrations: MIGRATIONS, migrationsRun, synchronize: false, logging: false } as const;
+  if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return { ...common, type: 'postgres', url: databaseUrl, extra: { max: 20 } };
+  }
+  const path = databaseUrl ? databaseUrl.replace(/^sqlite:/, '') : DEFAULT_SQLITE_PATH;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: path,
+    // WAL lets readers run beside the writer; busy_timeout waits instead of failing on a lock.
+    prepareDatabase: (db: { pragma(s: string): unknown }) => {
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+    },
+  };
+}
+
+export function isPostgres(options: DataSourceOptions): boolean {
+  return options.type === 'postgres';
+}

@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'async_hooks';
+
+/**
+ * Per-request facts that deep layers record without knowing HTTP: the request ID for native
+ * bodies and logs, the account for the access log, and upstream time for Server-Timing.
+ */
+export interface RequestContext {
+  requestId: string;
+  startedAt: bigint;
+  accountId?: string;
+  upstreamMs?: number;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const requestContext = {
+  run<T>(context: RequestContext, fn: () => T): T {
+    return storage.run(context, fn);
+  },
+  current(): RequestContext | undefined {
+    return storage.getStore();
+  },
+  requestId(): string | undefined {
+    return storage.getStore()?.requestId;
+  },
+  /** Adds upstream time to the current request's Server-Timing. */
+  addUpstreamTime(ms: number): void {
+    const ctx = storage.getStore();
+    if (ctx) ctx.upstreamMs = (ctx.upstreamMs ?? 0) + ms;
+  },
+};

@@ -1,0 +1,31 @@
+import { randomUUID } from 'crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { requestContext } from './request-context';
+
+const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * First middleware: gives every request an ID (kept from `X-Request-Id` when it is sane),
+ * opens the request context, and writes `X-Request-Id` and `Server-Timing` just before the
+ * headers go out (gateway time excludes upstream time, so each can be read on its own).
+ */
+export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.header('x-request-id');
+  const requestId = incoming && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  const context = { requestId, startedAt: process.hrtime.bigint() };
+  (req as Request & { id: string }).id = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  const writeHead = res.writeHead;
+  res.writeHead = function patchedWriteHead(this: Response, ...args: unknown[]) {
+    if (!res.headersSent) {
+      const totalMs = Number(process.hrtime.bigint() - context.startedAt) / 1e6;
+      const upstreamMs = (context as { upstreamMs?: number }).upstreamMs;
+      const gatewayMs = upstreamMs === undefined ? totalMs : Math.max(0, totalMs - upstreamMs);
+      const timing = [`gw;dur=${gatewayMs.toFixed(1)}`];
+      if (upstreamMs !== undefined) timing.push(`upstream;dur=${upstreamMs.toFixed(1)}`);
+      res.setHeader('Server-Timing', timing.join(', '));
+    }
+    return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+  } as typeof res.writeHead;
+  requestContext.run(context, () => next());
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The gateway's Prometheus registry: HTTP, task, upstream and billing series in one place. */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  readonly httpRequests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  readonly httpLatency = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'HTTP request latency',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({
+    name: 'gateway_upstream_calls_total',
+    help: 'Upstream calls by family, operation and outcome',
+    labelNames: ['family', 'operation', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly tasksCreated = new Counter({
+    name: 'gateway_tasks_created_total',
+    help: 'Tasks accepted by the upstream',
+    labelNames: ['family', 'model'],
+    registers: [this.registry],
+  });
+  readonly tasksFinished = new Counter({
+    name: 'gateway_tasks_finished_total',
+    help: 'Tasks that reached a terminal phase',
+    labelNames: ['family', 'phase'],
+    registers: [this.registry],
+  });
+  readonly syncCycleSeconds = new Histogram({
+    name: 'gateway_sync_cycle_duration_seconds',
+    help: 'Duration of one sync worker cycle',
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly tasksInFlight = new Gauge({ name: 'gateway_sync_batch_size', help: 'Tasks picked in the last sync cycle', registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+}

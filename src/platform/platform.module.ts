@@ -1,0 +1,28 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { TransactionRunner } from './database/transaction-runner';
+import { HealthController } from './health/health.controller';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { RateLimiterService } from './rate-limit/rate-limiter.service';
+import { RedisConnection } from './redis/redis.provider';
+import { Clock, SystemClock } from './time/clock';
+
+/** Cross-cutting services every module may inject: config, database, clock, Redis, metrics, limits. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
+    const database = DatabaseModule.forRoot(config);
+    return {
+      module: PlatformModule,
+      imports: [ConfigModule.forRoot(config), database, LoggingModule.forRoot(config)],
+      controllers: [HealthController, MetricsController],
+      providers: [{ provide: Clock, useValue: clock }, RedisConnection, RateLimiterService, MetricsService, TransactionRunner],
+      exports: [ConfigModule, database, Clock, RedisConnection, RateLimiterService, MetricsService, TransactionRunner],
+    };
+  }
+}

@@ -1,0 +1,94 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import Redis from 'ioredis';
+import { createGatewayApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { Clock } from '../../src/platform/time/clock';
+import { UpstreamChannel } from '../../src/upstream/upstream.types';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface Harness {
+  app: NestExpressApplication;
+  config: AppConfig;
+  http: () => ReturnType<typeof request>;
+  admin: AdminClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The real gateway on the database the test run selects: SQLite in memory by default, or
+ * PostgreSQL + Redis when DATABASE_URL / REDIS_URL are set (the second CI pass). Each harness
+ * starts from an empty schema.
+ */
+export async function startGateway(options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock } = {}): Promise<Harness> {
+  const env = { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']), ...options.env };
+  const config = loadConfig(env);
+  await resetStores(config);
+  const app = await createGatewayApp({ config, channels: options.channels ?? [], adminToken: ADMIN_TOKEN, clock: options.clock });
+  await app.init();
+  const http = () => request(app.getHttpServer());
+  return { app, config, http, admin: new AdminClient(http), close: () => app.close() };
+}
+
+function pick(source: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k] as string]));
+}
+
+async function resetStores(config: AppConfig): Promise<void> {
+  if (config.DATABASE_URL?.startsWith('postgres')) {
+    const ds = new DataSource({ type: 'postgres', url: config.DATABASE_URL });
+    await ds.initialize();
+    await ds.query('DROP SCHEMA IF EXISTS public CASCADE');
+    await ds.query('CREATE SCHEMA public');
+    await ds.destroy();
+  }
+  if (config.REDIS_URL) {
+    const redis = new Redis(config.REDIS_URL);
+    await redis.flushdb();
+    await redis.quit();
+  }
+}
+
+export interface TestAccount {
+  id: string;
+  key: string;
+  keyId: string;
+}
+
+/** The admin API, as an operator would use it. */
+export class AdminClient {
+  constructor(private readonly http: () => ReturnType<typeof request>) {}
+
+  post(path: string, body: unknown) {
+    return this.http().post(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+  }
+  put(path: string, body: unknown) {
+    return this.http().put(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+  }
+  patch(path: string, body: unknown) {
+    return this.http().patch(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+  }
+  get(path: string) {
+    return this.http().get(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+  }
+  delete(path: string) {
+    return this.http().delete(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+  }
+
+  /** An account with a key and the given models (all capabilities unless stated). */
+  async account(options: { models?: Array<string | { model: string; capabilities?: string[] }>; balance?: number; rate_limit_rpm?: number; max_concurrent_tasks?: number } = {}): Promise<TestAccount> {
+    const created = await this.post('/admin/v1/accounts', {
+      name: 'test account',
+      balance: options.balance ?? 100_000_000,
+      ...(options.rate_limit_rpm ? { rate_limit_rpm: options.rate_limit_rpm } : {}),
+      ...(options.max_concurrent_tasks ? { max_concurrent_tasks: options.max_concurrent_tasks } : {}),
+    }).expect(201);
+    const id = created.body.id as string;
+    const models = (options.models ?? []).map((m) => (typeof m === 'string' ? { model: m } : m));
+    if (models.length > 0) await this.put(`/admin/v1/accounts/${id}/models`, { models }).expect(200);
+    const key = await this.post(`/admin/v1/accounts/${id}/keys`, { name: 'test' }).expect(201);
+    return { id, key: key.body.key, keyId: key.body.id };
+  }
+}
