@@ -1,5 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AdminModule } from './api/admin/admin.module';
+import { CallbacksModule } from './api/callbacks/callbacks.module';
+import { AxReferenceVideoModule } from './api/ax/reference-video/ax-reference-video.module';
+import { UpstreamWiringModule } from './bootstrap/upstream-wiring.module';
 import { AppConfig } from './platform/config/app-config';
 import { PlatformModule } from './platform/platform.module';
 import { Clock } from './platform/time/clock';
@@ -17,7 +20,13 @@ export class AppModule {
   static forRoot(options: GatewayModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(options.config, options.clock), AdminModule.forRoot(options.adminToken)],
+      imports: [
+        PlatformModule.forRoot(options.config, options.clock),
+        UpstreamWiringModule.forRoot(options.config, options.channels),
+        AdminModule.forRoot(options.adminToken),
+        CallbacksModule,
+        AxReferenceVideoModule,
+      ],
     };
   }
 }

@@ -1,6 +1,32 @@
+import { Family } from '../core/models/catalogue';
+import { RunningSimulator, startSimulator } from '../simulator/simulator';
+import { loadChannels } from '../upstream/channels/load-channels';
 import { UpstreamChannel } from '../upstream/upstream.types';
 
-/** Placeholder until the channel loader lands. */
-export async function resolveChannels(_env: NodeJS.ProcessEnv, _taskMs: number): Promise<{ channels: UpstreamChannel[]; simulator: null | { families: string[]; close(): Promise<void> } }> {
-  return { channels: [], simulator: null };
+export interface ResolvedChannels {
+  channels: UpstreamChannel[];
+  /** The built-in simulator, when it serves at least one family. */
+  simulator: (RunningSimulator & { families: Family[] }) | null;
+}
+
+/** Channels simulated families use: the simulator's addresses and credentials, over real HTTP. */
+export function simulatorChannels(sim: RunningSimulator, families: readonly Family[] = ['kl', 'ax', 'vd']): UpstreamChannel[] {
+  const all: UpstreamChannel[] = [
+    { id: 'kl-default', family: 'kl', baseUrl: sim.kl.baseUrl, accessKey: sim.kl.accessKey, secretKey: sim.kl.secretKey },
+    { id: 'ax-default', family: 'ax', baseUrl: sim.ax.baseUrl, apiKey: sim.ax.apiKey },
+    { id: 'vd-default', family: 'vd', baseUrl: sim.vd.baseUrl, apiKey: sim.vd.apiKey },
+  ];
+  return all.filter((c) => families.includes(c.family));
+}
+
+/**
+ * The configured upstream channels; every family without one is served by the built-in
+ * simulator, started on loopback (CONTRACT §1).
+ */
+export async function resolveChannels(env: NodeJS.ProcessEnv, taskMs: number): Promise<ResolvedChannels> {
+  const configured = loadChannels(env);
+  const missing = (['kl', 'ax', 'vd'] as const).filter((family) => !configured.some((c) => c.family === family));
+  if (missing.length === 0) return { channels: configured, simulator: null };
+  const sim = await startSimulator({ taskMs });
+  return { channels: [...configured, ...simulatorChannels(sim, missing)], simulator: Object.assign(sim, { families: [...missing] }) };
 }

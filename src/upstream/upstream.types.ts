@@ -39,6 +39,8 @@ export interface UpstreamVoice {
 
 export interface UpstreamTaskSnapshot {
   state: UpstreamTaskState;
+  /** The upstream's task ID when the payload carries it (needed when a task was looked up by reference). */
+  upstreamTaskId?: string;
   /** The upstream's own status word, as sent (e.g. `RUNNING`, `succeed`, `queueing`). */
   nativeStatus: string;
   /** 0..100 when known. */

@@ -1,6 +1,7 @@
+import { randomBytes } from 'crypto';
 import { Injectable } from '@nestjs/common';
 import { GatewayError } from '../../platform/errors';
-import { newId, randomSecret } from '../../platform/ids/ids';
+import { newId } from '../../platform/ids/ids';
 import { Clock } from '../../platform/time/clock';
 import { LedgerService } from '../billing/ledger.service';
 import { ALL_CAPABILITIES, Capability, findModel } from '../models/catalogue';
@@ -61,7 +62,7 @@ export class AccountsService {
       rateLimitRpm: input.rateLimitRpm ?? null,
       maxConcurrentTasks: input.maxConcurrentTasks ?? null,
       inFlightTasks: 0,
-      webhookSecret: `whsec_${randomSecret(24).replace(/[-_]/g, 'A')}`,
+      webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
       createdAt: now,
       updatedAt: now,
     });

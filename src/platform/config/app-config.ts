@@ -32,6 +32,13 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(10) SYNC_INTERVAL_MS = 1000;
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) SYNC_BATCH_SIZE = 200;
   @Transform(toInt) @IsInt() @Min(1) @Max(256) SYNC_CONCURRENCY = 16;
+  /** First delay between polls of one task; grows 1.5x per poll up to SYNC_POLL_MAX_MS. */
+  @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_BASE_MS = 1000;
+  @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_MAX_MS = 60000;
+  /** First retry delay of a client callback; doubles per attempt. */
+  @Transform(toInt) @IsInt() @Min(10) CALLBACK_RETRY_BASE_MS = 5000;
+  @Transform(toInt) @IsInt() @Min(1) @Max(30) CALLBACK_MAX_ATTEMPTS = 10;
+  @Transform(toInt) @IsInt() @Min(100) CALLBACK_TIMEOUT_MS = 10000;
   /** Timeout of an upstream create call (ms). */
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;

@@ -5,7 +5,7 @@ import { ulid } from 'ulid';
  * Public IDs: a ULID (time-sortable, 80 random bits) behind a short type prefix, so an ID tells
  * what it names and cannot be guessed from a neighbour.
  */
-export type IdKind = 'task' | 'grant' | 'acct' | 'key' | 'req' | 'sess' | 'voice' | 'evt' | 'hold' | 'led' | 'use';
+export type IdKind = 'task' | 'grant' | 'acct' | 'key' | 'req' | 'sess' | 'voice' | 'evt' | 'msg' | 'worker' | 'hold' | 'led' | 'use';
 
 export function newId(kind: IdKind): string {
   return `${kind}_${ulid().toLowerCase()}`;

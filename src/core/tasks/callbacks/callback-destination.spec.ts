@@ -1,0 +1,26 @@
+import { assertCallbackUrlAllowed } from './callback-destination';
+
+describe('assertCallbackUrlAllowed', () => {
+  it.each(['https://hooks.example.com/x', 'http://203.0.113.9:8080/cb'])('accepts public %s', (url) => {
+    expect(() => assertCallbackUrlAllowed(url, false)).not.toThrow();
+  });
+
+  it.each([
+    'http://127.0.0.1/cb',
+    'http://localhost:3000/cb',
+    'http://10.1.2.3/cb',
+    'http://172.16.0.1/cb',
+    'http://192.168.1.1/cb',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]/cb',
+    'http://[fd00::1]/cb',
+    'http://metadata.google.internal/',
+  ])('refuses private %s unless allowed', (url) => {
+    expect(() => assertCallbackUrlAllowed(url, false)).toThrow(expect.objectContaining({ status: 400, param: 'callback_url' }));
+    expect(() => assertCallbackUrlAllowed(url, true)).not.toThrow();
+  });
+
+  it.each(['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/'])('refuses malformed %s', (url) => {
+    expect(() => assertCallbackUrlAllowed(url, true)).toThrow(expect.objectContaining({ param: 'callback_url' }));
+  });
+});

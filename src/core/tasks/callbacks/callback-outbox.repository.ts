@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
+
+@Injectable()
+export class CallbackOutboxRepository {
+  constructor(@InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>) {}
+
+  async add(delivery: CallbackDeliveryEntity): Promise<void> {
+    await this.repo.insert(delivery);
+  }
+
+  /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */
+  due(now: number, limit: number): Promise<CallbackDeliveryEntity[]> {
+    return this.repo.createQueryBuilder('c').where('c.next_attempt_at <= :now', { now }).orderBy('c.next_attempt_at', 'ASC').take(limit).getMany();
+  }
+
+  /** Takes a delivery for one attempt, so two workers never send it at once. */
+  async claim(id: string, expectedAttempts: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update(CallbackDeliveryEntity)
+      .set({ nextAttemptAt: leaseUntil, attempts: expectedAttempts + 1 })
+      .where('id = :id AND attempts = :expectedAttempts AND status = :pending', { id, expectedAttempts, pending: 'pending' })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  async update(id: string, changes: Partial<CallbackDeliveryEntity>): Promise<void> {
+    await this.repo.update({ id }, changes);
+  }
+
+  forTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
+    return this.repo.findBy({ taskId });
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { newId } from '../../../platform/ids/ids';
+import { Clock } from '../../../platform/time/clock';
+import { TaskEntity } from '../entities/task.entity';
+import { TaskPresenters } from '../task-presenters';
+import { CallbackOutboxRepository } from './callback-outbox.repository';
+
+/** Queues a client callback with the task's query body; the callback worker delivers it. */
+@Injectable()
+export class CallbackOutbox {
+  constructor(
+    private readonly outbox: CallbackOutboxRepository,
+    private readonly presenters: TaskPresenters,
+    private readonly clock: Clock,
+  ) {}
+
+  async enqueue(task: TaskEntity): Promise<void> {
+    if (!task.callbackUrl) return;
+    const now = this.clock.nowMs();
+    await this.outbox.add({
+      id: newId('msg'),
+      taskId: task.id,
+      accountId: task.accountId,
+      url: task.callbackUrl,
+      body: JSON.stringify(this.presenters.present(task)),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}

@@ -1,0 +1,24 @@
+import type { BillableUsage } from '../billing/billable-usage';
+import type { Family, ModelDescriptor } from '../models/catalogue';
+
+/**
+ * What a family module hands the engine: what to send and what to remember. Creating, billing,
+ * syncing and callbacks are the engine's; the family only describes.
+ */
+export interface TaskDraft {
+  family: Family;
+  /** Task kind, also the family A list `action` (`multi_elements`, `custom_voices`), `r2v`, `reference2video`. */
+  action: string;
+  model: ModelDescriptor;
+  /** Upstream operation name understood by the family's client. */
+  operation: string;
+  /** Body in the upstream's wire shape. */
+  upstreamBody: Record<string, unknown>;
+  /** The same without Base64 payloads, for storage. */
+  snapshot: Record<string, unknown>;
+  billing: BillableUsage;
+  externalTaskId?: string | null;
+  callbackUrl?: string | null;
+  /** Values the creation response echoes, kept for later presentation. */
+  creationEcho?: Record<string, unknown> | null;
+}

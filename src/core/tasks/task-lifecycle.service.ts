@@ -1,0 +1,131 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
+import { MetricsService } from '../../platform/metrics/metrics.service';
+import { Clock } from '../../platform/time/clock';
+import { UpstreamTaskSnapshot } from '../../upstream/upstream.types';
+import { AccountsRepository } from '../accounts/repositories/accounts.repository';
+import { LedgerService } from '../billing/ledger.service';
+import { PricingService } from '../billing/pricing.service';
+import { CallbackOutbox } from './callbacks/callback-outbox.service';
+import { TaskEntity, TaskPhase } from './entities/task.entity';
+import { NATIVE_STATUS_WORDS, isTerminal, outerStatusOf, phaseOf, progressOf } from './task-status';
+import { TasksRepository } from './tasks.repository';
+
+/**
+ * Moves a task record forward: from upstream snapshots, or by the gateway's own decision
+ * (deadline, reconciliation). Whoever wins the conditional switch to a terminal phase settles
+ * or releases the hold, frees the concurrency slot and queues the client callback, once.
+ */
+@Injectable()
+export class TaskLifecycle {
+  private readonly logger = new Logger('TaskLifecycle');
+
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly ledger: LedgerService,
+    private readonly pricing: PricingService,
+    private readonly callbacks: CallbackOutbox,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  /** Records what the upstream said; ends the task when the upstream says it ended. */
+  async applySnapshot(task: TaskEntity, snapshot: UpstreamTaskSnapshot, extra: Partial<TaskEntity> = {}): Promise<TaskEntity> {
+    const now = this.clock.nowMs();
+    const phase = phaseOf(snapshot.state);
+    const changes: Partial<TaskEntity> = {
+      ...extra,
+      phase,
+      nativeStatus: snapshot.nativeStatus || task.nativeStatus,
+      outerStatus: outerStatusOf(phase, snapshot.state),
+      progress: progressOf(phase, snapshot.state, snapshot.progress, task.progress),
+      lastNative: snapshot.raw,
+      nativeUsage: snapshot.nativeUsage ?? task.nativeUsage,
+      updatedAt: now,
+    };
+    if (snapshot.videos.length > 0 || snapshot.voices.length > 0) changes.result = { videos: snapshot.videos, voices: snapshot.voices };
+    if (phase === 'failed') {
+      changes.failureCode = snapshot.failureCode ?? 'upstream_failed';
+      changes.failureReason = snapshot.failureReason ?? 'The upstream reported the task as failed.';
+    }
+    if (isTerminal(phase)) return this.finish(task, phase, changes);
+    const attempts = task.syncAttempts + 1;
+    Object.assign(changes, { syncAttempts: attempts, syncDueAt: now + this.pollDelay(attempts), leaseOwner: null, leaseUntil: null });
+    await this.tasks.update(task.id, changes);
+    return Object.assign(task, changes);
+  }
+
+  /** Ends a task on the gateway's own decision, in the family's own failure words everywhere. */
+  failByGateway(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
+    return this.finish(task, 'failed', {
+      nativeStatus: NATIVE_STATUS_WORDS[task.family].failed,
+      outerStatus: 'FAILURE',
+      failureCode: code,
+      failureReason: reason,
+      updatedAt: this.clock.nowMs(),
+    });
+  }
+
+  /** The upstream refused the create call (or could not take it): nothing is charged. */
+  reject(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
+    return this.finish(task, 'rejected', { nativeStatus: NATIVE_STATUS_WORDS[task.family].failed, outerStatus: 'FAILURE', failureCode: code, failureReason: reason });
+  }
+
+  /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */
+  pollDelay(attempts: number): number {
+    const base = Math.min(this.config.SYNC_POLL_BASE_MS * Math.pow(1.5, Math.max(0, attempts - 1)), this.config.SYNC_POLL_MAX_MS);
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  private async finish(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+    const now = this.clock.nowMs();
+    const final: Partial<TaskEntity> = {
+      ...changes,
+      phase,
+      progress: phase === 'succeeded' ? 100 : (changes.progress ?? task.progress),
+      outerStatus: phase === 'succeeded' ? 'SUCCESS' : 'FAILURE',
+      finishedAt: now,
+      updatedAt: now,
+      syncDueAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+    };
+    if (!(await this.tasks.finishIfOpen(task.id, final))) {
+      // Someone else ended it first; report what is stored.
+      return (await this.tasks.findById(task.id)) ?? task;
+    }
+    const finished = Object.assign(task, final);
+    this.metrics.tasksFinished.inc({ family: task.family, phase });
+    await this.closeBilling(finished);
+    await this.accounts.releaseTaskSlot(task.accountId);
+    await this.callbacks.enqueue(finished);
+    return finished;
+  }
+
+  private async closeBilling(task: TaskEntity): Promise<void> {
+    if (task.phase !== 'succeeded') {
+      await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${task.phase}: ${task.failureCode ?? 'no charge'}`);
+      return;
+    }
+    const outputSeconds = task.result?.videos.find((v) => typeof v.durationSeconds === 'number')?.durationSeconds;
+    let amount = task.estimatedCharge;
+    let priceVersion = task.priceVersion ?? this.pricing.table().version;
+    let breakdown: Record<string, number> = {};
+    try {
+      const charge = await this.pricing.final(task.model, task.billableUsage, { outputSeconds }, task.priceVersion);
+      ({ amount, priceVersion, breakdown } = charge);
+    } catch (error) {
+      // A pricing fault must not leave the hold open forever: settle at the held estimate.
+      this.logger.error({ err: error, taskId: task.id }, 'final charge could not be priced; settling at the estimate');
+    }
+    await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, {
+      amount: Math.min(amount, task.estimatedCharge),
+      priceVersion,
+      model: task.model,
+      action: task.action,
+      usage: { ...task.billableUsage, output_seconds: outputSeconds ?? null, breakdown },
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import type { Family } from '../models/catalogue';
+import type { UpstreamTaskState } from '../../upstream/upstream.types';
+import type { OuterStatus, TaskPhase } from './entities/task.entity';
+
+/**
+ * Each family's own status words for the states the gateway itself sets (creation, and endings
+ * the gateway decides: deadline, reconciliation), so a task it ended reads the same terminal
+ * state in every field of every family's response.
+ */
+export const NATIVE_STATUS_WORDS: Record<Family, { submitted: string; succeeded: string; failed: string }> = {
+  kl: { submitted: 'submitted', succeeded: 'succeed', failed: 'failed' },
+  ax: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED' },
+  vd: { submitted: 'created', succeeded: 'success', failed: 'failed' },
+};
+
+export function phaseOf(state: UpstreamTaskState): TaskPhase {
+  if (state === 'succeeded') return 'succeeded';
+  if (state === 'failed') return 'failed';
+  return 'active';
+}
+
+export function isTerminal(phase: TaskPhase): boolean {
+  return phase === 'succeeded' || phase === 'failed' || phase === 'rejected';
+}
+
+/** Family A list-item outer status (CONTRACT §4): SUCCESS only ever with 100%. */
+export function outerStatusOf(phase: TaskPhase, state: UpstreamTaskState | null): OuterStatus {
+  if (phase === 'submitting') return 'NOT_START';
+  if (phase === 'succeeded') return 'SUCCESS';
+  if (phase === 'failed' || phase === 'rejected') return 'FAILURE';
+  switch (state) {
+    case 'queued':
+      return 'QUEUED';
+    case 'running':
+      return 'IN_PROGRESS';
+    case 'unknown':
+      return 'UNKNOWN';
+    default:
+      return 'SUBMITTED';
+  }
+}
+
+/** 0..100; success is always 100, running without a figure shows half way. */
+export function progressOf(phase: TaskPhase, state: UpstreamTaskState | null, reported: number | undefined, previous: number): number {
+  if (phase === 'succeeded') return 100;
+  if (phase === 'failed' || phase === 'rejected') return previous;
+  if (typeof reported === 'number' && Number.isFinite(reported)) return Math.max(previous, Math.min(99, Math.max(0, Math.round(reported))));
+  return Math.max(previous, state === 'running' ? 50 : 0);
+}

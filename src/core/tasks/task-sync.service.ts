@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../platform/time/clock';
+import { UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
+import { LedgerService } from '../billing/ledger.service';
+import { TaskEntity } from './entities/task.entity';
+import { TaskLifecycle } from './task-lifecycle.service';
+import { TasksRepository } from './tasks.repository';
+import { UpstreamDirectory } from './upstream-directory';
+
+/** Families whose upstream can find a task by the reference the gateway sent (its own task ID). */
+const LOOKUP_BY_REFERENCE = new Set(['kl']);
+/** An upstream that keeps saying "no such task" this many times has lost it. */
+const MAX_NOT_FOUND = 5;
+
+/**
+ * Brings one leased task in step with its upstream: polls an active task, reconciles one whose
+ * creation outcome is unknown, and ends one past its deadline.
+ */
+@Injectable()
+export class TaskSyncService {
+  private readonly logger = new Logger('TaskSync');
+
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly lifecycle: TaskLifecycle,
+    private readonly upstreams: UpstreamDirectory,
+    private readonly ledger: LedgerService,
+    private readonly clock: Clock,
+  ) {}
+
+  async sync(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
+    try {
+      if (this.clock.nowMs() >= task.deadlineAt) {
+        return await this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
+      }
+      if (task.phase === 'submitting' || !task.upstreamTaskId) return await this.reconcile(task, timing);
+      const channel = this.upstreams.channel(task.channelId);
+      if (!channel) return await this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`);
+      const snapshot = await this.upstreams.client(task.family).fetch(channel, task.action, task.upstreamTaskId, { timing });
+      return await this.lifecycle.applySnapshot(task, snapshot);
+    } catch (error) {
+      return this.retryLater(task, error);
+    }
+  }
+
+  /**
+   * A task whose creation never confirmed: the process died mid-call or the call timed out.
+   * Where the upstream can look it up by our reference, adopt it (never charging: the caller was
+   * told it failed); otherwise end it with its hold released.
+   */
+  private async reconcile(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
+    const channel = this.upstreams.channel(task.channelId);
+    if (channel && LOOKUP_BY_REFERENCE.has(task.family)) {
+      try {
+        const snapshot = await this.upstreams.client(task.family).fetch(channel, task.action, task.id, { timing });
+        await this.ledger.release(task.accountId, task.id, task.estimatedCharge, 'creation not confirmed to the caller; adopted without charge');
+        const adopted = await this.lifecycle.applySnapshot(task, snapshot, { upstreamTaskId: snapshot.upstreamTaskId ?? null });
+        return adopted;
+      } catch (error) {
+        if (!(error instanceof UpstreamTaskNotFoundError)) throw error;
+      }
+    }
+    return this.lifecycle.failByGateway(task, 'creation_unconfirmed', 'The upstream never confirmed this task; nothing was charged.');
+  }
+
+  private async retryLater(task: TaskEntity, error: unknown): Promise<TaskEntity> {
+    const attempts = task.syncAttempts + 1;
+    if (error instanceof UpstreamTaskNotFoundError && attempts >= MAX_NOT_FOUND) {
+      return this.lifecycle.failByGateway(task, 'upstream_task_lost', 'The upstream no longer knows this task.');
+    }
+    this.logger.warn({ taskId: task.id, err: error instanceof Error ? error.message : String(error) }, 'task sync failed; will retry');
+    const changes = { syncAttempts: attempts, syncDueAt: this.clock.nowMs() + this.lifecycle.pollDelay(attempts), leaseOwner: null, leaseUntil: null };
+    await this.tasks.update(task.id, changes);
+    return Object.assign(task, changes);
+  }
+}

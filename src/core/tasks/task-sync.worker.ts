@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
+import { newId } from '../../platform/ids/ids';
+import { MetricsService } from '../../platform/metrics/metrics.service';
+import { Clock } from '../../platform/time/clock';
+import { runPool } from './run-pool';
+import { TaskSyncService } from './task-sync.service';
+import { TasksRepository } from './tasks.repository';
+
+/** Lease long enough for one sync of one task, short enough that a dead instance's tasks come back soon. */
+const LEASE_MS = 60000;
+
+/**
+ * Keeps every non-terminal task in step with its upstream: each cycle leases the due tasks
+ * (never a finished one) and syncs them through a bounded pool. Several instances share the work
+ * through the leases.
+ */
+@Injectable()
+export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('TaskSyncWorker');
+  private readonly owner = newId('worker');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly sync: TaskSyncService,
+    private readonly metrics: MetricsService,
+    private readonly clock: Clock,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.WORKERS_ENABLED) this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One cycle: lease due tasks and sync them; returns how many were synced. */
+  async runCycle(): Promise<number> {
+    const started = process.hrtime.bigint();
+    const now = this.clock.nowMs();
+    const due = await this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE);
+    await runPool(due, this.config.SYNC_CONCURRENCY, (task) => this.sync.sync(task));
+    this.metrics.tasksInFlight.set(due.length);
+    this.metrics.syncCycleSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    return due.length;
+  }
+
+  /** Syncs one task now (upstream callback), unless another worker holds it. */
+  async syncNow(taskId: string): Promise<void> {
+    const now = this.clock.nowMs();
+    const task = await this.tasks.claimOne(taskId, this.owner, now, now + LEASE_MS);
+    if (task) await this.sync.sync(task);
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runCycle()
+        .then((count) => this.schedule(count >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS))
+        .catch((error: unknown) => {
+          this.logger.error({ err: error }, 'sync cycle failed');
+          this.schedule(this.config.SYNC_INTERVAL_MS);
+        });
+    }, delay);
+    this.timer.unref();
+  }
+}

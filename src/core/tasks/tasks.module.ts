@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { BillingModule } from '../billing/billing.module';
+import { CallbackDeliveryWorker } from './callbacks/callback-delivery.worker';
+import { CallbackOutboxRepository } from './callbacks/callback-outbox.repository';
+import { CallbackOutbox } from './callbacks/callback-outbox.service';
+import { IdempotencyService } from './idempotency.service';
+import { TaskEngine } from './task-engine.service';
+import { TaskLifecycle } from './task-lifecycle.service';
+import { TaskPresenters } from './task-presenters';
+import { TaskSyncService } from './task-sync.service';
+import { TaskSyncWorker } from './task-sync.worker';
+import { TasksRepository } from './tasks.repository';
+
+/** A task's whole life: creation, sync, settlement, callbacks. The UpstreamDirectory comes from the app root. */
+@Module({
+  imports: [AccountsModule, BillingModule],
+  providers: [
+    TasksRepository,
+    TaskEngine,
+    TaskLifecycle,
+    TaskSyncService,
+    TaskSyncWorker,
+    TaskPresenters,
+    IdempotencyService,
+    CallbackOutboxRepository,
+    CallbackOutbox,
+    CallbackDeliveryWorker,
+  ],
+  exports: [TasksRepository, TaskEngine, TaskPresenters, TaskSyncWorker, IdempotencyService, CallbackDeliveryWorker, CallbackOutboxRepository, AccountsModule],
+})
+export class TasksModule {}

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { TaskEntity } from './entities/task.entity';
+
+export interface TaskListQuery {
+  accountId: string;
+  action: string;
+  model?: string;
+  ids?: string[];
+  offset: number;
+  limit: number;
+}
+
+/** Persistence of task records; the due-task scan only ever touches non-terminal rows. */
+@Injectable()
+export class TasksRepository {
+  private readonly isPostgres: boolean;
+
+  constructor(
+    @InjectRepository(TaskEntity) private readonly repo: Repository<TaskEntity>,
+    dataSource: DataSource,
+  ) {
+    this.isPostgres = dataSource.options.type === 'postgres';
+  }
+
+  async insert(task: TaskEntity, manager?: EntityManager): Promise<void> {
+    await (manager ? manager.getRepository(TaskEntity) : this.repo).insert(task as never);
+  }
+
+  findById(id: string): Promise<TaskEntity | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  /** Scoped read: another account's task does not exist for this caller. */
+  findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
+    return this.repo.findOneBy({ id, accountId });
+  }
+
+  findByCallbackToken(token: string): Promise<TaskEntity | null> {
+    return this.repo.findOneBy({ callbackToken: token });
+  }
+
+  async externalIdTaken(accountId: string, externalTaskId: string): Promise<boolean> {
+    return (await this.repo.countBy({ accountId, externalTaskId })) > 0;
+  }
+
+  async update(id: string, changes: Partial<TaskEntity>): Promise<void> {
+    await this.repo.update({ id }, changes as never);
+  }
+
+  /** Switches a task to a terminal phase only if it is still open; true for the one caller that did. */
+  async finishIfOpen(id: string, changes: Partial<TaskEntity>): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set(changes as never)
+      .where('id = :id AND phase IN (:...open)', { id, open: ['submitting', 'active'] })
+      .execute();
+    return (result.affected ?? 0) === 1;
+  }
+
+  /** An account's visible tasks of one action, newest first (rejected creations are not tasks to the caller). */
+  async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
+    const qb = this.repo
+      .createQueryBuilder('t')
+      .where('t.account_id = :accountId AND t.action = :action AND t.phase <> :rejected', { accountId: query.accountId, action: query.action, rejected: 'rejected' });
+    if (query.model) qb.andWhere('t.model = :model', { model: query.model });
+    if (query.ids) qb.andWhere('t.id IN (:...ids)', { ids: query.ids.length ? query.ids : [''] });
+    const [items, total] = await qb.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').skip(query.offset).take(query.limit).getManyAndCount();
+    return { items, total };
+  }
+
+  /**
+   * Leases up to `limit` due tasks to `owner` until `leaseUntil`, oldest due first. PostgreSQL
+   * skips rows another instance holds (FOR UPDATE SKIP LOCKED); SQLite has one writer anyway.
+   * Cost: an index range scan over due, non-terminal rows only.
+   */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    const lock = this.isPostgres ? 'FOR UPDATE SKIP LOCKED' : '';
+    const p = this.isPostgres ? (n: number) => `$${n}` : () => '?';
+    const sql =
+      `UPDATE tasks SET lease_owner = ${p(1)}, lease_until = ${p(2)} WHERE id IN (` +
+      `SELECT id FROM tasks WHERE sync_due_at <= ${p(3)} AND (lease_until IS NULL OR lease_until < ${p(4)}) ` +
+      `ORDER BY sync_due_at LIMIT ${p(5)} ${lock}) RETURNING id`;
+    const rows: Array<{ id: string }> = await this.repo.query(sql, [owner, leaseUntil, now, now, limit]);
+    const ids = (this.isPostgres && Array.isArray(rows[0]) ? (rows[0] as Array<{ id: string }>) : rows).map((r) => r.id);
+    return ids.length === 0 ? [] : this.repo.findBy({ id: In(ids) });
+  }
+
+  /** Leases one task (callback-triggered sync); null when another worker holds it. */
+  async claimOne(id: string, owner: string, now: number, leaseUntil: number): Promise<TaskEntity | null> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set({ leaseOwner: owner, leaseUntil })
+      .where('id = :id AND sync_due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < :now)', { id, now })
+      .execute();
+    return (result.affected ?? 0) === 1 ? this.repo.findOneBy({ id }) : null;
+  }
+
+  countDue(now: number): Promise<number> {
+    return this.repo.createQueryBuilder('t').where('t.sync_due_at <= :now', { now }).getCount();
+  }
+}

@@ -1,0 +1,17 @@
+/** Time formats of the native wire shapes, in one place. All UTC. */
+
+/** Family B: `YYYY-MM-DD HH:mm:ss.SSS`. */
+export function axTimestamp(ms: number | null | undefined): string | undefined {
+  if (ms === null || ms === undefined) return undefined;
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+}
+
+/** Family C: ISO 8601 with fractional seconds and `Z`. */
+export function isoTimestamp(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Family A list items: Unix seconds. */
+export function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

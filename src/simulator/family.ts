@@ -1,0 +1,25 @@
+import { CallbackDispatcher } from './callback-dispatcher';
+import { SimHandler } from './http/sim-answer';
+import { ForcedPatch, SimulatorCredentials } from './sim-types';
+
+/** What each family simulator gets from the running simulator. */
+export interface FamilyContext {
+  /** Read at task creation, so `setTaskMs` affects tasks created afterwards. */
+  taskMs(): number;
+  callbacks: CallbackDispatcher;
+  credentials: SimulatorCredentials;
+  /** This family server's origin, e.g. `http://127.0.0.1:4001`. */
+  baseUrl: string;
+}
+
+export interface FamilySimulator {
+  readonly handle: SimHandler;
+  /** Throws when the task is unknown, so a test with a wrong ID fails loudly. */
+  forceState(upstreamTaskId: string, patch: ForcedPatch | null): void;
+}
+
+/** URL of one of the server's own sample files; `tag` keeps URLs distinct per task. */
+export function assetUrl(baseUrl: string, file: 'sample.mp4' | 'sample.png', tag?: Record<string, string>): string {
+  const query = tag ? `?${new URLSearchParams(tag).toString()}` : '';
+  return `${baseUrl}/assets/${file}${query}`;
+}

@@ -1,0 +1,134 @@
+import * as http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { SIM_ASSETS } from '../assets';
+import { RecordedRequest, SimFamily } from '../sim-types';
+import { NativeErrors, SimAnswer, SimHandler, SimRequest } from './sim-answer';
+
+/** Generous: family A editing images may arrive as Base64 (10 MB each). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface SimServerOptions {
+  family: SimFamily;
+  host: string;
+  port: number;
+  /** Every request received is pushed here before it is handled (auth failures included). */
+  requests: RecordedRequest[];
+  errors: NativeErrors;
+  /** Built once the port is known, because answers carry absolute asset URLs. */
+  createHandler(baseUrl: string): SimHandler;
+}
+
+export interface SimServer {
+  readonly baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** One loopback HTTP server speaking one family's JSON protocol, plus the shared /assets files. */
+export async function startSimServer(options: SimServerOptions): Promise<SimServer> {
+  let handler: SimHandler | undefined;
+  const server = http.createServer((req, res) => {
+    void serve(req, res).catch(() => res.destroy());
+  });
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://simulator.local');
+    const raw = await readBody(req);
+    const parsed = parseJson(raw);
+    options.requests.push({
+      family: options.family,
+      method,
+      path: req.url ?? '/',
+      headers: { ...req.headers },
+      body: parsed.ok ? parsed.value : raw.toString('utf8'),
+    });
+
+    const asset = SIM_ASSETS.get(url.pathname);
+    if (asset && (method === 'GET' || method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': asset.contentType, 'content-length': asset.bytes.length });
+      res.end(method === 'HEAD' ? undefined : asset.bytes);
+      return;
+    }
+
+    const request: SimRequest = {
+      method,
+      pathname: url.pathname,
+      query: url.searchParams,
+      headers: { ...req.headers },
+      body: parsed.ok ? parsed.value : undefined,
+      bodyError: parsed.ok ? undefined : parsed.error,
+    };
+    let answer: SimAnswer;
+    try {
+      answer = handler ? await handler(request) : options.errors.internal('simulator not ready');
+    } catch (error) {
+      answer = options.errors.internal(`simulator failure: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    writeAnswer(res, answer);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const baseUrl = originOf(options.host, (server.address() as AddressInfo).port);
+  handler = options.createHandler(baseUrl);
+
+  return {
+    baseUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Hanging (`sim:hang`) and keep-alive sockets would otherwise hold close() open forever.
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function writeAnswer(res: http.ServerResponse, answer: SimAnswer): void {
+  if (answer.kind === 'hang') return; // Leave the response open; close() destroys the socket.
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+type ParsedBody = { ok: true; value: unknown } | { ok: false; error: string };
+
+function parseJson(raw: Buffer): ParsedBody {
+  if (raw.length === 0) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(raw.toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, error: 'request body is not valid JSON' };
+  }
+}
+
+/** The URL clients should use: a wildcard bind address is reached through loopback. */
+function originOf(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return reachable.includes(':') ? `http://[${reachable}]:${port}` : `http://${reachable}:${port}`;
+}

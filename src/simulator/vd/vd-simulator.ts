@@ -1,0 +1,111 @@
+import { callbackUrlOf } from '../callback-dispatcher';
+import { arrayField, asRecord, nonEmptyString } from '../body-fields';
+import { FamilyContext, FamilySimulator, assetUrl } from '../family';
+import { ForcedPatches } from '../forced-patch';
+import { headerValue, json, SimAnswer, SimHandler, SimRequest } from '../http/sim-answer';
+import { Route, routeTable } from '../http/router';
+import { numericId } from '../ids';
+import { markerRefusal, readMarkers } from '../markers';
+import { sameSecret } from '../secret-compare';
+import { ForcedPatch } from '../sim-types';
+import { TaskPhase, TaskTimeline, newTimeline, phaseAt, terminalAt } from '../task-clock';
+import { VD_ERRORS } from './vd-errors';
+import { VdTaskFields, taskFieldsOf } from './vd-task-fields';
+
+const VD_STATE: Record<TaskPhase, string> = {
+  queued: 'queueing',
+  running: 'processing',
+  succeeded: 'success',
+  failed: 'failed',
+};
+const FAILURE_CODE = 'CreationPolicyViolation';
+
+interface VdTask {
+  readonly taskId: string;
+  readonly creationId: string;
+  readonly timeline: TaskTimeline;
+  readonly fields: VdTaskFields;
+}
+
+/** Family C (`vd`): reference-to-video under `/ent/v2`. */
+export function createVdSimulator(context: FamilyContext): FamilySimulator {
+  const tasks = new Map<string, VdTask>();
+  const forced = new ForcedPatches();
+
+  /** The exact body the creations query answers, also POSTed to the callback URL. */
+  const creationsBody = (task: VdTask, now: number): unknown => {
+    const phase = phaseAt(task.timeline, now);
+    const tag = { task_id: task.taskId };
+    return forced.apply(task.taskId, {
+      id: task.taskId,
+      state: VD_STATE[phase],
+      err_code: phase === 'failed' ? FAILURE_CODE : '',
+      credits: phase === 'failed' ? 0 : task.fields.credits,
+      payload: task.fields.payload,
+      creations: phase !== 'succeeded' ? [] : [{
+        id: task.creationId,
+        url: assetUrl(context.baseUrl, 'sample.mp4', tag),
+        cover_url: assetUrl(context.baseUrl, 'sample.png', tag),
+        watermarked_url: assetUrl(context.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
+      }],
+    });
+  };
+
+  const create = (request: SimRequest): SimAnswer => {
+    const body = asRecord(request.body);
+    const markers = readMarkers(body?.prompt);
+    const refusal = markerRefusal(markers, VD_ERRORS);
+    if (refusal) return refusal;
+    if (!nonEmptyString(body, 'model')) return VD_ERRORS.badRequest('model is required');
+    if (!nonEmptyString(body, 'prompt')) return VD_ERRORS.badRequest('prompt is required');
+    const hasReferences = (arrayField(body, 'subjects')?.length ?? 0) > 0 || (arrayField(body, 'images')?.length ?? 0) > 0;
+    if (!hasReferences) return VD_ERRORS.badRequest('subjects or images is required');
+
+    const task: VdTask = {
+      taskId: numericId(18),
+      creationId: numericId(18),
+      timeline: newTimeline(context.taskMs(), markers),
+      fields: taskFieldsOf(body),
+    };
+    tasks.set(task.taskId, task);
+    const callbackUrl = callbackUrlOf(body?.callback_url);
+    if (callbackUrl) {
+      const at = terminalAt(task.timeline);
+      context.callbacks.schedule(callbackUrl, at, () => creationsBody(task, Math.max(Date.now(), at)));
+    }
+    return json(200, {
+      task_id: task.taskId,
+      state: 'created',
+      ...task.fields,
+      created_at: new Date(task.timeline.createdAt).toISOString(),
+    });
+  };
+
+  const routes: Route[] = [
+    { method: 'POST', pattern: /^\/ent\/v2\/reference2video$/, handle: create },
+    {
+      method: 'GET',
+      pattern: /^\/ent\/v2\/tasks\/([^/]+)\/creations$/,
+      handle: (_request, [id]) => {
+        const task = tasks.get(id);
+        return task ? json(200, creationsBody(task, Date.now())) : VD_ERRORS.notFound(`task ${id} not found`);
+      },
+    },
+  ];
+  const route = routeTable(routes, VD_ERRORS);
+
+  const handle: SimHandler = (request) => {
+    const match = /^Token\s+(\S+)$/i.exec(headerValue(request, 'authorization')?.trim() ?? '');
+    if (!match || !sameSecret(match[1], context.credentials.vdApiKey)) return VD_ERRORS.unauthorized('invalid api key');
+    if (request.bodyError) return VD_ERRORS.badRequest(request.bodyError);
+    return route(request);
+  };
+
+  return {
+    handle,
+    forceState(taskId: string, patch: ForcedPatch | null) {
+      if (!tasks.has(taskId)) throw new Error(`vd simulator has no task ${taskId}`);
+      forced.set(taskId, patch);
+    },
+  };
+}

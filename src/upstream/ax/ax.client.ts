@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { throwUnlessSuccess } from '../http/answer-errors';
+import { requireApiKey } from '../http/credentials';
+import { UpstreamTransport } from '../http/upstream-transport';
+import {
+  FetchOptions,
+  SubmitOptions,
+  UpstreamChannel,
+  UpstreamSubmitResult,
+  UpstreamTaskClient,
+  UpstreamTaskSnapshot,
+} from '../upstream.types';
+import { axAuthHeaders, axCreateHeaders, axOperation } from './ax.api';
+import { readAxError } from './ax.error';
+import { toAxSnapshot } from './ax.fetch';
+import { readAxCreated, toAxCreateBody } from './ax.submit';
+
+/** Family B upstream client: reference-to-video (`r2v`), both request protocols. No upstream callbacks: the worker polls. */
+@Injectable()
+export class AxClient implements UpstreamTaskClient {
+  readonly family = 'ax' as const;
+
+  constructor(private readonly transport: UpstreamTransport) {}
+
+  async submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options: SubmitOptions = {}): Promise<UpstreamSubmitResult> {
+    const endpoints = axOperation(operation);
+    const response = await this.transport.send(channel, {
+      method: 'POST',
+      path: endpoints.createPath,
+      body: toAxCreateBody(body, channel),
+      headers: axCreateHeaders(requireApiKey(channel)),
+      timing: options.timing,
+    });
+    throwUnlessSuccess(response, 'create', channel, readAxError);
+    return readAxCreated(response.body, channel);
+  }
+
+  async fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options: FetchOptions = {}): Promise<UpstreamTaskSnapshot> {
+    const endpoints = axOperation(operation);
+    const response = await this.transport.send(channel, {
+      method: 'GET',
+      path: endpoints.queryPath(upstreamTaskId),
+      headers: axAuthHeaders(requireApiKey(channel)),
+      timing: options.timing,
+    });
+    throwUnlessSuccess(response, 'fetch', channel, readAxError);
+    return toAxSnapshot(response.body);
+  }
+}

@@ -1,0 +1,3 @@
+export { ChannelRegistry } from './channel-registry';
+export { ChannelConfigError, loadChannels } from './load-channels';
+export { UPSTREAM_CHANNELS } from './upstream-channels.token';

@@ -1,0 +1,24 @@
+import type { UpstreamTaskSnapshot, UpstreamTaskState } from '../upstream.types';
+import { asPercent } from './lenient';
+
+/** A status table as data: native status word -> normalised state. */
+export type StatusTable = ReadonlyMap<string, UpstreamTaskState>;
+
+/** Looks a native status up after `normalise` (case folding); missing or unlisted words are `unknown`, never an error. */
+export function mapStatus(table: StatusTable, nativeStatus: string | undefined, normalise: (word: string) => string): UpstreamTaskState {
+  if (nativeStatus === undefined) return 'unknown';
+  return table.get(normalise(nativeStatus.trim())) ?? 'unknown';
+}
+
+/** Progress when the upstream sends one; otherwise what the state implies (0 while queued, 100 once done). */
+export function progressFor(state: UpstreamTaskState, nativeProgress: unknown): number | undefined {
+  const explicit = asPercent(nativeProgress);
+  if (state === 'succeeded') return 100;
+  if (explicit !== undefined) return explicit;
+  return state === 'queued' ? 0 : undefined;
+}
+
+/** The snapshot for a payload that could not be read at all: never terminal, so the worker keeps polling. */
+export function unreadableSnapshot(raw: unknown, nativeStatus = ''): UpstreamTaskSnapshot {
+  return { state: 'unknown', nativeStatus, videos: [], voices: [], raw };
+}

@@ -1,0 +1,121 @@
+import { performance } from 'node:perf_hooks';
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { ExponentialBackoff, RetryPolicy, TimeoutPolicy, TimeoutStrategy, handleType, isBrokenCircuitError, isIsolatedCircuitError, retry, timeout } from 'cockatiel';
+import { firstValueFrom } from 'rxjs';
+import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamTiming, UpstreamUnavailableError } from '../upstream.types';
+import { parseJsonLeniently } from './lenient';
+import { UpstreamAgents } from './upstream-agents';
+import { UpstreamBreakers } from './upstream-breakers';
+import { UpstreamFault, faultFromTransportError } from './upstream-fault';
+import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from './upstream-http-options';
+
+export interface UpstreamRequest {
+  /** GET is the only method treated as idempotent (retried, never "outcome unknown"). */
+  readonly method: 'GET' | 'POST';
+  /** Path below the channel's base URL, e.g. `/v1/videos/multi-elements`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly body?: unknown;
+  /** Auth and protocol headers of the family. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly timing?: UpstreamTiming;
+}
+
+/** Any answer below 500. The body is parsed JSON, or the raw text when it was not JSON. */
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/**
+ * The one way out to an upstream: keep-alive agents, a time limit per attempt, a per-channel
+ * breaker, and retries with jittered back-off for GETs only. Answers below 500 are returned for the
+ * family client to interpret; everything else becomes `UpstreamUnavailableError` or, when a POST
+ * went out completely and no answer came back, `UpstreamOutcomeUnknownError`.
+ */
+@Injectable()
+export class UpstreamTransport {
+  private readonly writeTimeout: TimeoutPolicy;
+  private readonly readTimeout: TimeoutPolicy;
+  private readonly readRetry: RetryPolicy;
+
+  constructor(
+    private readonly http: HttpService,
+    private readonly agents: UpstreamAgents,
+    private readonly breakers: UpstreamBreakers,
+    @Inject(UPSTREAM_HTTP_OPTIONS) private readonly options: UpstreamHttpOptions,
+  ) {
+    this.writeTimeout = timeout(options.createTimeoutMs, TimeoutStrategy.Cooperative);
+    this.readTimeout = timeout(options.readTimeoutMs, TimeoutStrategy.Cooperative);
+    this.readRetry = retry(handleType(UpstreamFault), {
+      maxAttempts: options.readRetries,
+      // cockatiel's default generator is decorrelated jitter: exponential growth, randomised spacing.
+      backoff: new ExponentialBackoff({ initialDelay: options.retryInitialDelayMs, maxDelay: options.retryMaxDelayMs }),
+    });
+  }
+
+  async send(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const isRead = request.method === 'GET';
+    const breaker = this.breakers.policyFor(channel.id);
+    const timeLimit = isRead ? this.readTimeout : this.writeTimeout;
+    // Retry outside the breaker: every attempt counts towards the channel's health, and an open breaker stops retrying.
+    const attempt = () => breaker.execute(() => timeLimit.execute(({ signal }) => this.sendOnce(channel, request, signal)));
+    try {
+      return isRead ? await this.readRetry.execute(attempt) : await attempt();
+    } catch (error) {
+      throw this.toPublicError(error, channel, request);
+    }
+  }
+
+  private async sendOnce(channel: UpstreamChannel, request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const startedAt = performance.now();
+    try {
+      const response = await firstValueFrom(
+        this.http.request<string>({
+          url: joinUrl(channel.baseUrl, request.path),
+          method: request.method,
+          params: request.query,
+          data: request.body,
+          headers: { Accept: 'application/json', ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers },
+          httpAgent: this.agents.http,
+          httpsAgent: this.agents.https,
+          signal,
+          // Native transport only: redirects could carry credentials to another host, and the
+          // follow-redirects wrapper hides whether the request was fully written.
+          maxRedirects: 0,
+          // Channels name their upstream explicitly (the simulator is on loopback): no proxy from the environment.
+          proxy: false,
+          responseType: 'text',
+          transformResponse: [(data: unknown) => data],
+          validateStatus: () => true,
+          maxContentLength: this.options.maxResponseBytes,
+        }),
+      );
+      if (response.status >= 500) throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
+      return { status: response.status, body: parseJsonLeniently(response.data) };
+    } catch (error) {
+      if (error instanceof UpstreamFault) throw error;
+      throw faultFromTransportError(error, signal.aborted) ?? error;
+    } finally {
+      if (request.timing) request.timing.upstreamMs += performance.now() - startedAt;
+    }
+  }
+
+  private toPublicError(error: unknown, channel: UpstreamChannel, request: UpstreamRequest): unknown {
+    const call = `${request.method} ${request.path}`;
+    if (isBrokenCircuitError(error) || isIsolatedCircuitError(error)) {
+      return new UpstreamUnavailableError(`Upstream channel ${channel.id} is paused after repeated failures (circuit open); ${call} not sent.`);
+    }
+    if (!(error instanceof UpstreamFault)) return error;
+    const maybeAccepted = request.method !== 'GET' && error.requestSent && error.kind !== 'http-5xx';
+    if (maybeAccepted) {
+      return new UpstreamOutcomeUnknownError(`Upstream channel ${channel.id}: ${call} was sent but ${error.message}; it may have been accepted.`);
+    }
+    return new UpstreamUnavailableError(`Upstream channel ${channel.id}: ${call} failed: ${error.message}.`, error.httpStatus);
+  }
+}
+
+function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}

@@ -1,0 +1,14 @@
+/** Public surface of the upstream floor. */
+export * from './upstream.types';
+export { UpstreamModule } from './upstream.module';
+export type { FactoryOf, UpstreamModuleOptions, ValueOrFactory } from './upstream.module';
+export { UpstreamClients } from './upstream-clients';
+export { ChannelConfigError, ChannelRegistry, UPSTREAM_CHANNELS, loadChannels } from './channels';
+export { DEFAULT_UPSTREAM_HTTP_OPTIONS, UPSTREAM_HTTP_OPTIONS, httpOptionsFromConfig, resolveHttpOptions } from './http/upstream-http-options';
+export type { UpstreamHttpOptions, UpstreamTimeoutConfig } from './http/upstream-http-options';
+export { UpstreamBreakers } from './http/upstream-breakers';
+export type { BreakerState } from './http/upstream-breakers';
+export { KL_PATHS, KlClient } from './kl';
+export type { KlCallPath, KlCallOptions } from './kl';
+export { AX_ASYNC_HEADER, AxClient } from './ax';
+export { VdClient } from './vd';

@@ -1,0 +1,200 @@
+import * as jwt from 'jsonwebtoken';
+import { ManualClock } from '../../platform/time/clock';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
+import { createTestUpstream } from '../testing/test-upstream';
+import {
+  UpstreamChannel,
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
+import { KL_PATHS } from './kl.api';
+
+const envelope = (data: unknown, code = 0, message = 'SUCCEED') => ({ code, message, request_id: 'req-1', data });
+const created = { task_id: 'up-1', task_status: 'submitted', task_info: { external_task_id: 'pub-1' }, created_at: 1, updated_at: 1 };
+
+describe('KlClient', () => {
+  let upstream: FakeUpstream;
+  let clock: ManualClock;
+  let stack: ReturnType<typeof createTestUpstream>;
+  let channel: UpstreamChannel;
+
+  beforeEach(async () => {
+    upstream = await startFakeUpstream((_req, res) => sendJson(res, 200, envelope(created)));
+    clock = new ManualClock();
+    stack = createTestUpstream({}, clock);
+    channel = { id: 'kl-test', family: 'kl', baseUrl: upstream.baseUrl, apiKey: 'kl-api-key-123' };
+  });
+  afterEach(async () => {
+    stack.close();
+    await upstream.close();
+  });
+
+  const bearerOf = (index = 0) => String(upstream.requests[index].headers.authorization).replace(/^Bearer /, '');
+
+  describe('auth', () => {
+    it('sends the API key as a bearer token', async () => {
+      await stack.kl.submit(channel, 'multi_elements', { prompt: 'p' });
+      expect(upstream.requests[0].headers.authorization).toBe('Bearer kl-api-key-123');
+    });
+
+    it('signs an HS256 JWT with iss = access key, exp = now + 1800 s, nbf = now - 5 s when the channel has a key pair', async () => {
+      const keyed = { ...channel, accessKey: 'ak-123', secretKey: 'sk-secret-456' };
+      await stack.kl.submit(keyed, 'multi_elements', { prompt: 'p' });
+      const token = bearerOf();
+      const now = Math.floor(clock.nowMs() / 1000);
+      const verified = jwt.verify(token, 'sk-secret-456', { algorithms: ['HS256'], clockTimestamp: now, complete: true });
+      expect(verified.header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+      expect(verified.payload).toEqual({ iss: 'ak-123', exp: now + 1800, nbf: now - 5 });
+      expect(() => jwt.verify(token, 'another-secret', { clockTimestamp: now })).toThrow();
+    });
+
+    it('reuses the token until about 60 s before it expires', async () => {
+      const keyed = { ...channel, accessKey: 'ak-123', secretKey: 'sk-secret-456' };
+      await stack.kl.fetch(keyed, 'multi_elements', 'up-1');
+      clock.advance(1000);
+      await stack.kl.fetch(keyed, 'multi_elements', 'up-1');
+      expect(bearerOf(1)).toBe(bearerOf(0));
+      clock.advance(1800 * 1000 - 60 * 1000 - 1000);
+      await stack.kl.fetch(keyed, 'multi_elements', 'up-1');
+      expect(bearerOf(2)).not.toBe(bearerOf(0));
+      const payload = jwt.decode(bearerOf(2)) as { exp: number };
+      expect(payload.exp).toBe(Math.floor(clock.nowMs() / 1000) + 1800);
+    });
+  });
+
+  describe('submit', () => {
+    it('maps the model name, uses the gateway callback and our reference as external_task_id', async () => {
+      const mapped = { ...channel, modelMap: { 'kl-v1-6': 'kling-v1-6' } };
+      const body = { model_name: 'kl-v1-6', prompt: 'p', callback_url: 'https://client.example/cb', external_task_id: 'client-own' };
+      const result = await stack.kl.submit(mapped, 'multi_elements', body, { callbackUrl: 'https://gw.example/cb/tok', clientReference: 'pub-1' });
+      expect(upstream.requests[0]).toMatchObject({ method: 'POST', url: KL_PATHS.multiElements });
+      expect(upstream.requests[0].body).toEqual({ model_name: 'kling-v1-6', prompt: 'p', callback_url: 'https://gw.example/cb/tok', external_task_id: 'pub-1' });
+      expect(body.model_name).toBe('kl-v1-6');
+      expect(result.upstreamTaskId).toBe('up-1');
+      expect(result.snapshot).toMatchObject({ state: 'queued', nativeStatus: 'submitted' });
+    });
+
+    it('never forwards the caller’s own callback_url or external_task_id', async () => {
+      await stack.kl.submit(channel, 'custom_voices', { voice_name: 'v', callback_url: 'https://client.example/cb', external_task_id: 'client-own' });
+      expect(upstream.requests[0].url).toBe(KL_PATHS.customVoices);
+      expect(upstream.requests[0].body).toEqual({ voice_name: 'v' });
+    });
+
+    it('keeps the native code and message of a 400 rejection, without credentials', async () => {
+      upstream.handle((_req, res) => sendJson(res, 400, { code: 1201, message: 'duration invalid for key kl-api-key-123', request_id: 'r' }));
+      const error = await stack.kl.submit(channel, 'multi_elements', { prompt: 'p' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamRejectedError);
+      expect(error).toMatchObject({ httpStatus: 400, nativeCode: 1201, message: 'duration invalid for key ***' });
+    });
+
+    it('treats a non-zero envelope code in a 200 as a rejection, and a 5xxx code as unavailable', async () => {
+      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1102, 'balance not enough')));
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 1102, message: 'balance not enough' });
+      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 5000, 'internal')));
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    });
+
+    it('turns a 500 into Unavailable', async () => {
+      upstream.handle((_req, res) => sendJson(res, 500, { code: 5000, message: 'boom' }));
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    });
+
+    it('turns a create that hangs into OutcomeUnknown', async () => {
+      stack.close();
+      stack = createTestUpstream({ createTimeoutMs: 150 }, clock);
+      upstream.handle(() => undefined);
+      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-1' })).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    });
+
+    it('falls back to our reference when an accepted answer carries no task ID', async () => {
+      upstream.handle((_req, res) => sendJson(res, 200, envelope({ task_status: 'submitted' })));
+      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-9' })).resolves.toMatchObject({ upstreamTaskId: 'pub-9' });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    });
+
+    it('fills the timing out-parameter', async () => {
+      const timing = { upstreamMs: 0 };
+      await stack.kl.submit(channel, 'multi_elements', {}, { timing });
+      expect(timing.upstreamMs).toBeGreaterThan(0);
+    });
+
+    it('refuses an operation it does not know', async () => {
+      await expect(stack.kl.submit(channel, 'r2v', {})).rejects.toThrow(/no task operation "r2v"/);
+    });
+  });
+
+  describe('fetch', () => {
+    it('queries by task ID (or our external ID) and reads a finished task leniently', async () => {
+      upstream.handle((_req, res) =>
+        sendJson(
+          res,
+          200,
+          envelope({
+            task_id: 'up-1',
+            task_status: 'succeed',
+            task_status_msg: '',
+            task_result: { videos: [{ id: 'v1', session_id: 's', url: 'http://x/v.mp4', watermark_url: 'http://x/w.mp4', duration: '5.0' }] },
+            final_unit_deduction: '2.5',
+            surprise_field: { nested: true },
+          }),
+        ),
+      );
+      const snapshot = await stack.kl.fetch(channel, 'multi_elements', 'pub/1');
+      expect(upstream.requests[0]).toMatchObject({ method: 'GET', url: `${KL_PATHS.multiElements}/pub%2F1` });
+      expect(snapshot).toMatchObject({
+        state: 'succeeded',
+        nativeStatus: 'succeed',
+        progress: 100,
+        videos: [{ id: 'v1', url: 'http://x/v.mp4', watermarkUrl: 'http://x/w.mp4', durationSeconds: 5 }],
+        nativeUsage: { final_unit_deduction: '2.5' },
+      });
+      expect(snapshot.raw).toMatchObject({ code: 0, data: { task_id: 'up-1' } });
+    });
+
+    it('keeps the real failure reason', async () => {
+      upstream.handle((_req, res) => sendJson(res, 200, envelope({ task_id: 'up-1', task_status: 'failed', task_status_msg: 'content moderation' })));
+      await expect(stack.kl.fetch(channel, 'custom_voices', 'up-1')).resolves.toMatchObject({ state: 'failed', failureReason: 'content moderation' });
+      expect(upstream.requests[0].url).toBe(`${KL_PATHS.customVoices}/up-1`);
+    });
+
+    it('maps 404 and the not-found envelope code to TaskNotFound', async () => {
+      upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1203, 'not found')));
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+    });
+
+    it('answers an unreadable payload with state unknown instead of throwing', async () => {
+      upstream.handle((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>maintenance</html>'));
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).resolves.toMatchObject({ state: 'unknown', raw: '<html>maintenance</html>' });
+    });
+  });
+
+  describe('call (non-task endpoints)', () => {
+    it('posts a session call and returns the envelope data', async () => {
+      upstream.handle((_req, res) => sendJson(res, 200, envelope({ status: 0, session_id: 'sess-1', fps: '30.0' })));
+      const data = await stack.kl.call(channel, 'POST', KL_PATHS.initSelection, { video_url: 'http://x/in.mp4' });
+      expect(data).toEqual({ status: 0, session_id: 'sess-1', fps: '30.0' });
+      expect(upstream.requests[0]).toMatchObject({ method: 'POST', url: KL_PATHS.initSelection, body: { video_url: 'http://x/in.mp4' } });
+      expect(upstream.requests[0].headers.authorization).toBe('Bearer kl-api-key-123');
+    });
+
+    it('sends GET parameters as a query string and returns array data', async () => {
+      upstream.handle((_req, res) => sendJson(res, 200, envelope([{ task_id: 'preset', task_status: 'succeed' }])));
+      const data = await stack.kl.call<unknown[]>(channel, 'GET', KL_PATHS.presetsVoices, { pageNum: 1, pageSize: 30 });
+      expect(data).toHaveLength(1);
+      expect(upstream.requests[0].url).toBe(`${KL_PATHS.presetsVoices}?pageNum=1&pageSize=30`);
+    });
+
+    it('throws the typed errors: rejection with native code, unavailable without an envelope', async () => {
+      upstream.handle((_req, res) => sendJson(res, 400, { code: 1201, message: 'points out of range' }));
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.addSelection, {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 1201, message: 'points out of range' });
+      upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'session not found' }));
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 404 });
+      upstream.handle((_req, res) => res.writeHead(200).end('not json'));
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.deleteVoices, { voice_id: 'v' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    });
+  });
+});

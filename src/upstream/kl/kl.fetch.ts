@@ -1,0 +1,55 @@
+import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
+import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
+import type { UpstreamTaskSnapshot, UpstreamVideo, UpstreamVoice } from '../upstream.types';
+import { KL_STATUS, normaliseKlStatus } from './kl.status';
+
+/**
+ * Family A task `data` (editing task or custom voice; one shape serves both) -> snapshot.
+ * `raw` is the whole envelope as received.
+ */
+export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot {
+  if (!isRecord(data)) return unreadableSnapshot(raw);
+  const nativeStatus = asString(data.task_status) ?? '';
+  const state = mapStatus(KL_STATUS, asString(data.task_status), normaliseKlStatus);
+  const result = asRecord(data.task_result);
+  const snapshot: UpstreamTaskSnapshot = {
+    state,
+    nativeStatus,
+    videos: asArray(result.videos).map(toVideo).filter((video): video is UpstreamVideo => video !== undefined),
+    voices: asArray(result.voices).map(toVoice).filter((voice): voice is UpstreamVoice => voice !== undefined),
+    raw,
+  };
+  const progress = progressFor(state, data.progress);
+  if (progress !== undefined) snapshot.progress = progress;
+  // The real reason (e.g. content moderation) is kept for the caller; kl sends no separate failure code.
+  const reason = asNonEmptyString(data.task_status_msg);
+  if (state === 'failed' && reason) snapshot.failureReason = reason;
+  if (data.final_unit_deduction !== undefined) snapshot.nativeUsage = { final_unit_deduction: data.final_unit_deduction };
+  return snapshot;
+}
+
+function toVideo(item: unknown): UpstreamVideo | undefined {
+  const video = asRecord(item);
+  const url = asNonEmptyString(video.url);
+  if (!url) return undefined;
+  return withoutUndefined({
+    id: asString(video.id),
+    url,
+    coverUrl: asNonEmptyString(video.cover_url),
+    watermarkUrl: asNonEmptyString(video.watermark_url),
+    durationSeconds: asNumber(video.duration),
+  });
+}
+
+function toVoice(item: unknown): UpstreamVoice | undefined {
+  const voice = asRecord(item);
+  const voiceId = asNonEmptyString(voice.voice_id);
+  if (!voiceId) return undefined;
+  return withoutUndefined({
+    voiceId,
+    voiceName: asString(voice.voice_name),
+    trialUrl: asNonEmptyString(voice.trial_url),
+    // `kl` for official voices, a creator ID (sometimes numeric) otherwise.
+    ownedBy: asString(voice.owned_by),
+  });
+}

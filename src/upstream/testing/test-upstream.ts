@@ -1,0 +1,41 @@
+import { HttpService } from '@nestjs/axios';
+import axios from 'axios';
+import { Clock } from '../../platform/time/clock';
+import { AxClient } from '../ax/ax.client';
+import { UpstreamAgents } from '../http/upstream-agents';
+import { UpstreamBreakers } from '../http/upstream-breakers';
+import { UpstreamHttpOptions, resolveHttpOptions } from '../http/upstream-http-options';
+import { UpstreamTransport } from '../http/upstream-transport';
+import { KlAuth } from '../kl/kl.auth';
+import { KlClient } from '../kl/kl.client';
+import { VdClient } from '../vd/vd.client';
+
+/** Fast defaults for tests: short timeouts and back-off so the suite stays quick. */
+export const FAST_HTTP_OPTIONS: Partial<UpstreamHttpOptions> = {
+  connectTimeoutMs: 500,
+  createTimeoutMs: 1_000,
+  readTimeoutMs: 1_000,
+  readRetries: 2,
+  retryInitialDelayMs: 5,
+  retryMaxDelayMs: 20,
+  breakerConsecutiveFailures: 3,
+  breakerHalfOpenAfterMs: 150,
+};
+
+/** The upstream floor wired by hand (what UpstreamModule does through DI), plus a `close()` for the sockets. */
+export function createTestUpstream(overrides: Partial<UpstreamHttpOptions> = {}, clock?: Clock) {
+  const options = resolveHttpOptions({ ...FAST_HTTP_OPTIONS, ...overrides });
+  const agents = new UpstreamAgents(options);
+  const breakers = new UpstreamBreakers(options);
+  const transport = new UpstreamTransport(new HttpService(axios.create()), agents, breakers, options);
+  return {
+    options,
+    agents,
+    breakers,
+    transport,
+    kl: new KlClient(transport, new KlAuth(clock)),
+    ax: new AxClient(transport),
+    vd: new VdClient(transport),
+    close: () => agents.destroy(),
+  };
+}

@@ -1,0 +1,27 @@
+/** Family C (`vd`) wire description: paths below the channel base URL, task operations and auth. */
+
+export const VD_PATHS = {
+  reference2video: '/ent/v2/reference2video',
+  tasks: '/ent/v2/tasks',
+} as const;
+
+export type VdOperation = 'reference2video';
+
+interface VdTaskEndpoints {
+  readonly createPath: string;
+  readonly queryPath: (taskId: string) => string;
+}
+
+export const VD_OPERATIONS: Readonly<Record<VdOperation, VdTaskEndpoints>> = {
+  // Subject and non-subject mode share one endpoint; the body decides.
+  reference2video: { createPath: VD_PATHS.reference2video, queryPath: (id) => `${VD_PATHS.tasks}/${encodeURIComponent(id)}/creations` },
+};
+
+export function vdOperation(operation: string): VdTaskEndpoints {
+  if (!Object.prototype.hasOwnProperty.call(VD_OPERATIONS, operation)) throw new Error(`vd upstream has no task operation "${operation}".`);
+  return VD_OPERATIONS[operation as VdOperation];
+}
+
+export function vdAuthHeaders(apiKey: string): Record<string, string> {
+  return { Authorization: `Token ${apiKey}` };
+}

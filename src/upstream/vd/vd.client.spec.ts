@@ -1,0 +1,75 @@
+import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
+import { createTestUpstream } from '../testing/test-upstream';
+import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import { VD_PATHS } from './vd.api';
+
+const createdAnswer = { task_id: '8123', state: 'created', model: 'viduq3', prompt: 'p', images: [], duration: 5, credits: '20', created_at: '2026-01-01T00:00:00.000Z' };
+
+describe('VdClient', () => {
+  let upstream: FakeUpstream;
+  let stack: ReturnType<typeof createTestUpstream>;
+  let channel: UpstreamChannel;
+
+  beforeEach(async () => {
+    upstream = await startFakeUpstream((_req, res) => sendJson(res, 200, createdAnswer));
+    stack = createTestUpstream();
+    channel = { id: 'vd-test', family: 'vd', baseUrl: `${upstream.baseUrl}/`, apiKey: 'vd-key-xyz987', modelMap: { vdq3: 'viduq3' } };
+  });
+  afterEach(async () => {
+    stack.close();
+    await upstream.close();
+  });
+
+  it('creates with `Token` auth, the mapped model and the gateway callback instead of the caller’s', async () => {
+    const body = { model: 'vdq3', prompt: 'p', images: ['http://x/a.png'], callback_url: 'https://client.example/cb' };
+    const result = await stack.vd.submit(channel, 'reference2video', body, { callbackUrl: 'https://gw.example/cb/t' });
+    const sent = upstream.requests[0];
+    expect(sent).toMatchObject({ method: 'POST', url: VD_PATHS.reference2video });
+    expect(sent.headers.authorization).toBe('Token vd-key-xyz987');
+    expect(sent.body).toEqual({ model: 'viduq3', prompt: 'p', images: ['http://x/a.png'], callback_url: 'https://gw.example/cb/t' });
+    expect(result).toMatchObject({ upstreamTaskId: '8123', snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: '20' } } });
+  });
+
+  it('drops the caller’s callback_url when the gateway has none to give', async () => {
+    await stack.vd.submit(channel, 'reference2video', { model: 'vdq1', callback_url: 'https://client.example/cb' });
+    expect(upstream.requests[0].body).toEqual({ model: 'vdq1' });
+  });
+
+  it('keeps the native reason and message of a rejection', async () => {
+    upstream.handle((_req, res) => sendJson(res, 400, { code: 400, reason: 'BadRequest', message: 'duration must be 5 for vdq1', metadata: { trace_id: 't' } }));
+    const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamRejectedError);
+    expect(error).toMatchObject({ httpStatus: 400, nativeCode: 'BadRequest', message: 'duration must be 5 for vdq1' });
+  });
+
+  it('maps 500 to Unavailable, a 2xx without task to unknown outcome, and 404 on a query to TaskNotFound', async () => {
+    upstream.handle((_req, res) => sendJson(res, 500, { code: 500, reason: 'InternalServiceFailure' }));
+    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    upstream.handle((_req, res) => sendJson(res, 200, { state: 'created' }));
+    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    upstream.handle((_req, res) => sendJson(res, 404, { code: 404, reason: 'TaskNotFound', message: 'task not found' }));
+    await expect(stack.vd.fetch(channel, 'reference2video', '1')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+  });
+
+  it('queries the creations and reads them', async () => {
+    upstream.handle((_req, res) =>
+      sendJson(res, 200, {
+        id: '8123',
+        state: 'success',
+        err_code: '',
+        credits: 20,
+        payload: '',
+        creations: [{ id: 'c1', url: 'http://x/v.mp4', cover_url: 'http://x/c.png', watermarked_url: 'http://x/w.mp4' }],
+      }),
+    );
+    const snapshot = await stack.vd.fetch(channel, 'reference2video', '8123');
+    expect(upstream.requests[0]).toMatchObject({ method: 'GET', url: `${VD_PATHS.tasks}/8123/creations` });
+    expect(upstream.requests[0].headers.authorization).toBe('Token vd-key-xyz987');
+    expect(snapshot).toMatchObject({
+      state: 'succeeded',
+      videos: [{ id: 'c1', url: 'http://x/v.mp4', coverUrl: 'http://x/c.png', watermarkUrl: 'http://x/w.mp4' }],
+      nativeUsage: { credits: 20 },
+    });
+    expect(snapshot).not.toHaveProperty('failureCode');
+  });
+});

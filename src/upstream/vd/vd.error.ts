@@ -1,0 +1,11 @@
+import type { NativeError } from '../http/answer-errors';
+import { asNonEmptyString, asNumber, asString, isRecord } from '../http/lenient';
+
+/**
+ * Family C error body: `{code: <http status>, reason, message, metadata: {trace_id}}`. The `reason`
+ * word (`BadRequest`, `TaskNotFound`...) is the native code; `code` only repeats the HTTP status.
+ */
+export function readVdError(body: unknown): Partial<NativeError> | undefined {
+  if (!isRecord(body)) return undefined;
+  return { code: asNonEmptyString(body.reason) ?? asNumber(body.code), message: asString(body.message) };
+}

@@ -1,0 +1,43 @@
+import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
+import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
+import type { UpstreamTaskSnapshot, UpstreamVideo } from '../upstream.types';
+import { VD_STATUS, normaliseVdStatus } from './vd.status';
+
+/**
+ * Family C task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
+ * creations: [...]}` and the creation answer `{task_id, state, credits, ...}`.
+ */
+export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
+  if (!isRecord(payload)) return unreadableSnapshot(payload);
+  const state = mapStatus(VD_STATUS, asString(payload.state), normaliseVdStatus);
+  const snapshot: UpstreamTaskSnapshot = {
+    state,
+    nativeStatus: asString(payload.state) ?? '',
+    videos: asArray(payload.creations).map(toVideo).filter((video): video is UpstreamVideo => video !== undefined),
+    voices: [],
+    raw: payload,
+  };
+  const progress = progressFor(state, payload.progress);
+  if (progress !== undefined) snapshot.progress = progress;
+  if (state === 'failed') {
+    const code = asNonEmptyString(payload.err_code);
+    // err_code is the only reason the documented answer carries; a message, when sent, is the better text.
+    const reason = asNonEmptyString(payload.err_msg) ?? asNonEmptyString(payload.message) ?? code;
+    Object.assign(snapshot, withoutUndefined({ failureCode: code, failureReason: reason }));
+  }
+  if (payload.credits !== undefined) snapshot.nativeUsage = { credits: payload.credits };
+  return snapshot;
+}
+
+function toVideo(item: unknown): UpstreamVideo | undefined {
+  const creation = asRecord(item);
+  const url = asNonEmptyString(creation.url);
+  if (!url) return undefined;
+  return withoutUndefined({
+    id: asString(creation.id),
+    url,
+    coverUrl: asNonEmptyString(creation.cover_url),
+    watermarkUrl: asNonEmptyString(creation.watermarked_url),
+    durationSeconds: asNumber(creation.duration),
+  });
+}

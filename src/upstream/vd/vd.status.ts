@@ -1,0 +1,12 @@
+import type { StatusTable } from '../http/snapshot-helpers';
+
+/** Family C `state` -> normalised state (wire doc: created -> queueing -> processing -> success | failed). */
+export const VD_STATUS: StatusTable = new Map([
+  ['created', 'queued'],
+  ['queueing', 'queued'],
+  ['processing', 'running'],
+  ['success', 'succeeded'],
+  ['failed', 'failed'],
+]);
+
+export const normaliseVdStatus = (word: string): string => word.toLowerCase();

@@ -1,0 +1,201 @@
+import { TestAccount } from '../support/gateway-harness';
+import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+
+const CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
+
+function newProtocolBody(prompt = 'Image 1 walks on the beach', extra: Record<string, unknown> = {}) {
+  return {
+    model: 'wx2.7-r2v',
+    input: { prompt, media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+    parameters: { resolution: '720P', duration: 5 },
+    ...extra,
+  };
+}
+
+describe('family B through the simulator', () => {
+  let gw: SimulatedGateway;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    gw = await startSimulatedGateway();
+    acct = await gw.admin.account({ models: ['wx2.7-r2v', 'wx2.6-r2v', 'wx2.6-r2v-flash'] });
+  });
+  afterAll(() => gw.close());
+
+  const create = (body: unknown, account: TestAccount = acct) => gw.http().post(CREATE).set(...bearer(account)).send(body as object);
+  /** Create calls the upstream received (the sync worker's polls run beside the tests). */
+  const creates = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
+  const query = (id: string, account: TestAccount = acct) => gw.http().get(`/ax/api/v1/tasks/${id}`).set(...bearer(account));
+
+  it('creates a task, answers PENDING with a public id and reaches SUCCEEDED with a video URL', async () => {
+    const res = await create(newProtocolBody()).expect(200);
+    expect(res.body).toEqual({ request_id: res.headers['x-request-id'], output: { task_id: expect.stringMatching(/^task_/), task_status: 'PENDING' } });
+    expect(res.headers['server-timing']).toMatch(/gw;dur=[\d.]+, upstream;dur=[\d.]+/);
+    const sent = gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST');
+    expect(sent.at(-1)?.headers['x-dashscope-async']).toBe('enable');
+    const id = res.body.output.task_id;
+    const done = await eventually(async () => {
+      const q = await query(id).expect(200);
+      return q.body.output.task_status === 'SUCCEEDED' ? q.body : null;
+    });
+    expect(done.output).toMatchObject({ task_id: id, task_status: 'SUCCEEDED', video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/assets\/sample\.mp4/) });
+    expect(done.output.submit_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    expect(done.usage).toBeDefined();
+    // The simulator's own task IDs are UUIDs: none may show outside the result URL.
+    const { video_url: _url, ...rest } = done.output;
+    expect(JSON.stringify({ ...done, request_id: undefined, output: rest })).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+  });
+
+  it('hides another account’s task behind 404', async () => {
+    const other = await gw.admin.account({ models: ['wx2.7-r2v'] });
+    const res = await create(newProtocolBody()).expect(200);
+    const q = await query(res.body.output.task_id, other).expect(404);
+    expect(q.body).toMatchObject({ code: 'NotFound', error: { code: 'not_found' } });
+  });
+
+  it('turns an upstream failure into FAILED with its reason', async () => {
+    const res = await create(newProtocolBody('Image 1 sim:fail')).expect(200);
+    const done = await eventually(async () => {
+      const q = await query(res.body.output.task_id).expect(200);
+      return q.body.output.task_status === 'FAILED' ? q.body : null;
+    });
+    expect(done.output.code).toBeTruthy();
+    expect(done.output.message).toBeTruthy();
+  });
+
+  it('passes an upstream rejection on as 400 with the native code', async () => {
+    const before = creates();
+    const res = await create(newProtocolBody('Image 1 sim:reject')).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', type: 'invalid_request_error' });
+    expect(typeof res.body.code).toBe('string');
+    expect(creates()).toBe(before + 1);
+  });
+
+  it('answers an upstream 500 with 503 service_unavailable', async () => {
+    const res = await create(newProtocolBody('Image 1 sim:error500')).expect(503);
+    expect(res.body).toMatchObject({ code: 'ServiceUnavailable', error: { code: 'service_unavailable' } });
+  });
+
+  it('rejects invalid input before any upstream call, naming the field', async () => {
+    const before = creates();
+    const res = await create({ ...newProtocolBody(), parameters: { duration: 16 } }).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'parameters.duration' });
+    expect(creates()).toBe(before);
+  });
+
+  it('keeps the native rejection for missing reference fields', async () => {
+    const res = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 dances', ref_urls: ['https://example.com/a.png'] } }).expect(400);
+    expect(res.body).toMatchObject({ code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls', error: { code: 'invalid_request' } });
+  });
+
+  it('accepts the deprecated reference_video_urls with a Deprecation header', async () => {
+    const res = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 dances', reference_video_urls: ['https://example.com/a.png'] } }).expect(200);
+    expect(res.headers.deprecation).toBeDefined();
+    const sent = gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').at(-1)?.body as { input: Record<string, unknown> };
+    expect(sent.input.reference_urls).toEqual(['https://example.com/a.png']);
+    expect(sent.input.reference_video_urls).toBeUndefined();
+  });
+
+  describe('authentication and model access', () => {
+    it('401 without a key, with a bad key, and with a revoked key', async () => {
+      const none = await gw.http().post(CREATE).send(newProtocolBody()).expect(401);
+      expect(none.body).toMatchObject({ code: 'InvalidApiKey', error: { code: 'invalid_api_key', type: 'authentication_error' } });
+      await gw.http().post(CREATE).set('Authorization', 'Bearer vgw_nope').send(newProtocolBody()).expect(401);
+      const temp = await gw.admin.account({ models: ['wx2.7-r2v'] });
+      await create(newProtocolBody(), temp).expect(200);
+      await gw.admin.delete(`/admin/v1/keys/${temp.keyId}`).expect(200);
+      await create(newProtocolBody(), temp).expect(401);
+    });
+
+    it('401 for an expired key and a disabled account', async () => {
+      const temp = await gw.admin.account({ models: ['wx2.7-r2v'] });
+      const expired = await gw.admin.post(`/admin/v1/accounts/${temp.id}/keys`, { expires_at: '2020-01-01T00:00:00Z' }).expect(201);
+      await gw.http().post(CREATE).set('Authorization', `Bearer ${expired.body.key}`).send(newProtocolBody()).expect(401);
+      await gw.admin.patch(`/admin/v1/accounts/${temp.id}`, { disabled: true }).expect(200);
+      await create(newProtocolBody(), temp).expect(401);
+    });
+
+    it('404 model_not_found for an unknown or not-enabled model, naming the field', async () => {
+      const unknown = await create({ ...newProtocolBody(), model: 'wx9' }).expect(404);
+      expect(unknown.body).toMatchObject({ code: 'ModelNotFound', error: { code: 'model_not_found', param: 'model' } });
+      const notEnabled = await create({ ...newProtocolBody(), model: 'wx2.7-r2v-2026-06-12' }).expect(404);
+      expect(notEnabled.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+    });
+
+    it('403 permission_denied when the model lacks the capability or the key is restricted', async () => {
+      const temp = await gw.admin.account({ models: ['wx2.7-r2v', 'wx2.6-r2v'] });
+      const restricted = await gw.admin.post(`/admin/v1/accounts/${temp.id}/keys`, { models: ['wx2.6-r2v'] }).expect(201);
+      const res = await gw.http().post(CREATE).set('Authorization', `Bearer ${restricted.body.key}`).send(newProtocolBody()).expect(403);
+      expect(res.body).toMatchObject({ code: 'AccessDenied', error: { code: 'permission_denied', param: 'model' } });
+      await gw.admin.put(`/admin/v1/accounts/${temp.id}/models`, { models: [{ model: 'kl-v1', capabilities: ['voices'] }, { model: 'wx2.7-r2v' }] }).expect(200);
+      const cap = await gw.admin.account({ models: [{ model: 'kl-v1', capabilities: ['voices'] }] });
+      const wrong = await gw.http().post(CREATE).set(...bearer(cap)).send({ ...newProtocolBody(), model: 'kl-v1' }).expect(403);
+      expect(wrong.body.error.code).toBe('permission_denied');
+    });
+
+    it('requires a model on family B', async () => {
+      const res = await create({ input: { prompt: 'x' } }).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'model' });
+    });
+  });
+
+  describe('rate limits', () => {
+    it('429 rate_limit_exceeded with Retry-After and RateLimit headers past the per-minute limit', async () => {
+      const limited = await gw.admin.account({ models: ['wx2.7-r2v'], rate_limit_rpm: 2 });
+      const q = () => gw.http().get('/ax/api/v1/tasks/task_none').set(...bearer(limited));
+      const first = await q().expect(404);
+      expect(first.headers['ratelimit-limit']).toBe('2');
+      expect(first.headers['ratelimit-remaining']).toBe('1');
+      await q().expect(404);
+      const res = await q().expect(429);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.body).toMatchObject({ code: 'Throttling', error: { code: 'rate_limit_exceeded', type: 'rate_limit_error' } });
+    });
+
+    it('caps in-flight tasks per account with 429 before anything is held or sent', async () => {
+      const capped = await gw.admin.account({ models: ['wx2.7-r2v'], max_concurrent_tasks: 1 });
+      await create(newProtocolBody('Image 1 sim:slow'), capped).expect(200);
+      const before = creates();
+      const res = await create(newProtocolBody(), capped).expect(429);
+      expect(res.body.error.code).toBe('rate_limit_exceeded');
+      expect(creates()).toBe(before);
+      const account = await gw.admin.get(`/admin/v1/accounts/${capped.id}`).expect(200);
+      expect(account.body.in_flight_tasks).toBe(1);
+    });
+  });
+
+  describe('idempotency', () => {
+    it('replays the first response for the same key and body, without a new task', async () => {
+      const body = newProtocolBody('Image 1 idem');
+      const first = await create(body).set('Idempotency-Key', 'k-1').expect(200);
+      const posts = creates();
+      const again = await create(body).set('Idempotency-Key', 'k-1').expect(200);
+      expect(again.body.output.task_id).toBe(first.body.output.task_id);
+      expect(creates()).toBe(posts);
+    });
+
+    it('422 for the same key with another body; validation failures are not remembered', async () => {
+      await create(newProtocolBody('Image 1 a')).set('Idempotency-Key', 'k-2').expect(200);
+      const res = await create(newProtocolBody('Image 1 b')).set('Idempotency-Key', 'k-2').expect(422);
+      expect(res.body.error.code).toBe('idempotency_mismatch');
+      await create({ ...newProtocolBody('Image 1 c'), parameters: { duration: 99 } }).set('Idempotency-Key', 'k-3').expect(400);
+      await create(newProtocolBody('Image 1 c')).set('Idempotency-Key', 'k-3').expect(200);
+    });
+
+    it('409 while the first request with the key is still in flight', async () => {
+      const slow = await startSimulatedGateway({ env: { UPSTREAM_TIMEOUT_MS: '400' } });
+      try {
+        const a = await slow.admin.account({ models: ['wx2.7-r2v'] });
+        const body = newProtocolBody('Image 1 sim:hang');
+        const first = slow.http().post(CREATE).set(...bearer(a)).set('Idempotency-Key', 'k-4').send(body);
+        const firstDone = first.then((r) => r);
+        await eventually(async () => slow.sim.requests.some((r) => r.method === 'POST'));
+        const second = await slow.http().post(CREATE).set(...bearer(a)).set('Idempotency-Key', 'k-4').send(body).expect(409);
+        expect(second.body.error.code).toBe('idempotency_in_progress');
+        expect((await firstDone).status).toBe(503);
+      } finally {
+        await slow.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
+import { RunningSimulator, startSimulator } from '../../src/simulator/simulator';
+import { Harness, TestAccount, startGateway } from './gateway-harness';
+
+export interface SimulatedGateway extends Harness {
+  sim: RunningSimulator;
+}
+
+/** Fast settings so a task's whole life fits in a test: quick sync, quick callbacks. */
+export const FAST_ENV = {
+  SYNC_INTERVAL_MS: '20',
+  SYNC_POLL_BASE_MS: '20',
+  SYNC_POLL_MAX_MS: '100',
+  CALLBACK_RETRY_BASE_MS: '50',
+  CALLBACK_ALLOW_PRIVATE: 'true',
+};
+
+/** The gateway pointed at the built-in simulator over real HTTP, as `npm start` runs it. */
+export async function startSimulatedGateway(options: { taskMs?: number; env?: Record<string, string> } = {}): Promise<SimulatedGateway> {
+  const sim = await startSimulator({ taskMs: options.taskMs ?? 150 });
+  const gw = await startGateway({ channels: simulatorChannels(sim), env: { ...FAST_ENV, ...options.env } });
+  return {
+    ...gw,
+    sim,
+    close: async () => {
+      await gw.close();
+      await sim.close();
+    },
+  };
+}
+
+/** Polls `check` until it returns a value or the time runs out. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5000, everyMs = 25): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}
+
+export function bearer(account: TestAccount): [string, string] {
+  return ['Authorization', `Bearer ${account.key}`];
+}
