@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AdminModule } from './api/admin/admin.module';
 import { CallbacksModule } from './api/callbacks/callbacks.module';
 import { AxReferenceVideoModule } from './api/ax/reference-video/ax-reference-video.module';
+import { VdReferenceVideoModule } from './api/vd/reference-video/vd-reference-video.module';
 import { UpstreamWiringModule } from './bootstrap/upstream-wiring.module';
 import { AppConfig } from './platform/config/app-config';
 import { PlatformModule } from './platform/platform.module';
@@ -26,6 +27,7 @@ export class AppModule {
         AdminModule.forRoot(options.adminToken),
         CallbacksModule,
         AxReferenceVideoModule,
+        VdReferenceVideoModule,
       ],
     };
   }

@@ -16,7 +16,7 @@ import { VdClient } from './vd/vd.client';
 
 /** A value, or a factory with its dependencies (e.g. the simulator's addresses, the app config). */
 export interface FactoryOf<T> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Nest factories take whatever `inject` names.
+  // Nest factories take whatever `inject` names, so the parameters cannot be typed here.
   useFactory: (...deps: any[]) => T | Promise<T>;
   inject?: InjectionToken[];
 }
