@@ -22,10 +22,13 @@ export interface Harness {
  * PostgreSQL + Redis when DATABASE_URL / REDIS_URL are set (the second CI pass). Each harness
  * starts from an empty schema.
  */
-export async function startGateway(options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock } = {}): Promise<Harness> {
+export async function startGateway(
+  options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {},
+): Promise<Harness> {
   const env = { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']), ...options.env };
   const config = loadConfig(env);
-  await resetStores(config);
+  // keepData: a restart of the same gateway on the same database.
+  if (!options.keepData) await resetStores(config);
   const app = await createGatewayApp({ config, channels: options.channels ?? [], adminToken: ADMIN_TOKEN, clock: options.clock });
   await app.init();
   const http = () => request(app.getHttpServer());

@@ -16,15 +16,17 @@ export const FAST_ENV = {
 };
 
 /** The gateway pointed at the built-in simulator over real HTTP, as `npm start` runs it. */
-export async function startSimulatedGateway(options: { taskMs?: number; env?: Record<string, string> } = {}): Promise<SimulatedGateway> {
-  const sim = await startSimulator({ taskMs: options.taskMs ?? 150 });
-  const gw = await startGateway({ channels: simulatorChannels(sim), env: { ...FAST_ENV, ...options.env } });
+export async function startSimulatedGateway(
+  options: { taskMs?: number; env?: Record<string, string>; sim?: RunningSimulator; keepData?: boolean } = {},
+): Promise<SimulatedGateway> {
+  const sim = options.sim ?? (await startSimulator({ taskMs: options.taskMs ?? 150 }));
+  const gw = await startGateway({ channels: simulatorChannels(sim), env: { ...FAST_ENV, ...options.env }, keepData: options.keepData });
   return {
     ...gw,
     sim,
     close: async () => {
       await gw.close();
-      await sim.close();
+      if (!options.sim) await sim.close();
     },
   };
 }

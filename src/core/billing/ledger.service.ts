@@ -53,8 +53,8 @@ export class LedgerService {
   }
 
   /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */
-  release(accountId: string, taskId: string, heldAmount: number, reason: string): Promise<boolean> {
-    return this.transactions.run(async (tx) => {
+  release(accountId: string, taskId: string, heldAmount: number, reason: string, inTransaction?: EntityManager): Promise<boolean> {
+    return this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.switchBillingState(tx, taskId, 'released', null, null))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, 0);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, reason, null));
@@ -63,8 +63,8 @@ export class LedgerService {
   }
 
   /** Releases the hold and takes the final charge, writing the usage log row. Once only. */
-  settle(accountId: string, taskId: string, heldAmount: number, charge: SettlementCharge): Promise<boolean> {
-    return this.transactions.run(async (tx) => {
+  settle(accountId: string, taskId: string, heldAmount: number, charge: SettlementCharge, inTransaction?: EntityManager): Promise<boolean> {
+    return this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.switchBillingState(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion));
@@ -97,6 +97,11 @@ export class LedgerService {
       if (account.held !== openHolds) mismatches.push({ account_id: account.id, field: 'held', stored: account.held, expected: openHolds });
     }
     return { ok: mismatches.length === 0, accounts_checked: accounts.length, mismatches };
+  }
+
+  /** Joins the caller's transaction when given (so a task's ending and its billing commit together), else opens one. */
+  private within<T>(tx: EntityManager | undefined, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return tx ? work(tx) : this.transactions.run(work);
   }
 
   private entry(accountId: string, kind: LedgerKind, amount: number, taskId: string | null, reason: string | null, priceVersion: number | null): LedgerEntryEntity {

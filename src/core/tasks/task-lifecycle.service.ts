@@ -4,7 +4,8 @@ import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
 import { UpstreamTaskSnapshot } from '../../upstream/upstream.types';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
-import { LedgerService } from '../billing/ledger.service';
+import { LedgerService, SettlementCharge } from '../billing/ledger.service';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { PricingService } from '../billing/pricing.service';
 import { CallbackOutbox } from './callbacks/callback-outbox.service';
 import { TaskEntity, TaskPhase } from './entities/task.entity';
@@ -27,6 +28,7 @@ export class TaskLifecycle {
     private readonly pricing: PricingService,
     private readonly callbacks: CallbackOutbox,
     private readonly metrics: MetricsService,
+    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
@@ -92,40 +94,41 @@ export class TaskLifecycle {
       leaseOwner: null,
       leaseUntil: null,
     };
-    if (!(await this.tasks.finishIfOpen(task.id, final))) {
-      // Someone else ended it first; report what is stored.
-      return (await this.tasks.findById(task.id)) ?? task;
-    }
-    const finished = Object.assign(task, final);
+    const finished = Object.assign(new TaskEntity(), task, final);
+    const charge = phase === 'succeeded' ? await this.finalCharge(finished) : null;
+    // The terminal switch, the billing close, the slot and the callback commit together: a crash
+    // can never leave a finished task holding money, and a second finisher changes nothing.
+    const won = await this.transactions.run(async (tx) => {
+      if (!(await this.tasks.finishIfOpen(task.id, final, tx))) return false;
+      if (charge) await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx);
+      else await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx);
+      await this.accounts.releaseTaskSlot(task.accountId, tx);
+      await this.callbacks.enqueue(finished, tx);
+      return true;
+    });
+    if (!won) return (await this.tasks.findById(task.id)) ?? task;
     this.metrics.tasksFinished.inc({ family: task.family, phase });
-    await this.closeBilling(finished);
-    await this.accounts.releaseTaskSlot(task.accountId);
-    await this.callbacks.enqueue(finished);
-    return finished;
+    return Object.assign(task, final, { billingState: charge ? 'settled' : 'released', finalCharge: charge ? charge.amount : null });
   }
 
-  private async closeBilling(task: TaskEntity): Promise<void> {
-    if (task.phase !== 'succeeded') {
-      await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${task.phase}: ${task.failureCode ?? 'no charge'}`);
-      return;
-    }
+  /** The gateway's own final charge for a succeeded task (output seconds), never above the hold. */
+  private async finalCharge(task: TaskEntity): Promise<SettlementCharge> {
     const outputSeconds = task.result?.videos.find((v) => typeof v.durationSeconds === 'number')?.durationSeconds;
     let amount = task.estimatedCharge;
     let priceVersion = task.priceVersion ?? this.pricing.table().version;
     let breakdown: Record<string, number> = {};
     try {
-      const charge = await this.pricing.final(task.model, task.billableUsage, { outputSeconds }, task.priceVersion);
-      ({ amount, priceVersion, breakdown } = charge);
+      ({ amount, priceVersion, breakdown } = await this.pricing.final(task.model, task.billableUsage, { outputSeconds }, task.priceVersion));
     } catch (error) {
       // A pricing fault must not leave the hold open forever: settle at the held estimate.
       this.logger.error({ err: error, taskId: task.id }, 'final charge could not be priced; settling at the estimate');
     }
-    await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, {
+    return {
       amount: Math.min(amount, task.estimatedCharge),
       priceVersion,
       model: task.model,
       action: task.action,
       usage: { ...task.billableUsage, output_seconds: outputSeconds ?? null, breakdown },
-    });
+    };
   }
 }

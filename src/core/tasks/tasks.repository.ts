@@ -50,8 +50,8 @@ export class TasksRepository {
   }
 
   /** Switches a task to a terminal phase only if it is still open; true for the one caller that did. */
-  async finishIfOpen(id: string, changes: Partial<TaskEntity>): Promise<boolean> {
-    const result = await this.repo
+  async finishIfOpen(id: string, changes: Partial<TaskEntity>, manager?: EntityManager): Promise<boolean> {
+    const result = await (manager ?? this.repo.manager)
       .createQueryBuilder()
       .update(TaskEntity)
       .set(changes as never)

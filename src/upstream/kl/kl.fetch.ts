@@ -19,6 +19,9 @@ export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot 
     voices: asArray(result.voices).map(toVoice).filter((voice): voice is UpstreamVoice => voice !== undefined),
     raw,
   };
+  // Needed when the task was looked up by the gateway's reference after an unknown creation outcome.
+  const upstreamTaskId = asNonEmptyString(data.task_id);
+  if (upstreamTaskId) snapshot.upstreamTaskId = upstreamTaskId;
   const progress = progressFor(state, data.progress);
   if (progress !== undefined) snapshot.progress = progress;
   // The real reason (e.g. content moderation) is kept for the caller; kl sends no separate failure code.

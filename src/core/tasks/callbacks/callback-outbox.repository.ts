@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 
 @Injectable()
 export class CallbackOutboxRepository {
   constructor(@InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>) {}
 
-  async add(delivery: CallbackDeliveryEntity): Promise<void> {
-    await this.repo.insert(delivery);
+  async add(manager: EntityManager | undefined, delivery: CallbackDeliveryEntity): Promise<void> {
+    await (manager ? manager.getRepository(CallbackDeliveryEntity) : this.repo).insert(delivery);
   }
 
   /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
 import { TaskEntity } from '../entities/task.entity';
@@ -14,10 +15,10 @@ export class CallbackOutbox {
     private readonly clock: Clock,
   ) {}
 
-  async enqueue(task: TaskEntity): Promise<void> {
+  async enqueue(task: TaskEntity, manager?: EntityManager): Promise<void> {
     if (!task.callbackUrl) return;
     const now = this.clock.nowMs();
-    await this.outbox.add({
+    await this.outbox.add(manager, {
       id: newId('msg'),
       taskId: task.id,
       accountId: task.accountId,

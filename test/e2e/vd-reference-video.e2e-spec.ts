@@ -1,0 +1,146 @@
+import { createServer, IncomingMessage, Server } from 'http';
+import { AddressInfo } from 'net';
+import { Webhook } from 'standardwebhooks';
+import { TestAccount } from '../support/gateway-harness';
+import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+
+const CREATE = '/vd/ent/v2/reference2video';
+
+const subjectBody = (prompt = '@cat plays in the garden', extra: Record<string, unknown> = {}) => ({
+  model: 'vdq3',
+  subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+  prompt,
+  ...extra,
+});
+const nonSubjectBody = (extra: Record<string, unknown> = {}) => ({
+  model: 'vdq2-pro',
+  images: ['https://example.com/a.png'],
+  videos: ['https://example.com/clip.mp4'],
+  prompt: 'the cat walks',
+  ...extra,
+});
+
+describe('family C through the simulator', () => {
+  let gw: SimulatedGateway;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    gw = await startSimulatedGateway();
+    acct = await gw.admin.account({ models: ['vdq3', 'vdq2-pro', 'vdq3-mix'] });
+  });
+  afterAll(() => gw.close());
+
+  const create = (body: unknown, account: TestAccount = acct) => gw.http().post(CREATE).set(...bearer(account)).send(body as object);
+  const creations = (id: string, account: TestAccount = acct) => gw.http().get(`/vd/ent/v2/tasks/${id}/creations`).set(...bearer(account));
+  const untilState = (id: string, state: string) =>
+    eventually(async () => {
+      const res = await creations(id).expect(200);
+      return res.body.state === state ? res.body : null;
+    });
+
+  it('subject mode: echoes every field with the values used, then succeeds', async () => {
+    const res = await create(subjectBody()).expect(200);
+    expect(res.body).toMatchObject({
+      task_id: expect.stringMatching(/^task_/),
+      state: 'created',
+      model: 'vdq3',
+      prompt: '@cat plays in the garden',
+      images: ['https://example.com/cat.png'],
+      duration: 5,
+      seed: expect.any(Number),
+      aspect_ratio: '16:9',
+      resolution: '720p',
+      audio: true,
+      audio_type: 'all',
+      movement_amplitude: 'auto',
+      payload: '',
+      off_peak: false,
+      watermark: false,
+      credits: expect.any(Number),
+    });
+    expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(res.body.videos).toBeUndefined();
+    const done = await untilState(res.body.task_id, 'success');
+    expect(done).toMatchObject({ id: res.body.task_id, err_code: '', creations: [{ id: expect.stringMatching(/^creation_/), url: expect.stringContaining('/assets/sample.mp4') }] });
+  });
+
+  it('non-subject vdq2-pro: echoes videos and succeeds', async () => {
+    const res = await create(nonSubjectBody({ payload: 'order-42' })).expect(200);
+    expect(res.body).toMatchObject({ state: 'created', videos: ['https://example.com/clip.mp4'], images: ['https://example.com/a.png'], payload: 'order-42' });
+    const done = await untilState(res.body.task_id, 'success');
+    expect(done.payload).toBe('order-42');
+  });
+
+  it('a failed task shows failed with its error code', async () => {
+    const res = await create(subjectBody('@cat sim:fail')).expect(200);
+    const done = await untilState(res.body.task_id, 'failed');
+    expect(done.err_code).toBeTruthy();
+    expect(done.creations).toEqual([]);
+  });
+
+  it('another account’s task is 404 with family C native fields', async () => {
+    const res = await create(subjectBody()).expect(200);
+    const other = await gw.admin.account({ models: ['vdq3'] });
+    const q = await creations(res.body.task_id, other).expect(404);
+    expect(q.body).toMatchObject({ code: 404, reason: 'TaskNotFound', error: { code: 'not_found' } });
+  });
+
+  it('rejects a rule violation before any upstream call, naming the field', async () => {
+    const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+    const before = posts();
+    const mix = await create({ ...subjectBody(), model: 'vdq3-mix' }).expect(400);
+    expect(mix.body).toMatchObject({ code: 400, reason: 'BadRequest', error: { code: 'invalid_request', param: 'model' } });
+    const both = await create({ ...subjectBody(), images: ['https://example.com/a.png'] }).expect(400);
+    expect(both.body.error.param).toBe('images');
+    const duration = await create(subjectBody('@cat x', { duration: 17 })).expect(400);
+    expect(duration.body.error.param).toBe('duration');
+    expect(posts()).toBe(before);
+  });
+
+  describe('client callbacks', () => {
+    let receiver: Server;
+    const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
+    let url: string;
+
+    beforeAll(async () => {
+      receiver = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          received.push({ headers: req.headers, body });
+          // The first attempt fails, so delivery must retry.
+          res.statusCode = received.length === 1 ? 500 : 204;
+          res.end();
+        });
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    });
+    afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+
+    it('delivers the query body signed per Standard Webhooks, retrying after a failure', async () => {
+      const res = await create(subjectBody('@cat with callback', { callback_url: url })).expect(200);
+      await eventually(async () => received.length >= 2, 8000);
+      const details = await gw.admin.get(`/admin/v1/accounts/${acct.id}`).expect(200);
+      const wh = new Webhook(details.body.webhook_secret);
+      const last = received[1];
+      const verified = wh.verify(last.body, last.headers as Record<string, string>) as Record<string, unknown>;
+      expect(verified).toMatchObject({ id: res.body.task_id, state: 'success' });
+      expect(received[0].headers['webhook-id']).toBe(last.headers['webhook-id']);
+      // The upstream never sees the caller's callback address.
+      const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as Record<string, unknown>;
+      expect(sent.callback_url).toBeUndefined();
+    });
+
+    it('refuses a private callback destination unless the operator allows it', async () => {
+      const strict = await startSimulatedGateway({ env: { CALLBACK_ALLOW_PRIVATE: 'false' } });
+      try {
+        const a = await strict.admin.account({ models: ['vdq3'] });
+        const res = await strict.http().post(CREATE).set(...bearer(a)).send(subjectBody('@cat x', { callback_url: 'http://127.0.0.1:9/hook' })).expect(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
+      } finally {
+        await strict.close();
+      }
+    });
+  });
+});
