@@ -64,6 +64,9 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   it('serves the OpenAPI document', async () => {
     const res = await gw.http().get('/docs-json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(res.body.paths)).toContain('/admin/v1/accounts');
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/admin/v1/accounts', '/ax/api/v1/services/aigc/video-generation/video-synthesis', '/ax/api/v1/tasks/{task_id}', '/vd/ent/v2/reference2video', '/vd/ent/v2/tasks/{id}/creations']),
+    );
+    expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['AxNewCreateBodyDto', 'AxOldCreateBodyDto', 'VdSubjectModeRequestDto']));
   });
 });

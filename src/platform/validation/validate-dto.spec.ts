@@ -36,6 +36,11 @@ describe('validateDto', () => {
     expect(errorOf({ input: { media: [{ url: 'a', foo: 1 }] } }).param).toBe('input.media[0].foo');
   });
 
+  it('rejects prototype-touching keys as unknown fields instead of dropping them', () => {
+    expect(errorOf(JSON.parse('{"input":{"media":[]},"__proto__":{"x":1}}')).param).toBe('__proto__');
+    expect(errorOf(JSON.parse('{"input":{"media":[{"url":"a","constructor":1}]}}')).param).toBe('input.media[0].constructor');
+  });
+
   it('rejects a body that is not an object', () => {
     expect(errorOf([1, 2]).param).toBeNull();
     expect(errorOf('text').code).toBe('invalid_request');

@@ -36,6 +36,8 @@ export function validateDto<T extends object>(cls: ClassConstructor<T>, body: un
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw GatewayError.invalid('The request body must be a JSON object.');
   }
+  const forbidden = options.allowUnknown ? null : findForbiddenKey(body, '');
+  if (forbidden) throw GatewayError.invalid(`Unknown field '${forbidden}'.`, forbidden);
   const instance = plainToInstance(cls, body, { enableImplicitConversion: false, exposeDefaultValues: false });
   const errors = validateSync(instance, {
     whitelist: true,
@@ -46,4 +48,18 @@ export function validateDto<T extends object>(cls: ClassConstructor<T>, body: un
   });
   if (errors.length > 0) throw toGatewayError(errors);
   return instance;
+}
+
+/** Keys that class-transformer would silently drop (or that touch prototypes) are unknown fields too. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function findForbiddenKey(value: unknown, path: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  for (const key of Object.keys(value)) {
+    const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+    if (!Array.isArray(value) && FORBIDDEN_KEYS.has(key)) return childPath;
+    const nested = findForbiddenKey((value as Record<string, unknown>)[key], childPath);
+    if (nested) return nested;
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
@@ -10,13 +10,14 @@ import { TasksRepository } from '../../../core/tasks/tasks.repository';
 import { GatewayError } from '../../../platform/errors';
 import { requestContext } from '../../../platform/http/request-context';
 import { Idempotent } from '../../common/idempotency.interceptor';
-import { AxNewCreateBodyDto } from './ax-create.dto';
+import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
 import { validateAxCreateRequest } from './ax-create.rules';
 import { presentAxCreated, presentAxTask } from './ax-task.presenter';
 
 export const AX_ACTION = 'r2v';
 
 @ApiTags('family B: reference-to-video')
+@ApiExtraModels(AxNewCreateBodyDto, AxOldCreateBodyDto)
 @Controller('ax/api/v1')
 export class AxReferenceVideoController {
   constructor(
@@ -29,7 +30,7 @@ export class AxReferenceVideoController {
   @ClientRoute({ capability: 'reference2video', selection: 'body' })
   @Idempotent()
   @ApiOperation({ summary: 'Create a reference-to-video task (protocol chosen by model)' })
-  @ApiBody({ type: AxNewCreateBodyDto })
+  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(AxNewCreateBodyDto) }, { $ref: getSchemaPath(AxOldCreateBodyDto) }] } })
   async create(
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
