@@ -98,17 +98,20 @@ export class TaskLifecycle {
     const charge = phase === 'succeeded' ? await this.finalCharge(finished) : null;
     // The terminal switch, the billing close, the slot and the callback commit together: a crash
     // can never leave a finished task holding money, and a second finisher changes nothing.
-    const won = await this.transactions.run(async (tx) => {
-      if (!(await this.tasks.finishIfOpen(task.id, final, tx))) return false;
-      if (charge) await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx);
-      else await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx);
+    const outcome = await this.transactions.run(async (tx) => {
+      if (!(await this.tasks.finishIfOpen(task.id, final, tx))) return null;
+      // False when the hold was already closed (e.g. released when an unconfirmed task was adopted).
+      const closed = charge
+        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
+        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx);
       await this.accounts.releaseTaskSlot(task.accountId, tx);
       await this.callbacks.enqueue(finished, tx);
-      return true;
+      return { closed };
     });
-    if (!won) return (await this.tasks.findById(task.id)) ?? task;
+    if (!outcome) return (await this.tasks.findById(task.id)) ?? task;
     this.metrics.tasksFinished.inc({ family: task.family, phase });
-    return Object.assign(task, final, { billingState: charge ? 'settled' : 'released', finalCharge: charge ? charge.amount : null });
+    if (outcome.closed) Object.assign(final, { billingState: charge ? 'settled' : 'released', finalCharge: charge ? charge.amount : null });
+    return Object.assign(task, final);
   }
 
   /** The gateway's own final charge for a succeeded task (output seconds), never above the hold. */

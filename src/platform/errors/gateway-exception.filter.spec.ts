@@ -1,0 +1,66 @@
+import { ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import { GatewayExceptionFilter } from './gateway-exception.filter';
+import { GatewayError } from './gateway-error';
+
+function hostFor(path: string) {
+  const res = { headersSent: false, statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
+  const response = {
+    get headersSent() {
+      return res.headersSent;
+    },
+    setHeader: (k: string, v: string) => (res.headers[k] = v),
+    status(code: number) {
+      res.statusCode = code;
+      return this;
+    },
+    json(body: unknown) {
+      res.body = body;
+      return this;
+    },
+  };
+  const request = { path, method: 'POST', id: 'req-1' };
+  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  return { host, res };
+}
+
+describe('GatewayExceptionFilter', () => {
+  const filter = new GatewayExceptionFilter();
+  jest.spyOn((filter as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation(() => undefined);
+
+  it('turns an unexpected error into 500 internal_error without internals', () => {
+    const { host, res } = hostFor('/ax/api/v1/tasks/x');
+    const boom = new Error('SELECT * FROM secrets failed at /srv/app/db.ts:42');
+    filter.catch(boom, host);
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toEqual({
+      error: { message: 'Internal service error.', type: 'api_error', param: null, code: 'internal_error' },
+      code: 'InternalError',
+      message: 'Internal service error.',
+      request_id: 'req-1',
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/secrets|db\.ts|stack/);
+  });
+
+  it('keeps a GatewayError as it is, with its headers and the family C native fields', () => {
+    const { host, res } = hostFor('/vd/ent/v2/reference2video');
+    filter.catch(GatewayError.rateLimited('slow down', 7), host);
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['Retry-After']).toBe('7');
+    expect(res.body).toMatchObject({ code: 429, reason: 'TooManyRequests', metadata: { trace_id: 'req-1' }, error: { code: 'rate_limit_exceeded' } });
+  });
+
+  it('maps Nest HTTP exceptions: unknown routes to not_found, bad requests to invalid_request', () => {
+    const a = hostFor('/kl/v1/nope');
+    filter.catch(new NotFoundException(), a.host);
+    expect(a.res.body).toMatchObject({ code: 1203, data: null, error: { code: 'not_found' } });
+    const b = hostFor('/admin/v1/x');
+    filter.catch(new BadRequestException('bad'), b.host);
+    expect(b.res.body).toEqual({ error: { message: 'bad', type: 'invalid_request_error', param: null, code: 'invalid_request' } });
+  });
+
+  it('passes an upstream rejection’s own native code and message on', () => {
+    const { host, res } = hostFor('/ax/api/v1/services/aigc/video-generation/video-synthesis');
+    filter.catch(GatewayError.invalid('The upstream rejected the request', null, { native: { code: 'InvalidParameter.DataInspection', message: 'input image not allowed' } }), host);
+    expect(res.body).toMatchObject({ code: 'InvalidParameter.DataInspection', message: 'input image not allowed', error: { code: 'invalid_request' } });
+  });
+});
