@@ -6,7 +6,7 @@ import { requestContext } from '../../platform/http/request-context';
 import { newId, randomSecret } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
-import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTiming } from '../../upstream/upstream.types';
+import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamSubmitResult, UpstreamTiming } from '../../upstream/upstream.types';
 import { Principal } from '../accounts/principal';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerService } from '../billing/ledger.service';
@@ -71,22 +71,36 @@ export class TaskEngine {
     }
 
     const timing: UpstreamTiming = { upstreamMs: 0 };
+    let accepted: UpstreamSubmitResult;
     try {
-      const accepted = await this.upstreams.client(draft.family).submit(channel, draft.operation, draft.upstreamBody, {
+      accepted = await this.upstreams.client(draft.family).submit(channel, draft.operation, draft.upstreamBody, {
         callbackUrl: this.upstreamCallbackUrl(task),
         clientReference: task.id,
         timing,
       });
-      task.upstreamTaskId = accepted.upstreamTaskId;
-      this.metrics.tasksCreated.inc({ family: draft.family, model: draft.model.name });
-      this.metrics.upstreamCalls.inc({ family: draft.family, operation: draft.operation, outcome: 'accepted' });
-      // A creation answer without a readable status still means "accepted".
-      const state = accepted.snapshot.state === 'unknown' ? 'queued' : accepted.snapshot.state;
-      return await this.lifecycle.applySnapshot(task, { ...accepted.snapshot, state }, { upstreamTaskId: accepted.upstreamTaskId });
     } catch (error) {
       throw await this.failedSubmission(task, error);
     } finally {
       requestContext.addUpstreamTime(timing.upstreamMs);
+    }
+    this.metrics.tasksCreated.inc({ family: draft.family, model: draft.model.name });
+    this.metrics.upstreamCalls.inc({ family: draft.family, operation: draft.operation, outcome: 'accepted' });
+    return this.recordAcceptance(task, accepted);
+  }
+
+  /**
+   * The upstream has the task now: record it. If even that fails, the upstream ID is written on its
+   * own as a last resort and the record is left for the sync worker; the hold stays, never released.
+   */
+  private async recordAcceptance(task: TaskEntity, accepted: UpstreamSubmitResult): Promise<TaskEntity> {
+    // A creation answer without a readable status still means "accepted".
+    const state = accepted.snapshot.state === 'unknown' ? 'queued' : accepted.snapshot.state;
+    try {
+      return await this.lifecycle.applySnapshot(task, { ...accepted.snapshot, state }, { upstreamTaskId: accepted.upstreamTaskId });
+    } catch (error) {
+      this.logger.error({ err: error, taskId: task.id }, 'upstream accepted the task but recording it failed; left for the sync worker');
+      await this.tasks.update(task.id, { upstreamTaskId: accepted.upstreamTaskId, phase: 'active', syncDueAt: this.clock.nowMs() }).catch(() => undefined);
+      throw GatewayError.internal();
     }
   }
 
