@@ -34,10 +34,14 @@ export class LoggingModule {
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? requestContext.requestId() ?? '',
             autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/metrics' },
-            customProps: (req: IncomingMessage) => ({
-              accountId: (req as IncomingMessage & { principal?: { account: { id: string } } }).principal?.account.id,
-              route: (req as IncomingMessage & { route?: { path?: string } }).route?.path,
-            }),
+            // Called when the request starts and again when it ends; only the end knows the route and account.
+            customProps: (req: IncomingMessage, res: ServerResponse) =>
+              res.headersSent
+                ? {
+                    accountId: (req as IncomingMessage & { principal?: { account: { id: string } } }).principal?.account.id,
+                    route: (req as IncomingMessage & { route?: { path?: string } }).route?.path,
+                  }
+                : {},
             serializers: {
               req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: maskQuery(req.url), id: req.id }),
               res: (res: ServerResponse & { statusCode: number }) => ({ statusCode: res.statusCode }),
