@@ -25,6 +25,8 @@ describe('admin API', () => {
   it('validates account input and names the field', async () => {
     const res = await gw.admin.post('/admin/v1/accounts', { name: 'x', balance: -1 }).expect(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'balance' });
+    const wrongType = await gw.admin.post('/admin/v1/accounts', { name: 'x', balance: 'lots' }).expect(400);
+    expect(wrongType.body.error).toMatchObject({ param: 'balance', message: expect.stringMatching(/integer/) });
     const unknown = await gw.admin.post('/admin/v1/accounts', { name: 'x', colour: 'red' }).expect(400);
     expect(unknown.body.error.param).toBe('colour');
   });

@@ -5,6 +5,8 @@ import { ADMIN_TOKEN } from './admin-token';
 import { AccountsAdminController } from './accounts-admin.controller';
 import { AdminGuard } from './admin.guard';
 import { LedgerAdminController } from './ledger-admin.controller';
+import { PricesAdminController } from './prices-admin.controller';
+import { UsageAdminController } from './usage-admin.controller';
 
 @Module({})
 export class AdminModule {
@@ -12,7 +14,7 @@ export class AdminModule {
     return {
       module: AdminModule,
       imports: [AccountsModule, BillingModule],
-      controllers: [AccountsAdminController, LedgerAdminController],
+      controllers: [AccountsAdminController, LedgerAdminController, PricesAdminController, UsageAdminController],
       providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
     };
   }

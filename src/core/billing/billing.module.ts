@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AccountsPersistenceModule } from '../accounts/accounts-persistence.module';
-import { LedgerRepository } from './ledger.repository';
-import { LedgerService } from './ledger.service';
+import { LedgerModule } from './ledger.module';
 import { PricingService } from './pricing.service';
+import { UsageLog } from './usage-log.service';
+import { UsageRepository } from './usage.repository';
 
 @Module({
-  imports: [AccountsPersistenceModule],
-  providers: [LedgerRepository, LedgerService, PricingService],
-  exports: [LedgerService, PricingService],
+  imports: [LedgerModule],
+  providers: [PricingService, UsageRepository, UsageLog],
+  exports: [LedgerModule, PricingService, UsageLog],
 })
 export class BillingModule {}

@@ -7,6 +7,7 @@ import { Clock } from '../../platform/time/clock';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { LedgerRepository } from './ledger.repository';
+import { wholeNumber } from './pricing/units';
 
 export interface SettlementCharge {
   amount: number;
@@ -47,13 +48,15 @@ export class LedgerService {
   }
 
   /** Holds the estimate inside the caller's transaction; 403 insufficient_quota when it cannot. */
-  async hold(tx: EntityManager, accountId: string, taskId: string, amount: number, priceVersion: number): Promise<void> {
+  async hold(tx: EntityManager, accountId: string, taskId: string, estimate: number, priceVersion: number): Promise<void> {
+    const amount = units(estimate, 'hold amount');
     if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
     await this.ledger.addEntry(tx, this.entry(accountId, 'hold', amount, taskId, 'estimated charge held at creation', priceVersion));
   }
 
   /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */
-  release(accountId: string, taskId: string, heldAmount: number, reason: string, inTransaction?: EntityManager): Promise<boolean> {
+  async release(accountId: string, taskId: string, held: number, reason: string, inTransaction?: EntityManager): Promise<boolean> {
+    const heldAmount = units(held, 'held amount');
     return this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.switchBillingState(tx, taskId, 'released', null, null))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, 0);
@@ -63,7 +66,11 @@ export class LedgerService {
   }
 
   /** Releases the hold and takes the final charge, writing the usage log row. Once only. */
-  settle(accountId: string, taskId: string, heldAmount: number, charge: SettlementCharge, inTransaction?: EntityManager): Promise<boolean> {
+  async settle(accountId: string, taskId: string, held: number, final: SettlementCharge, inTransaction?: EntityManager): Promise<boolean> {
+    const heldAmount = units(held, 'held amount');
+    const charge = { ...final, amount: units(final.amount, 'charge amount') };
+    // A charge above its hold would take money the account never had available.
+    if (charge.amount > heldAmount) throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
     return this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.switchBillingState(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount);
@@ -107,4 +114,12 @@ export class LedgerService {
   private entry(accountId: string, kind: LedgerKind, amount: number, taskId: string | null, reason: string | null, priceVersion: number | null): LedgerEntryEntity {
     return { id: newId('led'), accountId, kind, amount, taskId, reason, priceVersion, createdAt: this.clock.nowMs() };
   }
+}
+
+/**
+ * Amounts enter the ledger as whole units. A bigint read raw from PostgreSQL arrives as digits
+ * in a string and is accepted as its number; anything else (fractions, NaN, negatives) is a bug.
+ */
+function units(value: number | string, what: string): number {
+  return wholeNumber(typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value, what);
 }

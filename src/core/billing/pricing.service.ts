@@ -4,10 +4,16 @@ import { existsSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
+import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import { BillableUsage, TaskOutcome } from './billable-usage';
 import { PriceVersionEntity } from './entities/price-version.entity';
 import { Charge, DEFAULT_PRICES_FILE, PriceTable, estimateCharge, finalCharge, loadPriceTable, validatePriceTable } from './pricing/index';
+
+/** How stale another instance's view of the prices may get after a `PUT /admin/v1/prices`. */
+const REFRESH_MS = 5000;
+/** Concurrent PUTs that race for the same version number retry this often before giving up. */
+const REPLACE_ATTEMPTS = 5;
 
 /**
  * The pricing table in force and every earlier version. The shipped file seeds version history;
@@ -17,6 +23,8 @@ import { Charge, DEFAULT_PRICES_FILE, PriceTable, estimateCharge, finalCharge, l
 export class PricingService implements OnModuleInit {
   private current: PriceTable;
   private readonly versions = new Map<number, PriceTable>();
+  private checkedAt = 0;
+  private checking: Promise<unknown> | null = null;
 
   constructor(
     @InjectRepository(PriceVersionEntity) private readonly repo: Repository<PriceVersionEntity>,
@@ -33,13 +41,22 @@ export class PricingService implements OnModuleInit {
     } else {
       this.use(validatePriceTable(latest[0].table));
     }
+    this.checkedAt = this.clock.nowMs();
   }
 
   table(): PriceTable {
     return this.current;
   }
 
+  /** The table in force as stored now (another instance may have replaced it). */
+  async latest(): Promise<PriceTable> {
+    await this.adoptNewest();
+    return this.current;
+  }
+
+  /** Synchronous on the hot path; the in-memory table follows the stored one within REFRESH_MS. */
   estimate(model: string, usage: BillableUsage): Charge {
+    this.refreshSoon();
     return estimateCharge(this.current, model, usage);
   }
 
@@ -50,17 +67,39 @@ export class PricingService implements OnModuleInit {
   /** Validates and stores a new table as the next version (400 naming the field when invalid). */
   async replace(raw: unknown): Promise<PriceTable> {
     const candidate = validatePriceTable(raw);
-    const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
-    const version = Math.max(candidate.version, (latest[0]?.version ?? 0) + 1, this.current.version + 1);
-    const table = { ...candidate, version };
-    await this.repo.save({ version, table: table as unknown as Record<string, unknown>, createdAt: this.clock.nowMs() });
-    this.use(table);
-    return table;
+    for (let attempt = 1; ; attempt++) {
+      const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
+      const version = Math.max(candidate.version, (latest[0]?.version ?? 0) + 1, this.current.version + 1);
+      const table = { ...candidate, version };
+      try {
+        // insert, never save: save would silently overwrite a version another PUT just stored.
+        await this.repo.insert(Object.assign(new PriceVersionEntity(), { version, table: table as unknown as Record<string, unknown>, createdAt: this.clock.nowMs() }) as never);
+      } catch (error) {
+        if (isUniqueViolation(error) && attempt < REPLACE_ATTEMPTS) continue;
+        throw error;
+      }
+      this.use(table);
+      return table;
+    }
   }
 
   private use(table: PriceTable): void {
-    this.current = table;
+    if (!this.current || table.version >= this.current.version) this.current = table;
     this.versions.set(table.version, table);
+  }
+
+  /** Starts a background check for a newer stored version, at most once per REFRESH_MS. */
+  private refreshSoon(): void {
+    if (this.checking || this.clock.nowMs() - this.checkedAt < REFRESH_MS) return;
+    this.checking = this.adoptNewest()
+      .catch(() => undefined) // a failed check keeps the table in force; the next one retries
+      .finally(() => (this.checking = null));
+  }
+
+  private async adoptNewest(): Promise<void> {
+    this.checkedAt = this.clock.nowMs();
+    const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
+    if (latest.length > 0 && latest[0].version > this.current.version) this.use(validatePriceTable(latest[0].table));
   }
 
   private async version(version: number | null): Promise<PriceTable> {

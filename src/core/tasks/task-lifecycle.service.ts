@@ -55,7 +55,8 @@ export class TaskLifecycle {
     if (isTerminal(phase)) return this.finish(task, phase, changes);
     const attempts = task.syncAttempts + 1;
     Object.assign(changes, { syncAttempts: attempts, syncDueAt: now + this.pollDelay(attempts), leaseOwner: null, leaseUntil: null });
-    await this.tasks.update(task.id, changes);
+    // Conditional: a progress report must never reopen a task someone else has just ended.
+    if (!(await this.tasks.updateIfOpen(task.id, changes))) return (await this.tasks.findById(task.id)) ?? task;
     return Object.assign(task, changes);
   }
 
@@ -99,7 +100,7 @@ export class TaskLifecycle {
     // The terminal switch, the billing close, the slot and the callback commit together: a crash
     // can never leave a finished task holding money, and a second finisher changes nothing.
     const outcome = await this.transactions.run(async (tx) => {
-      if (!(await this.tasks.finishIfOpen(task.id, final, tx))) return null;
+      if (!(await this.tasks.updateIfOpen(task.id, final, tx))) return null;
       // False when the hold was already closed (e.g. released when an unconfirmed task was adopted).
       const closed = charge
         ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
@@ -112,6 +113,27 @@ export class TaskLifecycle {
     this.metrics.tasksFinished.inc({ family: task.family, phase });
     if (outcome.closed) Object.assign(final, { billingState: charge ? 'settled' : 'released', finalCharge: charge ? charge.amount : null });
     return Object.assign(task, final);
+  }
+
+  /**
+   * Completes the ending of a task that is terminal but still holds its estimate (its terminal
+   * switch committed without the billing close: a crash under an older version, or a manual
+   * repair), with the same settlement or release, slot and callback as `finish`. The billing
+   * switch is the gate, so any number of sweepers complete it once; true for the one that did.
+   */
+  async completeEnding(task: TaskEntity): Promise<boolean> {
+    if (!isTerminal(task.phase) || task.billingState !== 'held') return false;
+    const charge = task.phase === 'succeeded' ? await this.finalCharge(task) : null;
+    const reason = `task ${task.phase}: ${task.failureCode ?? 'no charge'} (closed by the reconciliation sweep)`;
+    return this.transactions.run(async (tx) => {
+      const closed = charge
+        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
+        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, reason, tx);
+      if (!closed) return false;
+      await this.accounts.releaseTaskSlot(task.accountId, tx);
+      await this.callbacks.enqueue(task, tx);
+      return true;
+    });
   }
 
   /** The gateway's own final charge for a succeeded task (output seconds), never above the hold. */

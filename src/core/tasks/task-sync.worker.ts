@@ -3,6 +3,7 @@ import { AppConfig } from '../../platform/config/app-config';
 import { newId } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
+import { WorkerLoop } from '../../platform/workers/worker-loop';
 import { runPool } from './run-pool';
 import { TaskSyncService } from './task-sync.service';
 import { TasksRepository } from './tasks.repository';
@@ -19,9 +20,7 @@ const LEASE_MS = 60000;
 export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TaskSyncWorker');
   private readonly owner = newId('worker');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+  private readonly loop = new WorkerLoop('sync', this.logger, () => this.runCycle(), () => this.config.SYNC_INTERVAL_MS);
 
   constructor(
     private readonly tasks: TasksRepository,
@@ -32,13 +31,12 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.WORKERS_ENABLED) this.schedule(0);
+    // A full batch means more is due: go again at once.
+    if (this.config.WORKERS_ENABLED) this.loop.start(0, (count) => ((count ?? 0) >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS));
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One cycle: lease due tasks and sync them; returns how many were synced. */
@@ -57,18 +55,5 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.nowMs();
     const task = await this.tasks.claimOne(taskId, this.owner, now, now + LEASE_MS);
     if (task) await this.sync.sync(task);
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runCycle()
-        .then((count) => this.schedule(count >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error }, 'sync cycle failed');
-          this.schedule(this.config.SYNC_INTERVAL_MS);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

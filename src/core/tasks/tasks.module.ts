@@ -5,6 +5,8 @@ import { CallbackDeliveryWorker } from './callbacks/callback-delivery.worker';
 import { CallbackOutboxRepository } from './callbacks/callback-outbox.repository';
 import { CallbackOutbox } from './callbacks/callback-outbox.service';
 import { IdempotencyService } from './idempotency.service';
+import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
+import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
 import { TaskEngine } from './task-engine.service';
 import { TaskLifecycle } from './task-lifecycle.service';
 import { TaskPresenters } from './task-presenters';
@@ -26,6 +28,8 @@ import { TasksRepository } from './tasks.repository';
     CallbackOutboxRepository,
     CallbackOutbox,
     CallbackDeliveryWorker,
+    ReconciliationRepository,
+    ReconciliationSweeper,
   ],
   exports: [TasksRepository, TaskEngine, TaskPresenters, TaskSyncWorker, IdempotencyService, CallbackDeliveryWorker, CallbackOutboxRepository, AccountsModule],
 })

@@ -25,7 +25,9 @@ export class TasksRepository {
   }
 
   async insert(task: TaskEntity, manager?: EntityManager): Promise<void> {
-    await (manager ? manager.getRepository(TaskEntity) : this.repo).insert(task as never);
+    // A copy: on PostgreSQL, insert merges the RETURNING row into the object it is given, raw
+    // (bigint as string, no transformer), which would turn the caller's estimatedCharge into text.
+    await (manager ? manager.getRepository(TaskEntity) : this.repo).insert({ ...task } as never);
   }
 
   findById(id: string): Promise<TaskEntity | null> {
@@ -49,8 +51,8 @@ export class TasksRepository {
     await this.repo.update({ id }, changes as never);
   }
 
-  /** Switches a task to a terminal phase only if it is still open; true for the one caller that did. */
-  async finishIfOpen(id: string, changes: Partial<TaskEntity>, manager?: EntityManager): Promise<boolean> {
+  /** Changes a task only while it is open (submitting or active): true for the one caller that did, so an ended task is never reopened or ended twice. */
+  async updateIfOpen(id: string, changes: Partial<TaskEntity>, manager?: EntityManager): Promise<boolean> {
     const result = await (manager ?? this.repo.manager)
       .createQueryBuilder()
       .update(TaskEntity)

@@ -43,6 +43,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_READ_TIMEOUT_MS = 10000;
+  /** How often the reconciliation sweep runs (terminal tasks still holding money, drifted in-flight counts). */
+  @Transform(toInt) @IsInt() @Min(10) RECONCILE_INTERVAL_MS = 60000;
   /** Run the background workers (sync, callbacks, sweeps) in this process. */
   @Transform(toBool) @IsBoolean() WORKERS_ENABLED = true;
   @IsOptional() @IsString() PRICES_FILE?: string;

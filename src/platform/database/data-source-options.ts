@@ -11,6 +11,7 @@ import { CallbackDeliveryEntity } from '../../core/tasks/entities/callback-deliv
 import { IdempotencyRecordEntity } from '../../core/tasks/entities/idempotency-record.entity';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { InitialSchema1763900000000 } from './migrations/1763900000000-initial-schema';
+import { ReconciliationIndexes1764000000000 } from './migrations/1764000000000-reconciliation-indexes';
 
 export const ENTITIES = [
   AccountEntity,
@@ -23,7 +24,7 @@ export const ENTITIES = [
   UsageRecordEntity,
   PriceVersionEntity,
 ];
-export const MIGRATIONS = [InitialSchema1763900000000];
+export const MIGRATIONS = [InitialSchema1763900000000, ReconciliationIndexes1764000000000];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 

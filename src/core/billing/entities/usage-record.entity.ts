@@ -5,6 +5,7 @@ import { BigIntColumnOptions, JsonColumnOptions } from '../../../platform/databa
 @Entity('usage_records')
 @Index('idx_usage_account_created', ['accountId', 'createdAt'])
 @Index('idx_usage_created', ['createdAt'])
+@Index('idx_usage_model_created', ['model', 'createdAt'])
 export class UsageRecordEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 }) id: string;
   @Index('uq_usage_task', { unique: true }) @Column({ type: 'varchar', length: 64, name: 'task_id' }) taskId: string;

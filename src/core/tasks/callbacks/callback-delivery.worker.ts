@@ -6,6 +6,7 @@ import { AppConfig } from '../../../platform/config/app-config';
 import { Clock } from '../../../platform/time/clock';
 import { AccountsRepository } from '../../accounts/repositories/accounts.repository';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
+import { WorkerLoop } from '../../../platform/workers/worker-loop';
 import { runPool } from '../run-pool';
 import { CallbackOutboxRepository } from './callback-outbox.repository';
 
@@ -20,9 +21,7 @@ const CONCURRENCY = 8;
 @Injectable()
 export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Callbacks');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+  private readonly loop = new WorkerLoop('callbacks', this.logger, () => this.runCycle(), () => Math.min(this.config.SYNC_INTERVAL_MS, 1000));
 
   constructor(
     private readonly outbox: CallbackOutboxRepository,
@@ -32,13 +31,11 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.WORKERS_ENABLED) this.schedule();
+    if (this.config.WORKERS_ENABLED) this.loop.start(0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   async runCycle(): Promise<number> {
@@ -95,15 +92,5 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runCycle()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'callback cycle failed'))
-        .finally(() => this.schedule());
-    }, Math.min(this.config.SYNC_INTERVAL_MS, 1000));
-    this.timer.unref();
   }
 }

@@ -25,6 +25,8 @@ export interface TaskResult {
 @Entity('tasks')
 @Index('idx_tasks_account_action_created', ['accountId', 'action', 'createdAt'])
 @Index('uq_tasks_account_external', ['accountId', 'externalTaskId'], { unique: true })
+@Index('idx_tasks_billing_finished', ['billingState', 'finishedAt'])
+@Index('idx_tasks_account_phase', ['accountId', 'phase'])
 export class TaskEntity {
   /** Public ID minted by the gateway; the only ID callers ever see. */
   @PrimaryColumn({ type: 'varchar', length: 64 }) id: string;

@@ -1,0 +1,32 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LedgerModule } from '../core/billing/ledger.module';
+import { ENTITIES, dataSourceOptions } from '../platform/database/data-source-options';
+import { TransactionRunner } from '../platform/database/transaction-runner';
+import { Clock, SystemClock } from '../platform/time/clock';
+
+/**
+ * The few platform pieces the ledger needs (database, clock, transactions): no HTTP, Redis,
+ * workers or logging. Read-only use: migrations never run, and one connection attempt only.
+ */
+@Global()
+@Module({})
+class LedgerCliPlatformModule {
+  static forRoot(databaseUrl: string | undefined): DynamicModule {
+    const typeorm = [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), retryAttempts: 1 }), TypeOrmModule.forFeature(ENTITIES)];
+    return {
+      module: LedgerCliPlatformModule,
+      imports: typeorm,
+      providers: [{ provide: Clock, useValue: new SystemClock() }, TransactionRunner],
+      exports: [...typeorm, Clock, TransactionRunner],
+    };
+  }
+}
+
+/** What `npm run ledger:verify` boots: the admin API's own LedgerService on the given database. */
+@Module({})
+export class LedgerVerifyModule {
+  static forRoot(databaseUrl: string | undefined): DynamicModule {
+    return { module: LedgerVerifyModule, imports: [LedgerCliPlatformModule.forRoot(databaseUrl), LedgerModule] };
+  }
+}

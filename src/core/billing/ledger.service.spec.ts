@@ -1,0 +1,65 @@
+import { EntityManager } from 'typeorm';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
+import { ManualClock } from '../../platform/time/clock';
+import { AccountEntity } from '../accounts/entities/account.entity';
+import { AccountsRepository } from '../accounts/repositories/accounts.repository';
+import { LedgerKind } from './entities/ledger-entry.entity';
+import { LedgerRepository, LedgerTotals } from './ledger.repository';
+import { LedgerService } from './ledger.service';
+
+const account = (id: string, balance: number, held: number) => ({ id, balance, held }) as AccountEntity;
+const totals = (accountId: string, t: Partial<Record<LedgerKind, number>>): LedgerTotals => ({
+  accountId,
+  totals: { credit: 0, debit: 0, hold: 0, release: 0, charge: 0, ...t },
+});
+
+function ledgerWith(accounts: AccountEntity[], sums: LedgerTotals[], repo: Partial<LedgerRepository> = {}) {
+  const ledger = { totalsByAccount: async () => sums, ...repo } as unknown as LedgerRepository;
+  const accountsRepo = { all: async () => accounts } as unknown as AccountsRepository;
+  const transactions = { run: (work: (tx: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as TransactionRunner;
+  return new LedgerService(ledger, accountsRepo, transactions, new ManualClock());
+}
+
+describe('LedgerService.verify: balance = credits - debits - charges - open holds; held = open holds', () => {
+  it('accepts books that reconcile, including an account with no entries', async () => {
+    // credits 10000, debit 500, one task settled (hold 3000, release 3000, charge 2500), one open (hold 1200)
+    const books = totals('a', { credit: 10_000, debit: 500, hold: 4200, release: 3000, charge: 2500 });
+    const result = await ledgerWith([account('a', 10_000 - 500 - 2500 - 1200, 1200), account('empty', 0, 0)], [books]).verify();
+    expect(result).toEqual({ ok: true, accounts_checked: 2, mismatches: [] });
+  });
+
+  it('names the account and field of every mismatch with the stored and expected figures', async () => {
+    const books = [totals('a', { credit: 10_000, hold: 1000 }), totals('b', { credit: 500 })];
+    const result = await ledgerWith([account('a', 9000, 999), account('b', 501, 0), account('c', 7, 0)], books).verify();
+    expect(result.ok).toBe(false);
+    expect(result.mismatches).toEqual([
+      { account_id: 'a', field: 'held', stored: 999, expected: 1000 },
+      { account_id: 'b', field: 'balance', stored: 501, expected: 500 },
+      { account_id: 'c', field: 'balance', stored: 7, expected: 0 },
+    ]);
+  });
+});
+
+describe('LedgerService amounts', () => {
+  const gate = { switchBillingState: async () => true, closeHold: async () => undefined, addEntry: async () => undefined, addUsage: async () => undefined };
+  const charge = (amount: number) => ({ amount, priceVersion: 1, model: 'wx2.7-r2v', action: 'r2v', usage: {} });
+
+  it('accepts a held amount read raw from PostgreSQL (digits as text) as its number', async () => {
+    const closeHold = jest.fn(async () => undefined);
+    const service = ledgerWith([], [], { ...gate, closeHold });
+    await service.release('a', 't', '5200' as unknown as number, 'failed');
+    expect(closeHold).toHaveBeenCalledWith(expect.anything(), 'a', 5200, 0);
+  });
+
+  it.each([[5.5], [-1], [Number.NaN], ['52x' as unknown as number]])('refuses %p as an amount', async (amount) => {
+    const service = ledgerWith([], [], gate);
+    await expect(service.release('a', 't', amount, 'failed')).rejects.toThrow(/must be a non-negative integer/);
+    await expect(service.settle('a', 't', 1000, charge(amount))).rejects.toThrow(/must be a non-negative integer/);
+  });
+
+  it('refuses a charge above its hold', async () => {
+    const service = ledgerWith([], [], gate);
+    await expect(service.settle('a', 't', 1000, charge(1001))).rejects.toThrow(/exceeds the hold/);
+    await expect(service.settle('a', 't', 1000, charge(1000))).resolves.toBe(true);
+  });
+});

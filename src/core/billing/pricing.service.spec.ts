@@ -1,0 +1,102 @@
+import { join } from 'path';
+import { QueryFailedError, Repository } from 'typeorm';
+import { loadConfig } from '../../platform/config/app-config';
+import { GatewayError } from '../../platform/errors';
+import { ManualClock } from '../../platform/time/clock';
+import { PriceVersionEntity } from './entities/price-version.entity';
+import { AxModelPrice } from './pricing/index';
+import { PricingService } from './pricing.service';
+
+const SHIPPED = join(__dirname, '../../../config/prices.json');
+const usage = { kind: 'ax-r2v', resolution: '720P', durationSeconds: 5, referenceImages: 0, referenceVideos: 0, audio: null } as const;
+
+/** The price_versions table as one or more instances share it; `beforeInsert` lets a rival instance act first. */
+class SharedVersions {
+  readonly rows = new Map<number, PriceVersionEntity>();
+  beforeInsert: ((version: number) => void) | null = null;
+
+  async find(): Promise<PriceVersionEntity[]> {
+    const newest = Math.max(0, ...this.rows.keys());
+    return newest ? [this.rows.get(newest)!] : [];
+  }
+  async findOneBy({ version }: { version: number }): Promise<PriceVersionEntity | null> {
+    return this.rows.get(version) ?? null;
+  }
+  async save(row: PriceVersionEntity): Promise<PriceVersionEntity> {
+    this.rows.set(row.version, structuredClone(row));
+    return row;
+  }
+  async insert(row: PriceVersionEntity): Promise<void> {
+    const hook = this.beforeInsert;
+    this.beforeInsert = null;
+    hook?.(row.version);
+    if (this.rows.has(row.version)) throw new QueryFailedError('INSERT', [], Object.assign(new Error('duplicate key'), { code: '23505' }));
+    this.rows.set(row.version, structuredClone(row));
+  }
+}
+
+async function instance(shared: SharedVersions, clock = new ManualClock()): Promise<PricingService> {
+  const service = new PricingService(shared as unknown as Repository<PriceVersionEntity>, loadConfig({ PRICES_FILE: SHIPPED }), clock);
+  await service.onModuleInit();
+  return service;
+}
+
+function withPrice(table: object, perSecond720: number): Record<string, any> {
+  const copy = structuredClone(table) as Record<string, any>;
+  copy.models['wx2.7-r2v'].per_second['720P'] = perSecond720;
+  return copy;
+}
+
+describe('PricingService versions', () => {
+  it('seeds version history from the shipped file once', async () => {
+    const shared = new SharedVersions();
+    const first = await instance(shared);
+    await instance(shared);
+    expect([...shared.rows.keys()]).toEqual([1]);
+    expect(first.table().version).toBe(1);
+  });
+
+  it('stores a replacement as the next version and prices later estimates with it', async () => {
+    const shared = new SharedVersions();
+    const pricing = await instance(shared);
+    const v1 = pricing.estimate('wx2.7-r2v', usage);
+    const stored = await pricing.replace(withPrice(pricing.table(), 3000));
+    expect(stored.version).toBe(2);
+    expect(pricing.estimate('wx2.7-r2v', usage)).toMatchObject({ amount: 15000, priceVersion: 2 });
+    // A task held at version 1 is still finally priced at version 1.
+    expect((await pricing.final('wx2.7-r2v', usage, { outputSeconds: 5 }, 1)).amount).toBe(v1.amount);
+  });
+
+  it('takes the next free number when another instance stored the same one first', async () => {
+    const shared = new SharedVersions();
+    const pricing = await instance(shared);
+    shared.beforeInsert = (version) => void shared.rows.set(version, { version, table: {}, createdAt: 0 });
+    const stored = await pricing.replace(withPrice(pricing.table(), 3000));
+    expect(stored.version).toBe(3);
+    expect((shared.rows.get(3)!.table as any).models['wx2.7-r2v'].per_second['720P']).toBe(3000);
+    expect(shared.rows.get(2)!.table).toEqual({}); // the rival's version is not overwritten
+  });
+
+  it('refuses an invalid table with a 400 naming the field and stores nothing', async () => {
+    const shared = new SharedVersions();
+    const pricing = await instance(shared);
+    const bad = withPrice(pricing.table(), -1);
+    await expect(pricing.replace(bad)).rejects.toMatchObject({ status: 400, param: 'models.wx2.7-r2v.per_second.720P' } satisfies Partial<GatewayError>);
+    expect([...shared.rows.keys()]).toEqual([1]);
+  });
+
+  it('follows another instance’s replacement: at once for latest(), within seconds for estimates', async () => {
+    const shared = new SharedVersions();
+    const clock = new ManualClock();
+    const mine = await instance(shared, clock);
+    const theirs = await instance(shared, clock);
+    await theirs.replace(withPrice(theirs.table(), 3000));
+
+    expect(mine.estimate('wx2.7-r2v', usage).priceVersion).toBe(1);
+    clock.advance(10_000);
+    mine.estimate('wx2.7-r2v', usage); // starts the background check
+    await new Promise((r) => setImmediate(r));
+    expect(mine.estimate('wx2.7-r2v', usage)).toMatchObject({ priceVersion: 2, amount: 15000 });
+    expect(((await mine.latest()).models['wx2.7-r2v'] as AxModelPrice).per_second['720P']).toBe(3000);
+  });
+});
