@@ -1,0 +1,213 @@
+'use strict';
+/** Shared helpers of the benchmarks: child processes, admin calls, RSS, machine facts, stats, tables. */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist', 'src');
+
+function requireDist(relative) {
+  const file = path.join(DIST, relative);
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (npm run bench does).`);
+  return require(file);
+}
+
+/** Starts `node <args>` and resolves once a stdout line matches `ready`; rejects if it exits first or times out. */
+function startChild(name, args, { env, ready, timeoutMs = 30_000, onLine } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let settled = false;
+    let stdoutBuffer = '';
+    const stderrTail = [];
+    const timer = setTimeout(() => fail(new Error(`${name} did not become ready within ${timeoutMs} ms`)), timeoutMs);
+    function fail(error) {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n${stderrTail.join('')}`));
+    }
+    child.stdout.on('data', (chunk) => {
+      stdoutBuffer += chunk.toString();
+      let newline;
+      while ((newline = stdoutBuffer.indexOf('\n')) >= 0) {
+        const line = stdoutBuffer.slice(0, newline);
+        stdoutBuffer = stdoutBuffer.slice(newline + 1);
+        if (onLine) onLine(line);
+        const match = !settled && ready.exec(line);
+        if (match) {
+          settled = true;
+          clearTimeout(timer);
+          resolve({ child, match });
+        }
+      }
+      // Keep only the tail of a chatty process (the gateway's access log at info).
+      if (stdoutBuffer.length > 1 << 20) stdoutBuffer = stdoutBuffer.slice(-4096);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderrTail.push(chunk.toString());
+      if (stderrTail.length > 50) stderrTail.shift();
+    });
+    child.once('exit', (code, signal) => fail(new Error(`${name} exited early (code ${code}, signal ${signal})`)));
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the child is gone. Only ever our own child, by its pid. */
+function stopChild(child, graceMs = 5000) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** `VmHWM` (peak resident set) and `VmRSS` of a process, in MB, from /proc (Linux). */
+function procMemory(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field) => Number((new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status) || [])[1]);
+    return { hwmMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 };
+  } catch {
+    return { hwmMb: NaN, rssMb: NaN };
+  }
+}
+
+/** Polls a process's RSS; `peakMb` is the larger of the polled maximum and the kernel's VmHWM. */
+function rssSampler(pid, everyMs = 200) {
+  let polledPeak = 0;
+  const samples = [];
+  const started = Date.now();
+  const timer = setInterval(() => {
+    const { rssMb } = procMemory(pid);
+    if (Number.isFinite(rssMb)) {
+      polledPeak = Math.max(polledPeak, rssMb);
+      samples.push([Date.now() - started, Math.round(rssMb * 10) / 10]);
+    }
+  }, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      const { hwmMb, rssMb } = procMemory(pid);
+      return { peakMb: Math.max(polledPeak, Number.isFinite(hwmMb) ? hwmMb : 0), vmHwmMb: hwmMb, polledPeakMb: polledPeak, lastRssMb: rssMb, samples };
+    },
+  };
+}
+
+async function httpJson(method, url, { headers = {}, body } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  if (!res.ok) throw new Error(`${method} ${url} -> ${res.status}: ${text.slice(0, 300)}`);
+  return json;
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0] ? cpus[0].model.trim() : 'unknown',
+    cores: cpus.length,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  };
+}
+
+/** Percentile (nearest rank) of an unsorted array of numbers. */
+function percentiles(values, ps = [50, 90, 99]) {
+  const sorted = Float64Array.from(values).sort();
+  const out = {};
+  for (const p of ps) {
+    out[`p${p}`] = sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN;
+  }
+  out.mean = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN;
+  out.max = sorted.length ? sorted[sorted.length - 1] : NaN;
+  return out;
+}
+
+function round(value, digits = 2) {
+  if (!Number.isFinite(value)) return value;
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function markdownTable(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+module.exports = { ROOT, DIST, requireDist, startChild, stopChild, procMemory, rssSampler, httpJson, machine, percentiles, round, markdownTable, sleep, tempDir };
+
+/**
+ * Open-loop load at a fixed rate: request i is sent at start + i / rate, whatever happened to the
+ * earlier ones (no burst at the start of each second, no waiting for answers), over a keep-alive
+ * pool. Latency is measured from the scheduled send time, so a stalled server cannot hide
+ * queueing (no coordinated omission).
+ */
+function paced({ url, rate, seconds, request, headers = {}, timeline = null }) {
+  const http = require('node:http');
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  let sent = 0;
+  let done = 0;
+  const start = performance.now() + 20;
+  return new Promise((resolve) => {
+    const finish = () => {
+      agent.destroy();
+      resolve({ requests: total, ok: statuses[200] || 0, errors, statuses, latencies, seconds });
+    };
+    const fire = (scheduledAt) => {
+      const { method, path, body } = request();
+      const req = http.request(
+        { agent, hostname: target.hostname, port: target.port, method, path, headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - scheduledAt);
+            if (timeline) timeline.push([scheduledAt - start, performance.now() - scheduledAt]);
+            statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
+            if (++done === total) finish();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors++;
+        if (++done === total) finish();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + (sent * 1000) / rate <= now) fire(start + (sent++ * 1000) / rate);
+      if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / rate - performance.now()));
+    };
+    setTimeout(tick, 20);
+  });
+}
+
+module.exports.paced = paced;

@@ -1,0 +1,469 @@
+'use strict';
+/**
+ * Gateway overhead against a bare forwarder (`npm run bench`; see bench/README.md).
+ *
+ *   node bench/run.js            full run: throughput + fixed-rate latency for 3 scenarios, then a 100,000-request RSS run
+ *   node bench/run.js --quick    sanity check in under a minute (short runs, no RSS run)
+ *   node bench/run.js --rss-run  only the 100,000-request RSS run
+ *
+ * Options: --connections N (32), --duration S (10; quick 3), --rate R (200), --rate-duration S (10; quick 2),
+ * --rate-connections N (4, autocannon's fixed-rate run),
+ * --rss-requests N (100000), --sync-load (gateway polls its tasks as in production: see README),
+ * --profile DIR (gateway runs under `node --cpu-prof`, profile written to DIR on exit),
+ * --only b-create,b-query,c-create, --out FILE (bench/results.json; --quick: bench/results.quick.json), --main FILE (gateway entry, default
+ * dist/src/main.js; a variant from bench/build-variant.js for before/after runs), --node-args=FLAGS (extra
+ * node/V8 flags for the gateway process), --no-rss (full run without the RSS run).
+ *
+ * Processes (2 cores, loopback only): this process runs autocannon and the upstream simulator
+ * (in-process, `startSimulator`); the gateway (`node dist/src/main.js`) and the forwarder
+ * (bench/forwarder.js) each run as a child process, one at a time under load.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const lib = require('./lib');
+
+const args = parseArgs(process.argv.slice(2));
+const QUICK = args.quick === true;
+const RSS_ONLY = args['rss-run'] === true;
+const SYNC_LOAD = args['sync-load'] === true;
+const CONNECTIONS = Number(args.connections ?? 32);
+const DURATION_S = Number(args.duration ?? (QUICK ? 3 : 10));
+const RATE_DURATION_S = Number(args['rate-duration'] ?? (QUICK ? 2 : 10));
+const WARMUP_S = QUICK ? 1 : 3;
+const RATE = Number(args.rate ?? 200);
+const RATE_CONNECTIONS = Number(args['rate-connections'] ?? 4);
+const RSS_REQUESTS = Number(args['rss-requests'] ?? 100_000);
+const RUN_RSS = RSS_ONLY || (!QUICK && args['no-rss'] !== true);
+// A quick run is a sanity check: it does not overwrite the full run's results.
+const OUT = path.resolve(args.out ?? path.join(__dirname, QUICK ? 'results.quick.json' : 'results.json'));
+const ONLY = args.only ? String(args.only).split(',') : null;
+/** Upstream task duration: 1 h, so no task changes state during a run (see README, "Sync worker during the run"). */
+const SIM_TASK_MS = SYNC_LOAD ? 3000 : 3_600_000;
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+/** Extra node/V8 flags for the gateway process (experiments, e.g. --node-args=--max-old-space-size=128). */
+const NODE_ARGS = args['node-args'] ? String(args['node-args']).split(/\s+/).filter(Boolean) : [];
+/** The gateway entry point: the production build, or a variant from bench/build-variant.js. */
+const MAIN = path.resolve(lib.ROOT, String(args.main ?? 'dist/src/main.js'));
+const QUERY_POOL = 200;
+
+const B_CREATE_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
+const C_CREATE_PATH = '/vd/ent/v2/reference2video';
+const B_BODY = JSON.stringify({
+  model: 'wx2.7-r2v',
+  input: { prompt: 'Image 1 walks on the beach at sunset', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+  parameters: { resolution: '720P', duration: 5 },
+});
+const C_BODY = JSON.stringify({
+  model: 'vdq3',
+  subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+  prompt: '@cat plays in the garden',
+});
+
+const SCENARIOS = [
+  { id: 'b-create', label: 'family B create', method: 'POST', path: () => B_CREATE_PATH, body: B_BODY },
+  { id: 'b-query', label: 'family B query', method: 'GET', path: (target) => `/ax/api/v1/tasks/${target.nextQueryId()}` },
+  { id: 'c-create', label: 'family C create', method: 'POST', path: () => C_CREATE_PATH, body: C_BODY },
+].filter((s) => !ONLY || ONLY.includes(s.id));
+
+async function main() {
+  const started = Date.now();
+  const { startSimulator } = lib.requireDist('simulator/simulator.js');
+  const sim = await startSimulator({ taskMs: SIM_TASK_MS });
+  // The simulator records every request for tests; a benchmark must not grow it forever.
+  const trim = setInterval(() => sim.reset(), 1000);
+  trim.unref();
+
+  const results = {
+    when: new Date().toISOString(),
+    mode: RSS_ONLY ? 'rss-run' : QUICK ? 'quick' : 'full',
+    machine: lib.machine(),
+    settings: {
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_S,
+      fixedRateSeconds: RATE_DURATION_S,
+      warmupSeconds: WARMUP_S,
+      fixedRate: RATE,
+      fixedRateConnections: RATE_CONNECTIONS,
+      simTaskMs: SIM_TASK_MS,
+      syncLoad: SYNC_LOAD,
+      gatewayMain: path.relative(lib.ROOT, MAIN),
+      gatewayNodeArgs: NODE_ARGS,
+      logLevel: 'info',
+    },
+    scenarios: {},
+    rss: {},
+  };
+
+  const cleanups = [];
+  const cleanup = async () => {
+    while (cleanups.length) await cleanups.pop()().catch(() => undefined);
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    if (!RSS_ONLY) {
+      const gateway = await startGateway(sim, 'throughput');
+      cleanups.push(() => gateway.stop());
+      const forwarder = await startForwarder(sim);
+      cleanups.push(() => forwarder.stop());
+      await seedQueryIds(gateway);
+      await seedQueryIds(forwarder);
+      const gwSampler = lib.rssSampler(gateway.pid);
+
+      for (const scenario of SCENARIOS) {
+        const row = { label: scenario.label };
+        for (const target of [forwarder, gateway]) {
+          log(`${scenario.label} -> ${target.name}: warm-up ${WARMUP_S}s; ${CONNECTIONS} connections ${DURATION_S}s; ${RATE} req/s paced ${RATE_DURATION_S}s; ${RATE} req/s autocannon ${RATE_DURATION_S}s`);
+          await load(target, scenario, { connections: CONNECTIONS, duration: WARMUP_S });
+          const throughput = await load(target, scenario, { connections: CONNECTIONS, duration: DURATION_S });
+          const fixedRate = await pacedLoad(target, scenario, { rate: RATE, seconds: RATE_DURATION_S });
+          const fixedRateAutocannon = await load(target, scenario, { connections: RATE_CONNECTIONS, duration: RATE_DURATION_S, overallRate: RATE });
+          row[target.name] = { throughput, fixedRate, fixedRateAutocannon };
+        }
+        row.ratio = lib.round(row.gateway.throughput.rps / row.forwarder.throughput.rps, 3);
+        row.addedP50Ms = lib.round(row.gateway.fixedRate.latency.p50 - row.forwarder.fixedRate.latency.p50, 3);
+        row.addedP99Ms = lib.round(row.gateway.fixedRate.latency.p99 - row.forwarder.fixedRate.latency.p99, 3);
+        row.addedP99MsAutocannon = lib.round(row.gateway.fixedRateAutocannon.latency.p99 - row.forwarder.fixedRateAutocannon.latency.p99, 3);
+        results.scenarios[scenario.id] = row;
+        log(`  rps gateway ${row.gateway.throughput.rps} / forwarder ${row.forwarder.throughput.rps} = ${row.ratio}; p99 added at ${RATE}/s: paced ${row.addedP99Ms} ms, autocannon ${row.addedP99MsAutocannon} ms`);
+      }
+      if (!QUICK && !ONLY) {
+        // The framework's floor: the gateway's cheapest route (no key, no database, no upstream).
+        const health = { id: 'healthz', method: 'GET', path: () => '/healthz' };
+        await load(gateway, health, { connections: CONNECTIONS, duration: WARMUP_S });
+        results.floor = { label: 'gateway GET /healthz (no auth, no database, no upstream)', throughput: await load(gateway, health, { connections: CONNECTIONS, duration: DURATION_S }) };
+        log(`  floor: gateway /healthz ${results.floor.throughput.rps} req/s`);
+      }
+      const mem = gwSampler.stop();
+      results.rss.throughputRun = { peakMb: lib.round(mem.peakMb, 1), requests: gateway.requestsServed(), samples: mem.samples };
+      results.gatewayLogBytes = gateway.logBytes();
+      await cleanup();
+    }
+
+    if (RUN_RSS) results.rss.run = await rssRun(sim);
+  } finally {
+    await cleanup();
+    clearInterval(trim);
+    await sim.close();
+  }
+
+  results.targets = targets(results);
+  results.elapsedSeconds = Math.round((Date.now() - started) / 1000);
+  const previous = RSS_ONLY && fs.existsSync(OUT) ? JSON.parse(fs.readFileSync(OUT, 'utf8')) : null;
+  // --rss-run alone keeps the last throughput figures and replaces only the RSS run.
+  const merged = previous ? { ...previous, rss: { ...previous.rss, run: results.rss.run }, targets: targets({ ...previous, rss: { ...previous.rss, run: results.rss.run } }) } : results;
+  fs.writeFileSync(OUT, `${JSON.stringify(merged, null, 2)}\n`);
+  process.stdout.write(`\n${report(merged)}\n\nwritten: ${path.relative(process.cwd(), OUT)} (${results.elapsedSeconds} s)\n`);
+}
+
+/** One autocannon run; latencies are kept at full (sub-millisecond) resolution from the response events. */
+async function load(target, scenario, { connections, duration, overallRate, amount, requests }) {
+  const latencies = [];
+  const statuses = {};
+  const options = {
+    url: target.url,
+    connections,
+    timeout: 10,
+    headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+    requests: requests ?? [requestOf(target, scenario)],
+  };
+  if (amount) options.amount = amount;
+  else options.duration = duration;
+  if (overallRate) options.overallRate = overallRate;
+  const instance = autocannon(options);
+  instance.on('response', (_client, status, _bytes, ms) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    latencies.push(ms);
+  });
+  const result = await instance;
+  const ok = Object.entries(statuses).reduce((n, [code, count]) => n + (code >= 200 && code < 300 ? count : 0), 0);
+  target.served += result.requests.total;
+  const seconds = result.duration;
+  const summary = {
+    requests: result.requests.total,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    seconds,
+    rps: lib.round(ok / seconds, 1),
+    latency: mapValues(lib.percentiles(latencies), (v) => lib.round(v, 3)),
+    statuses,
+  };
+  if (summary.non2xx || summary.errors) log(`  ! ${target.name} ${scenario.id}: ${summary.non2xx} non-2xx, ${summary.errors} errors: ${JSON.stringify(statuses)}`);
+  return summary;
+}
+
+/** Fixed-rate latency with uniform spacing (lib.paced): what the latency target is judged on. */
+async function pacedLoad(target, scenario, { rate, seconds }) {
+  const run = await lib.paced({
+    url: target.url,
+    rate,
+    seconds,
+    headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
+    request: () => ({ method: scenario.method, path: scenario.path(target), body: scenario.body }),
+  });
+  target.served += run.requests;
+  const non2xx = Object.entries(run.statuses).reduce((n, [code, count]) => n + (code >= 200 && code < 300 ? 0 : count), 0);
+  if (non2xx || run.errors) log(`  ! ${target.name} ${scenario.id} paced: ${non2xx} non-2xx, ${run.errors} errors: ${JSON.stringify(run.statuses)}`);
+  return {
+    requests: run.requests,
+    ok: run.requests - non2xx - run.errors,
+    non2xx,
+    errors: run.errors,
+    seconds,
+    rate,
+    latency: mapValues(lib.percentiles(run.latencies), (v) => lib.round(v, 3)),
+    statuses: run.statuses,
+  };
+}
+
+function requestOf(target, scenario) {
+  const request = { method: scenario.method, path: scenario.path(target) };
+  if (scenario.body) request.body = scenario.body;
+  if (scenario.id === 'b-query') request.setupRequest = (req) => ({ ...req, path: scenario.path(target) });
+  return request;
+}
+
+/** Creates the tasks the query scenario reads, and checks the create call works. */
+async function seedQueryIds(target) {
+  const ids = [];
+  for (let i = 0; i < QUERY_POOL; i++) {
+    const answer = await lib.httpJson('POST', `${target.url}${B_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(B_BODY) });
+    ids.push(answer.output.task_id);
+  }
+  const c = await lib.httpJson('POST', `${target.url}${C_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(C_BODY) });
+  if (!c.task_id && !c.id) throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
+  const q = await lib.httpJson('GET', `${target.url}/ax/api/v1/tasks/${ids[0]}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
+  if (!q.output || !q.output.task_status) throw new Error(`family B query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
+  let next = 0;
+  target.nextQueryId = () => ids[next++ % ids.length];
+}
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The production build as an operator runs it, against the simulator as an external upstream. */
+async function startGateway(sim, tag, extraArgs = []) {
+  const dir = lib.tempDir(`gw-bench-${tag}-`);
+  const port = await freePort();
+  const logFile = path.join(dir, 'gateway.log');
+  const logFd = fs.openSync(logFile, 'a');
+  const env = {
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    LOG_LEVEL: 'info',
+    ADMIN_TOKEN,
+    DEMO_SEED: 'false',
+    DEFAULT_RATE_LIMIT_RPM: '100000000',
+    DEFAULT_MAX_CONCURRENT_TASKS: '100000000',
+    UPSTREAM_KL_BASE_URL: sim.kl.baseUrl,
+    UPSTREAM_KL_ACCESS_KEY: sim.kl.accessKey,
+    UPSTREAM_KL_SECRET_KEY: sim.kl.secretKey,
+    UPSTREAM_AX_BASE_URL: sim.ax.baseUrl,
+    UPSTREAM_AX_API_KEY: sim.ax.apiKey,
+    UPSTREAM_VD_BASE_URL: sim.vd.baseUrl,
+    UPSTREAM_VD_API_KEY: sim.vd.apiKey,
+    // Without --sync-load, tasks are not due for a poll during the run (the worker still runs its cycle every second).
+    ...(SYNC_LOAD ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
+    NODE_ENV: 'production',
+  };
+  for (const key of Object.keys(process.env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) env[key] = '';
+  const { spawn } = require('node:child_process');
+  const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
+  if (NODE_ARGS.length) profileArgs.push(...NODE_ARGS);
+  const child = spawn(process.execPath, [...profileArgs, ...extraArgs, MAIN], {
+    cwd: lib.ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', logFd, logFd],
+  });
+  fs.closeSync(logFd);
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`gateway exited (code ${child.exitCode}): ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > until) throw new Error('gateway did not answer /healthz within 30 s');
+    await lib.sleep(100);
+  }
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, { headers: admin, body: { name: 'bench', balance: 1_000_000_000_000_000 } });
+  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] } });
+  const key = await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: { name: 'bench' } });
+  log(`gateway up on ${url} (pid ${child.pid}, db and log in ${dir})`);
+  return {
+    name: 'gateway',
+    url,
+    pid: child.pid,
+    apiKey: key.key,
+    served: 0,
+    requestsServed() {
+      return this.served;
+    },
+    logBytes: () => fs.statSync(logFile).size,
+    async stop() {
+      await lib.stopChild(child, 15_000);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startForwarder(sim) {
+  const { child, match } = await lib.startChild('forwarder', [path.join(__dirname, 'forwarder.js')], {
+    env: { FWD_PORT: '0', FWD_AX_BASE_URL: sim.ax.baseUrl, FWD_AX_API_KEY: sim.ax.apiKey, FWD_VD_BASE_URL: sim.vd.baseUrl, FWD_VD_API_KEY: sim.vd.apiKey },
+    ready: /forwarder listening on (\d+)/,
+  });
+  const url = `http://127.0.0.1:${match[1]}`;
+  log(`forwarder up on ${url} (pid ${child.pid})`);
+  return { name: 'forwarder', url, pid: child.pid, apiKey: 'unused-by-the-forwarder', served: 0, stop: () => lib.stopChild(child) };
+}
+
+/** A fresh gateway serving RSS_REQUESTS requests (B create, B query, C create in turn) at CONNECTIONS; peak RSS over the run. */
+async function rssRun(sim) {
+  const gateway = await startGateway(sim, 'rss');
+  try {
+    await seedQueryIds(gateway);
+    const before = lib.procMemory(gateway.pid);
+    const sampler = lib.rssSampler(gateway.pid, 250);
+    log(`RSS run: ${RSS_REQUESTS} requests (B create, B query, C create in turn), ${CONNECTIONS} connections`);
+    const mixed = { id: 'mixed' };
+    const requests = SCENARIOS.length === 3 ? SCENARIOS.map((s) => requestOf(gateway, s)) : [requestOf(gateway, SCENARIOS[0])];
+    const t0 = Date.now();
+    const run = await load(gateway, mixed, { connections: CONNECTIONS, amount: RSS_REQUESTS, requests });
+    const mem = sampler.stop();
+    const settled = lib.procMemory(gateway.pid);
+    const summary = {
+      requests: run.requests,
+      ok: run.ok,
+      non2xx: run.non2xx,
+      errors: run.errors,
+      seconds: lib.round((Date.now() - t0) / 1000, 1),
+      rps: run.rps,
+      latency: run.latency,
+      rssAtStartMb: lib.round(before.rssMb, 1),
+      peakRssMb: lib.round(mem.peakMb, 1),
+      vmHwmMb: lib.round(mem.vmHwmMb, 1),
+      rssAtEndMb: lib.round(settled.rssMb, 1),
+      samples: mem.samples,
+      gatewayLogBytes: gateway.logBytes(),
+    };
+    log(`  ${summary.ok} ok in ${summary.seconds}s (${summary.rps} req/s); peak RSS ${summary.peakRssMb} MB (start ${summary.rssAtStartMb} MB)`);
+    return summary;
+  } finally {
+    await gateway.stop();
+  }
+}
+
+function targets(results) {
+  const s = results.scenarios || {};
+  const t = [];
+  const add = (name, value, goal, met) => t.push({ target: name, value, goal, met });
+  if (s['b-create']) add('family B create rps >= 50% of forwarder', s['b-create'].ratio, '>= 0.50', s['b-create'].ratio >= 0.5);
+  if (s['b-query']) add('family B query rps >= 80% of forwarder', s['b-query'].ratio, '>= 0.80', s['b-query'].ratio >= 0.8);
+  for (const id of Object.keys(s)) add(`${s[id].label}: p99 added at ${RATE} req/s (paced) < 2 ms`, s[id].addedP99Ms, '< 2 ms', s[id].addedP99Ms < 2);
+  const rssRunResult = results.rss && results.rss.run;
+  if (rssRunResult) add(`peak RSS over ${rssRunResult.requests} requests < 250 MB`, rssRunResult.peakRssMb, '< 250 MB', rssRunResult.peakRssMb < 250);
+  return t;
+}
+
+function report(results) {
+  const m = results.machine;
+  const st = results.settings;
+  const lines = [];
+  lines.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node ${m.node} (${m.platform})`);
+  lines.push(`Run: ${results.mode} mode, ${results.when}; throughput at ${st.connections} connections for ${st.durationSeconds} s (after ${st.warmupSeconds} s warm-up); fixed rate ${st.fixedRate} req/s for ${st.fixedRateSeconds} s; gateway LOG_LEVEL=${st.logLevel}, simulator task time ${st.simTaskMs} ms${st.syncLoad ? ', sync worker polling (--sync-load)' : ''}.`);
+  lines.push('');
+  const scenarios = Object.values(results.scenarios || {});
+  if (scenarios.length) {
+    lines.push(
+      lib.markdownTable(
+        ['scenario', 'forwarder req/s', 'gateway req/s', 'gateway / forwarder', 'forwarder p50 / p99 ms', 'gateway p50 / p99 ms'],
+        scenarios.map((r) => [
+          r.label,
+          fmt(r.forwarder.throughput.rps, 0),
+          fmt(r.gateway.throughput.rps, 0),
+          `**${fmt(r.ratio * 100, 1)}%**`,
+          `${fmt(r.forwarder.throughput.latency.p50)} / ${fmt(r.forwarder.throughput.latency.p99)}`,
+          `${fmt(r.gateway.throughput.latency.p50)} / ${fmt(r.gateway.throughput.latency.p99)}`,
+        ]),
+      ),
+    );
+    lines.push('');
+    lines.push(
+      lib.markdownTable(
+        [
+          `at ${st.fixedRate} req/s`,
+          'forwarder p50 / p99 ms (paced)',
+          'gateway p50 / p99 ms (paced)',
+          'added p50 / p99 ms (paced)',
+          'added p99 ms (autocannon overallRate)',
+        ],
+        scenarios.map((r) => [
+          r.label,
+          `${fmt(r.forwarder.fixedRate.latency.p50)} / ${fmt(r.forwarder.fixedRate.latency.p99)}`,
+          `${fmt(r.gateway.fixedRate.latency.p50)} / ${fmt(r.gateway.fixedRate.latency.p99)}`,
+          `${fmt(r.addedP50Ms)} / **${fmt(r.addedP99Ms)}**`,
+          fmt(r.addedP99MsAutocannon),
+        ]),
+      ),
+    );
+    lines.push('');
+  }
+  const other = [];
+  if (results.floor) other.push([results.floor.label, `${fmt(results.floor.throughput.rps, 0)} req/s`, `p50 / p99 ${fmt(results.floor.throughput.latency.p50)} / ${fmt(results.floor.throughput.latency.p99)} ms`]);
+  if (results.rss.throughputRun) other.push(['gateway peak RSS, runs above', `${fmt(results.rss.throughputRun.peakMb, 1)} MB`, `${results.rss.throughputRun.requests} requests`]);
+  if (results.rss.run) {
+    const r = results.rss.run;
+    other.push([`gateway peak RSS, ${r.requests}-request run (fresh process)`, `${fmt(r.peakRssMb, 1)} MB`, `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB`]);
+  }
+  if (other.length) {
+    lines.push(lib.markdownTable(['also measured', 'value', 'detail'], other));
+    lines.push('');
+  }
+  lines.push(lib.markdownTable(['target', 'measured', 'goal', 'met'], results.targets.map((t) => [t.target, String(t.value), t.goal, t.met ? 'yes' : '**no**'])));
+  return lines.join('\n');
+}
+
+function fmt(value, digits = 2) {
+  return Number.isFinite(value) ? value.toFixed(digits) : String(value);
+}
+
+function mapValues(obj, fn) {
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
+}
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) continue;
+    if (m[2] !== undefined) out[m[1]] = m[2];
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out[m[1]] = argv[++i];
+    else out[m[1]] = true;
+  }
+  return out;
+}
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error.stack || error}\n`);
+  process.exit(1);
+});
