@@ -7,6 +7,8 @@ import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { ModelGrantsRepository } from './repositories/model-grants.repository';
 
 const CACHE_TTL_MS = 5000;
+/** Bounds memory when a flood of random keys is presented; the oldest entries go first. */
+const CACHE_MAX_ENTRIES = 10000;
 const TOUCH_EVERY_MS = 60000;
 
 interface CachedPrincipal {
@@ -25,6 +27,8 @@ interface CachedPrincipal {
 @Injectable()
 export class PrincipalService {
   private readonly cache = new Map<string, CachedPrincipal>();
+  /** Loads in progress, shared by concurrent requests with the same key. */
+  private readonly loading = new Map<string, Promise<CachedPrincipal>>();
   private readonly lastTouched = new Map<string, number>();
 
   constructor(
@@ -39,10 +43,7 @@ export class PrincipalService {
     const hash = hashApiKey(secret);
     const now = this.clock.nowMs();
     let entry = this.cache.get(hash);
-    if (!entry || now - entry.cachedAt > CACHE_TTL_MS) {
-      entry = await this.load(hash, now);
-      this.cache.set(hash, entry);
-    }
+    if (!entry || now - entry.cachedAt > CACHE_TTL_MS) entry = await this.loadOnce(hash, now);
     if (!entry.principal || entry.revoked || entry.disabled) return null;
     if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
     this.touch(entry.principal.apiKey.id, now);
@@ -52,6 +53,25 @@ export class PrincipalService {
   /** Drops every cached principal (called after any admin change). */
   invalidate(): void {
     this.cache.clear();
+  }
+
+  private loadOnce(hash: string, now: number): Promise<CachedPrincipal> {
+    let pending = this.loading.get(hash);
+    if (!pending) {
+      pending = this.load(hash, now)
+        .then((entry) => {
+          this.cache.delete(hash);
+          this.cache.set(hash, entry);
+          for (const oldest of this.cache.keys()) {
+            if (this.cache.size <= CACHE_MAX_ENTRIES) break;
+            this.cache.delete(oldest);
+          }
+          return entry;
+        })
+        .finally(() => this.loading.delete(hash));
+      this.loading.set(hash, pending);
+    }
+    return pending;
   }
 
   private async load(hash: string, now: number): Promise<CachedPrincipal> {

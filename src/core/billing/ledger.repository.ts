@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { insertRow } from '../../platform/database/insert-row';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
@@ -20,8 +21,9 @@ export class LedgerRepository {
     const result = await tx
       .createQueryBuilder()
       .update(AccountEntity)
-      .set({ balance: () => `balance - ${Math.trunc(amount)}`, held: () => `held + ${Math.trunc(amount)}` })
-      .where('id = :accountId AND balance >= :amount', { accountId, amount })
+      // Amounts as parameters, never spliced into the SQL: one prepared statement serves every call.
+      .set({ balance: () => 'balance - :amount', held: () => 'held + :amount' })
+      .where('id = :accountId AND balance >= :amount', { accountId, amount: Math.trunc(amount) })
       .execute();
     return (result.affected ?? 0) === 1;
   }
@@ -31,17 +33,17 @@ export class LedgerRepository {
     await tx
       .createQueryBuilder()
       .update(AccountEntity)
-      .set({ balance: () => `balance + ${Math.trunc(held) - Math.trunc(charge)}`, held: () => `held - ${Math.trunc(held)}` })
-      .where('id = :accountId', { accountId })
+      .set({ balance: () => 'balance + :back', held: () => 'held - :held' })
+      .where('id = :accountId', { accountId, back: Math.trunc(held) - Math.trunc(charge), held: Math.trunc(held) })
       .execute();
   }
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
   async adjustBalance(tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
-    const qb = tx.createQueryBuilder().update(AccountEntity).set({ balance: () => `balance + ${Math.trunc(delta)}` });
+    const qb = tx.createQueryBuilder().update(AccountEntity).set({ balance: () => 'balance + :delta' });
     const result = await (delta >= 0
-      ? qb.where('id = :accountId', { accountId })
-      : qb.where('id = :accountId AND balance >= :need', { accountId, need: -delta })
+      ? qb.where('id = :accountId', { accountId, delta: Math.trunc(delta) })
+      : qb.where('id = :accountId AND balance >= :need', { accountId, delta: Math.trunc(delta), need: -delta })
     ).execute();
     return (result.affected ?? 0) === 1;
   }
@@ -60,11 +62,11 @@ export class LedgerRepository {
   }
 
   async addEntry(tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
-    await tx.insert(LedgerEntryEntity, entry);
+    await insertRow(tx, LedgerEntryEntity, entry);
   }
 
   async addUsage(tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
-    await tx.getRepository(UsageRecordEntity).save(usage);
+    await insertRow(tx, UsageRecordEntity, usage);
   }
 
   /** Sums of every entry kind per account, for reconciliation. */

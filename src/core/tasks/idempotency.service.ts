@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'crypto';
 import { Repository } from 'typeorm';
+import { insertRow } from '../../platform/database/insert-row';
 import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
 import { Clock } from '../../platform/time/clock';
@@ -38,7 +39,7 @@ export class IdempotencyService {
     const now = this.clock.nowMs();
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await this.repo.insert({ accountId, key, requestHash, state: 'in_flight', responseStatus: null, responseBody: null, responseHeaders: null, createdAt: now, expiresAt: now + KEEP_MS } as never);
+        await insertRow(this.repo.manager, IdempotencyRecordEntity, { accountId, key, requestHash, state: 'in_flight', responseStatus: null, responseBody: null, responseHeaders: null, createdAt: now, expiresAt: now + KEEP_MS });
         return { kind: 'proceed' };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;

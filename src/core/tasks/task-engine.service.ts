@@ -53,19 +53,19 @@ export class TaskEngine {
     const estimate = this.pricing.estimate(draft.model.name, draft.billing);
 
     const cap = principal.account.maxConcurrentTasks ?? this.config.DEFAULT_MAX_CONCURRENT_TASKS;
-    if (!(await this.accounts.tryTakeTaskSlot(accountId, cap))) {
-      throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
-    }
-
     const now = this.clock.nowMs();
     const task = this.newRecord(principal, draft, channel.id, estimate.amount, estimate.priceVersion, now);
+    // Slot, hold and record commit together, or not at all: the cap is checked before anything is
+    // held, and a refused hold gives the slot back with the rollback.
     try {
       await this.transactions.run(async (tx) => {
+        if (!(await this.accounts.tryTakeTaskSlot(accountId, cap, tx))) {
+          throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
+        }
         await this.ledger.hold(tx, accountId, task.id, estimate.amount, estimate.priceVersion);
         await this.tasks.insert(task, tx);
       });
     } catch (error) {
-      await this.accounts.releaseTaskSlot(accountId);
       if (isUniqueViolation(error)) throw duplicateExternalId();
       throw error;
     }

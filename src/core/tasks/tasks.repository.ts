@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { insertRow } from '../../platform/database/insert-row';
 import { TaskEntity } from './entities/task.entity';
 
 export interface TaskListQuery {
@@ -25,9 +26,7 @@ export class TasksRepository {
   }
 
   async insert(task: TaskEntity, manager?: EntityManager): Promise<void> {
-    // A copy: on PostgreSQL, insert merges the RETURNING row into the object it is given, raw
-    // (bigint as string, no transformer), which would turn the caller's estimatedCharge into text.
-    await (manager ? manager.getRepository(TaskEntity) : this.repo).insert({ ...task } as never);
+    await insertRow(manager ?? this.repo.manager, TaskEntity, task);
   }
 
   findById(id: string): Promise<TaskEntity | null> {

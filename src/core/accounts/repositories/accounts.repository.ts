@@ -31,8 +31,8 @@ export class AccountsRepository {
    * Takes one in-flight slot if the account is under its cap, in a single conditional UPDATE so
    * that concurrent requests on any number of instances can never exceed it.
    */
-  async tryTakeTaskSlot(accountId: string, cap: number): Promise<boolean> {
-    const result = await this.repo
+  async tryTakeTaskSlot(accountId: string, cap: number, manager?: EntityManager): Promise<boolean> {
+    const result = await (manager ?? this.repo.manager)
       .createQueryBuilder()
       .update(AccountEntity)
       .set({ inFlightTasks: () => 'in_flight_tasks + 1' })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { insertRow } from '../../../platform/database/insert-row';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 
 @Injectable()
@@ -8,7 +9,7 @@ export class CallbackOutboxRepository {
   constructor(@InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>) {}
 
   async add(manager: EntityManager | undefined, delivery: CallbackDeliveryEntity): Promise<void> {
-    await (manager ? manager.getRepository(CallbackDeliveryEntity) : this.repo).insert(delivery);
+    await insertRow(manager ?? this.repo.manager, CallbackDeliveryEntity, delivery);
   }
 
   /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */

@@ -1,0 +1,10 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+
+/**
+ * One INSERT and nothing else: TypeORM's default insert reads generated and default columns back
+ * (an extra SELECT on SQLite) and writes them into the caller's object (raw, unconverted, on
+ * PostgreSQL). Hot paths never need either.
+ */
+export async function insertRow<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, values: T): Promise<void> {
+  await manager.createQueryBuilder().insert().into(entity).values(values as never).updateEntity(false).execute();
+}
