@@ -203,6 +203,21 @@ function passThrough(dto: VdCreateCommonDto): Record<string, unknown> {
   return compact({ wm_url: dto.wm_url, payload: dto.payload, meta_data: dto.meta_data });
 }
 
+/** Fields both modes send upstream the same way, with the values that will be used. */
+function sharedUpstreamFields(values: CommonValues, dto: VdCreateCommonDto): Record<string, unknown> {
+  return {
+    duration: values.duration,
+    seed: values.seed,
+    aspect_ratio: values.aspect_ratio,
+    resolution: values.resolution,
+    movement_amplitude: values.movement_amplitude,
+    off_peak: values.off_peak,
+    watermark: values.watermark,
+    wm_position: values.wm_position,
+    ...passThrough(dto),
+  };
+}
+
 function echoOf(dto: VdCreateCommonDto, values: CommonValues, images: string[], extra: { bgm: boolean; audio_type: string; videos?: string[] }): VdCreateEcho {
   return {
     model: dto.model,
@@ -242,15 +257,7 @@ function buildSubjectRequest(dto: VdSubjectModeRequestDto, rules: VdModelRules, 
     auto_subjects: dto.auto_subjects ?? false,
     audio: values.audio,
     audio_type: audioType,
-    duration: values.duration,
-    seed: values.seed,
-    aspect_ratio: values.aspect_ratio,
-    resolution: values.resolution,
-    movement_amplitude: values.movement_amplitude,
-    off_peak: values.off_peak,
-    watermark: values.watermark,
-    wm_position: values.wm_position,
-    ...passThrough(dto),
+    ...sharedUpstreamFields(values, dto),
   };
   const images = dto.subjects.flatMap((s) => s.images ?? []);
   return {
@@ -323,15 +330,7 @@ function buildNonSubjectRequest(dto: VdNonSubjectModeRequestDto, rules: VdModelR
     // Only models with an audio switch in this mode get the field; the others would reject it.
     ...(modeRules.audio.supported ? { audio: values.audio } : {}),
     bgm,
-    duration: values.duration,
-    seed: values.seed,
-    aspect_ratio: values.aspect_ratio,
-    resolution: values.resolution,
-    movement_amplitude: values.movement_amplitude,
-    off_peak: values.off_peak,
-    watermark: values.watermark,
-    wm_position: values.wm_position,
-    ...passThrough(dto),
+    ...sharedUpstreamFields(values, dto),
   };
   const takesVideos = modeRules.references.maxVideos > 0;
   return {
