@@ -6,7 +6,7 @@ import { requestContext } from '../../platform/http/request-context';
 import { newId, randomSecret } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
-import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamSubmitResult, UpstreamTiming } from '../../upstream/upstream.types';
+import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamSubmitResult, UpstreamTiming, UpstreamUnavailableError } from '../../upstream/upstream.types';
 import { Principal } from '../accounts/principal';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerService } from '../billing/ledger.service';
@@ -121,7 +121,7 @@ export class TaskEngine {
     }
     this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unavailable' });
     await this.lifecycle.reject(task, 'upstream_unavailable', error instanceof Error ? error.message : 'upstream unavailable');
-    if (!(error instanceof Error) || error.name !== 'UpstreamUnavailableError') this.logger.error({ err: error, taskId: task.id }, 'unexpected failure while creating a task');
+    if (!(error instanceof UpstreamUnavailableError)) this.logger.error({ err: error, taskId: task.id }, 'unexpected failure while creating a task');
     return GatewayError.unavailable();
   }
 
