@@ -6,7 +6,7 @@ import { markerRefusal, readMarkers } from '../markers';
 import { newTimeline, phaseAt } from '../task-clock';
 import { KL_ERRORS, klOk } from './kl-envelope';
 import { KlSessions } from './kl-sessions';
-import { KlEditingTask, KlTaskStore, klTaskHeader, klTaskInfo } from './kl-task-store';
+import { KlEditingTask, KlTaskStore, klTaskHeader, klCreatedData } from './kl-task-store';
 
 const EDIT_MODES = ['addition', 'swap', 'removal'];
 const FAILURE_MESSAGE = 'Failure to pass the risk control system';
@@ -50,13 +50,7 @@ export class KlEditing {
     };
     this.store.add(task);
     this.onCreated(task, body?.callback_url);
-    return klOk({
-      task_id: task.taskId,
-      task_status: 'submitted',
-      task_info: klTaskInfo(task),
-      created_at: task.timeline.createdAt,
-      updated_at: task.timeline.createdAt,
-    });
+    return klOk(klCreatedData(task));
   }
 
   /** The query answer's `data`. */

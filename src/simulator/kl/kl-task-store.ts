@@ -79,3 +79,14 @@ export function klTaskHeader(task: KlTask, failureMessage: string, now: number):
 export function klTaskInfo(task: KlTask): Record<string, string> {
   return task.externalTaskId === undefined ? {} : { external_task_id: task.externalTaskId };
 }
+
+/** The `data` of a creation answer: both task kinds answer alike. */
+export function klCreatedData(task: KlTask): Record<string, unknown> {
+  return {
+    task_id: task.taskId,
+    task_status: 'submitted',
+    task_info: klTaskInfo(task),
+    created_at: task.timeline.createdAt,
+    updated_at: task.timeline.createdAt,
+  };
+}

@@ -5,7 +5,7 @@ import { numericId } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { newTimeline, phaseAt } from '../task-clock';
 import { KL_ERRORS, klOk } from './kl-envelope';
-import { KlTaskStore, KlVoiceTask, klTaskHeader, klTaskInfo } from './kl-task-store';
+import { KlTaskStore, KlVoiceTask, klTaskHeader, klCreatedData } from './kl-task-store';
 
 const MAX_VOICE_NAME = 20;
 const FAILURE_MESSAGE = 'The audio does not contain one clear human voice';
@@ -53,13 +53,7 @@ export class KlVoices {
     };
     this.store.add(task);
     this.onCreated(task, body?.callback_url);
-    return klOk({
-      task_id: task.taskId,
-      task_status: 'submitted',
-      task_info: klTaskInfo(task),
-      created_at: task.timeline.createdAt,
-      updated_at: task.timeline.createdAt,
-    });
+    return klOk(klCreatedData(task));
   }
 
   /** The query answer's `data`. */
