@@ -3,7 +3,9 @@ import { newId } from './ids';
 describe('newId', () => {
   it('is a prefixed, lower-case ULID: time-sortable and unique', async () => {
     const a = newId('task');
-    await new Promise((r) => setTimeout(r, 2));
+    // Wait for the clock to move on: within one millisecond only the random part differs.
+    const started = Date.now();
+    while (Date.now() <= started) await new Promise((r) => setTimeout(r, 1));
     const b = newId('task');
     expect(a).toMatch(/^task_[0-9a-hjkmnp-tv-z]{26}$/);
     expect(a < b).toBe(true);

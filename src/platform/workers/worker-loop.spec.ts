@@ -14,7 +14,7 @@ describe('WorkerLoop', () => {
       delays.push(d);
       return d;
     });
-    await new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < 200 && delays.length < 3; i++) await new Promise((r) => setTimeout(r, 10));
     await loop.stop();
     expect(calls).toBe(3);
     expect(delays).toEqual([0, 0, 60000]);
@@ -27,7 +27,7 @@ describe('WorkerLoop', () => {
       if (calls === 1) throw new Error('boom');
     }, () => 1);
     loop.start(0);
-    await new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < 200 && calls < 3; i++) await new Promise((r) => setTimeout(r, 10));
     await loop.stop();
     const after = calls;
     await new Promise((r) => setTimeout(r, 20));
