@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { Family } from '../core/models/catalogue';
 import { AxClient } from './ax/ax.client';
 import { KlClient } from './kl/kl.client';
 import type { UpstreamTaskClient } from './upstream.types';
 import { VdClient } from './vd/vd.client';
 
-/** The task engine's single entry: the client that speaks a family's upstream protocol. */
+/** The task engine's single entry: the client that speaks a vendor protocol, by its family name. */
 @Injectable()
 export class UpstreamClients {
-  private readonly clients: Readonly<Record<Family, UpstreamTaskClient>>;
+  private readonly clients: ReadonlyMap<string, UpstreamTaskClient>;
 
   constructor(
     /** Family A also has non-task calls (sessions, voices): use `kl.call(...)`. */
@@ -16,10 +15,12 @@ export class UpstreamClients {
     ax: AxClient,
     vd: VdClient,
   ) {
-    this.clients = { kl, ax, vd };
+    this.clients = new Map<string, UpstreamTaskClient>([kl, ax, vd].map((client) => [client.family, client]));
   }
 
-  clientFor(family: Family): UpstreamTaskClient {
-    return this.clients[family];
+  clientFor(family: string): UpstreamTaskClient {
+    const client = this.clients.get(family);
+    if (!client) throw new Error(`No upstream client speaks the protocol of family '${family}'.`);
+    return client;
   }
 }

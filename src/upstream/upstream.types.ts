@@ -2,13 +2,15 @@
  * What every upstream client speaks towards the task engine. Vendor details (paths, auth, native
  * statuses) stay inside `upstream/<vendor>`; the engine only sees these normalised shapes.
  */
-import { Family } from '../core/models/catalogue';
+/** The vendor protocols this layer speaks, one client each. */
+export const UPSTREAM_FAMILIES = ['kl', 'ax', 'vd'] as const;
+export type UpstreamFamily = (typeof UPSTREAM_FAMILIES)[number];
 
 /** One configured upstream account for a family (several per family are allowed). */
 export interface UpstreamChannel {
   /** Stable name, stored on each task so sync goes back to the same channel. */
   readonly id: string;
-  readonly family: Family;
+  readonly family: UpstreamFamily;
   readonly baseUrl: string;
   readonly apiKey?: string;
   /** Family A only: access/secret key pair for HS256 JWT auth (used when both are set). */
@@ -124,7 +126,7 @@ export interface FetchOptions {
  * `multi_elements`, `custom_voices`); `body` is already in the upstream's wire shape.
  */
 export interface UpstreamTaskClient {
-  readonly family: Family;
+  readonly family: UpstreamFamily;
   submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult>;
   fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options?: FetchOptions): Promise<UpstreamTaskSnapshot>;
 }

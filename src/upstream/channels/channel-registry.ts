@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Family } from '../../core/models/catalogue';
 import { UpstreamBreakers } from '../http/upstream-breakers';
 import { UpstreamChannel, UpstreamUnavailableError } from '../upstream.types';
 import { UPSTREAM_CHANNELS } from './upstream-channels.token';
@@ -7,9 +6,9 @@ import { UPSTREAM_CHANNELS } from './upstream-channels.token';
 /** The configured channels: which one takes a new task, and which one a stored task belongs to. */
 @Injectable()
 export class ChannelRegistry {
-  private readonly byFamily = new Map<Family, UpstreamChannel[]>();
+  private readonly byFamily = new Map<string, UpstreamChannel[]>();
   private readonly byChannelId = new Map<string, UpstreamChannel>();
-  private readonly cursors = new Map<Family, number>();
+  private readonly cursors = new Map<string, number>();
 
   constructor(
     @Inject(UPSTREAM_CHANNELS) channels: readonly UpstreamChannel[],
@@ -31,7 +30,7 @@ export class ChannelRegistry {
    * over all of them (the call then fails fast with `UpstreamUnavailableError`). Throws
    * `UpstreamUnavailableError` when the family has no channel at all.
    */
-  forFamily(family: Family): UpstreamChannel {
+  forFamily(family: string): UpstreamChannel {
     const channels = this.byFamily.get(family) ?? [];
     if (channels.length === 0) throw new UpstreamUnavailableError(`No upstream channel is configured for family ${family}.`);
     const healthy = channels.filter((channel) => this.breakers.isAcceptingCalls(channel.id));

@@ -1,5 +1,4 @@
-import { Family } from '../../core/models/catalogue';
-import type { UpstreamChannel } from '../upstream.types';
+import { UPSTREAM_FAMILIES, UpstreamFamily, type UpstreamChannel } from '../upstream.types';
 
 /** A bad channel setting; the message names the variable (never its secret value). */
 export class ChannelConfigError extends Error {
@@ -11,7 +10,7 @@ export class ChannelConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const FAMILIES: readonly Family[] = ['kl', 'ax', 'vd'];
+const FAMILIES: readonly UpstreamFamily[] = UPSTREAM_FAMILIES;
 const CHANNEL_FIELDS = new Set(['id', 'family', 'baseUrl', 'apiKey', 'accessKey', 'secretKey', 'modelMap']);
 const CHANNEL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -30,7 +29,7 @@ export function loadChannels(env: Env): UpstreamChannel[] {
   return channels;
 }
 
-function defaultChannel(env: Env, family: Family): UpstreamChannel[] {
+function defaultChannel(env: Env, family: UpstreamFamily): UpstreamChannel[] {
   const prefix = `UPSTREAM_${family.toUpperCase()}`;
   const read = (name: string) => nonBlank(env[`${prefix}_${name}`]);
   const baseUrl = read('BASE_URL');
@@ -69,8 +68,8 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
   if (unknownField) throw new ChannelConfigError(`${where}.${unknownField} is not a channel field (allowed: ${[...CHANNEL_FIELDS].join(', ')}).`);
   const id = optionalString(raw.id, `${where}.id`);
   if (!id || !CHANNEL_ID.test(id)) throw new ChannelConfigError(`${where}.id is required: 1-64 letters, digits, '.', '_' or '-'.`);
-  if (!FAMILIES.includes(raw.family as Family)) throw new ChannelConfigError(`${where}.family must be one of ${FAMILIES.join(', ')}.`);
-  const family = raw.family as Family;
+  if (!FAMILIES.includes(raw.family as UpstreamFamily)) throw new ChannelConfigError(`${where}.family must be one of ${FAMILIES.join(', ')}.`);
+  const family = raw.family as UpstreamFamily;
   const baseUrl = optionalString(raw.baseUrl, `${where}.baseUrl`);
   if (!baseUrl) throw new ChannelConfigError(`${where}.baseUrl is required.`);
   const channel = {
