@@ -4,6 +4,9 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule, GatewayModuleOptions } from './app.module';
+import { FAMILIES } from './families';
+import { FamilyRegistry } from './families/family-registry';
+import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { jsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { requestIdMiddleware } from './platform/http/request-id.middleware';
@@ -13,14 +16,16 @@ import { toGatewayError } from './platform/validation/validate-dto';
 
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), { bodyParser: false, bufferLogs: true });
+  const families = options.families ?? new FamilyRegistry(FAMILIES);
+  const errors = new ErrorWriter(families.errorDialects());
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, families }), { bodyParser: false, bufferLogs: true, abortOnError: false });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(metricsMiddleware(app.get(MetricsService)));
-  app.use(jsonBodyMiddleware(options.config.BODY_LIMIT_BYTES));
-  app.useGlobalFilters(new GatewayExceptionFilter());
+  app.use(jsonBodyMiddleware(options.config.BODY_LIMIT_BYTES, errors));
+  app.useGlobalFilters(new GatewayExceptionFilter(errors));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,

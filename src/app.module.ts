@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AdminModule } from './api/admin/admin.module';
-import { CallbacksModule } from './api/callbacks/callbacks.module';
-import { AxReferenceVideoModule } from './api/ax/reference-video/ax-reference-video.module';
-import { VdReferenceVideoModule } from './api/vd/reference-video/vd-reference-video.module';
+import { AdminModule } from './admin/admin.module';
+import { CallbacksModule } from './callbacks/callbacks.module';
 import { UpstreamWiringModule } from './bootstrap/upstream-wiring.module';
+import { FamiliesModule } from './families/families.module';
+import { FamilyRegistry } from './families/family-registry';
 import { AppConfig } from './platform/config/app-config';
 import { PlatformModule } from './platform/platform.module';
 import { Clock } from './platform/time/clock';
@@ -14,20 +14,22 @@ export interface GatewayModuleOptions {
   channels: UpstreamChannel[];
   adminToken: string;
   clock?: Clock;
+  /** The families to serve; default: every family of `src/families/index.ts`. */
+  families?: FamilyRegistry;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot(options: GatewayModuleOptions): DynamicModule {
+  static forRoot(options: GatewayModuleOptions & { families: FamilyRegistry }): DynamicModule {
     return {
       module: AppModule,
       imports: [
         PlatformModule.forRoot(options.config, options.clock),
         UpstreamWiringModule.forRoot(options.config, options.channels),
+        FamiliesModule.forRoot(options.families),
         AdminModule.forRoot(options.adminToken),
         CallbacksModule,
-        AxReferenceVideoModule,
-        VdReferenceVideoModule,
+        ...options.families.families.map((family) => family.module),
       ],
     };
   }

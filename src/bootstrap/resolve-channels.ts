@@ -1,16 +1,15 @@
-import { Family } from '../core/models/catalogue';
 import { RunningSimulator, startSimulator } from '../simulator/simulator';
 import { loadChannels } from '../upstream/channels/load-channels';
-import { UpstreamChannel } from '../upstream/upstream.types';
+import { UpstreamChannel, UpstreamFamily } from '../upstream/upstream.types';
 
 export interface ResolvedChannels {
   channels: UpstreamChannel[];
   /** The built-in simulator, when it serves at least one family. */
-  simulator: (RunningSimulator & { families: Family[] }) | null;
+  simulator: (RunningSimulator & { families: UpstreamFamily[] }) | null;
 }
 
 /** Channels simulated families use: the simulator's addresses and credentials, over real HTTP. */
-export function simulatorChannels(sim: RunningSimulator, families: readonly Family[] = ['kl', 'ax', 'vd']): UpstreamChannel[] {
+export function simulatorChannels(sim: RunningSimulator, families: readonly UpstreamFamily[] = ['kl', 'ax', 'vd']): UpstreamChannel[] {
   const all: UpstreamChannel[] = [
     { id: 'kl-default', family: 'kl', baseUrl: sim.kl.baseUrl, accessKey: sim.kl.accessKey, secretKey: sim.kl.secretKey },
     { id: 'ax-default', family: 'ax', baseUrl: sim.ax.baseUrl, apiKey: sim.ax.apiKey },

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Injectable, Module } from '@nestjs/common';
-import { Family } from '../core/models/catalogue';
+import { FamilyId } from '../core/models/model-catalogue';
 import { UpstreamDirectory } from '../core/tasks/upstream-directory';
 import { AppConfig } from '../platform/config/app-config';
 import { ChannelRegistry } from '../upstream/channels/channel-registry';
@@ -18,7 +18,7 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
     super();
   }
 
-  pick(family: Family): UpstreamChannel | null {
+  pick(family: FamilyId): UpstreamChannel | null {
     return this.registry.all().some((c) => c.family === family) ? this.registry.forFamily(family) : null;
   }
 
@@ -26,7 +26,7 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
     return this.registry.byId(id);
   }
 
-  client(family: Family): UpstreamTaskClient {
+  client(family: FamilyId): UpstreamTaskClient {
     return this.clients.clientFor(family);
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LedgerModule } from '../core/billing/ledger.module';
-import { ENTITIES, dataSourceOptions } from '../platform/database/data-source-options';
+import { dataSourceOptions } from '../platform/database/data-source-options';
 import { TransactionRunner } from '../platform/database/transaction-runner';
 import { Clock, SystemClock } from '../platform/time/clock';
 
@@ -13,7 +13,7 @@ import { Clock, SystemClock } from '../platform/time/clock';
 @Module({})
 class LedgerCliPlatformModule {
   static forRoot(databaseUrl: string | undefined): DynamicModule {
-    const typeorm = [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), retryAttempts: 1 }), TypeOrmModule.forFeature(ENTITIES)];
+    const typeorm = [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), autoLoadEntities: true, retryAttempts: 1 })];
     return {
       module: LedgerCliPlatformModule,
       imports: typeorm,

@@ -16,8 +16,13 @@ export interface UpstreamChannel {
   /** Family A only: access/secret key pair for HS256 JWT auth (used when both are set). */
   readonly accessKey?: string;
   readonly secretKey?: string;
-  /** Public model name -> upstream model name, where they differ. */
+  /**
+   * Public model name -> the name this upstream knows. Channels from `loadChannels` always carry one
+   * (the vendors' names by default); unmapped names are sent as they are.
+   */
   readonly modelMap?: Readonly<Record<string, string>>;
+  /** The built-in simulator: it accepts the public names, so its map need not cover the catalogue. */
+  readonly simulated?: boolean;
 }
 
 /** Normalised task state. `unknown` is never terminal: the worker keeps polling it. */
@@ -95,6 +100,23 @@ export class UpstreamTaskNotFoundError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UpstreamTaskNotFoundError';
+  }
+}
+
+/**
+ * The upstream answered normally but says it has lost the task (e.g. family B `task_status: UNKNOWN`
+ * for an invalid or expired task ID). Unlike a bare not-found, the answer itself is the verdict, so
+ * one confirming re-poll is enough to end the task; `reason` is the text to end it with.
+ */
+export class UpstreamTaskLostError extends UpstreamTaskNotFoundError {
+  constructor(
+    message: string,
+    readonly reason: string,
+    /** The native status word that said so (e.g. `UNKNOWN`). */
+    readonly nativeStatus: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamTaskLostError';
   }
 }
 

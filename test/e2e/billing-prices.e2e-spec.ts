@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
+import { FAMILY_REGISTRY } from '../support/families';
 import { LedgerEntryEntity } from '../../src/core/billing/entities/ledger-entry.entity';
-import { MODEL_CATALOGUE } from '../../src/core/models/catalogue';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
@@ -34,7 +34,7 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     await gw.http().put('/admin/v1/prices').send({}).expect(401);
     const table = await current();
     expect(table).toMatchObject({ version: 1, unit: 'millicredit', currency_unit: expect.any(String) });
-    expect(Object.keys(table.models).sort()).toEqual(MODEL_CATALOGUE.map((m) => m.name).sort());
+    expect(Object.keys(table.models).sort()).toEqual(FAMILY_REGISTRY.all().map((m) => m.name).sort());
     expect(table.models['wx2.7-r2v']).toEqual({ per_second: { '720P': expect.any(Number), '1080P': expect.any(Number) }, per_reference_image: expect.any(Number), per_reference_video: expect.any(Number) });
   });
 

@@ -59,7 +59,7 @@ describe('task engine: failure paths and lessons from the field', () => {
       await first.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:hang')).expect(503);
       const held = await accountState(first, acct.id);
       expect(held.held).toBeGreaterThan(0); // the hold stays while the outcome is unknown
-      const open = await first.app.get(TasksRepository).list({ accountId: acct.id, action: 'r2v', offset: 0, limit: 10 });
+      const open = await first.app.get(TasksRepository).list({ accountId: acct.id, family: 'ax', action: 'r2v', offset: 0, limit: 10 });
       taskId = open.items[0].id;
       expect(open.items[0].phase).toBe('submitting');
     } finally {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BillingModule } from '../billing/billing.module';
 import { AccountsPersistenceModule } from './accounts-persistence.module';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './guards/api-key.guard';
@@ -8,7 +7,7 @@ import { RateLimitGuard } from './guards/rate-limit.guard';
 import { PrincipalService } from './principal.service';
 
 @Module({
-  imports: [AccountsPersistenceModule, BillingModule],
+  imports: [AccountsPersistenceModule],
   providers: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard],
   exports: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard, AccountsPersistenceModule],
 })

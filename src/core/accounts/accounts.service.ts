@@ -3,8 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { GatewayError } from '../../platform/errors';
 import { newId } from '../../platform/ids/ids';
 import { Clock } from '../../platform/time/clock';
-import { LedgerService } from '../billing/ledger.service';
-import { ALL_CAPABILITIES, Capability, findModel } from '../models/catalogue';
+import { Capability, ModelCatalogue } from '../models/model-catalogue';
 import { hashApiKey, newApiKeySecret, shownPrefix } from './api-key-secret';
 import { AccountEntity } from './entities/account.entity';
 import { ApiKeyEntity } from './entities/api-key.entity';
@@ -22,7 +21,6 @@ export interface AccountDetails {
 
 export interface NewAccount {
   name: string;
-  balance?: number;
   rateLimitRpm?: number | null;
   maxConcurrentTasks?: number | null;
 }
@@ -39,14 +37,14 @@ export interface GrantRequest {
   capabilities?: Capability[];
 }
 
-/** Operator-side account management: accounts, keys, grants and balance adjustments. */
+/** Operator-side account management: accounts, keys and grants (money is billing's: `AccountFunding`). */
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly keys: ApiKeysRepository,
     private readonly grants: ModelGrantsRepository,
-    private readonly ledger: LedgerService,
+    private readonly catalogue: ModelCatalogue,
     private readonly principals: PrincipalService,
     private readonly clock: Clock,
   ) {}
@@ -66,7 +64,6 @@ export class AccountsService {
       createdAt: now,
       updatedAt: now,
     });
-    if (input.balance) await this.ledger.adjust(account.id, input.balance, 'opening balance');
     return this.details(account.id);
   }
 
@@ -89,7 +86,7 @@ export class AccountsService {
   async issueKey(accountId: string, input: { name?: string; expiresAt?: number | null; models?: string[] | null }): Promise<{ key: ApiKeyEntity; secret: string }> {
     await this.require(accountId);
     for (const [i, model] of (input.models ?? []).entries()) {
-      if (!findModel(model)) throw GatewayError.modelNotFound(model, `models[${i}]`);
+      if (!this.catalogue.find(model)) throw GatewayError.modelNotFound(model, `models[${i}]`);
     }
     const secret = newApiKeySecret();
     const key = await this.keys.save({
@@ -124,12 +121,12 @@ export class AccountsService {
     const seen = new Set<string>();
     const now = this.clock.nowMs();
     const grants = requested.map((g, i) => {
-      const model = findModel(g.model);
+      const model = this.catalogue.find(g.model);
       if (!model) throw GatewayError.modelNotFound(g.model, `models[${i}].model`);
       if (seen.has(g.model)) throw GatewayError.invalid(`The model '${g.model}' is listed twice.`, `models[${i}].model`);
       seen.add(g.model);
       for (const [j, cap] of (g.capabilities ?? []).entries()) {
-        if (!ALL_CAPABILITIES.includes(cap) || !model.capabilities.includes(cap)) {
+        if (!model.capabilities.includes(cap)) {
           throw GatewayError.invalid(`The model '${g.model}' has no capability '${cap}'.`, `models[${i}].capabilities[${j}]`);
         }
       }
@@ -140,13 +137,8 @@ export class AccountsService {
     return this.details(accountId);
   }
 
-  async adjustBalance(accountId: string, delta: number, reason: string): Promise<AccountDetails> {
-    await this.require(accountId);
-    await this.ledger.adjust(accountId, delta, reason);
-    return this.details(accountId);
-  }
-
-  private async require(accountId: string): Promise<AccountEntity> {
+  /** 404 unless the account exists. */
+  async require(accountId: string): Promise<AccountEntity> {
     const account = await this.accounts.findById(accountId);
     if (!account) throw GatewayError.notFound('Account');
     return account;

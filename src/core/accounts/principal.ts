@@ -1,4 +1,4 @@
-import type { Capability } from '../models/catalogue';
+import type { Capability } from '../models/model-catalogue';
 
 /** Who is calling: resolved once per request by ApiKeyGuard, read by everything after it. */
 export interface Principal {

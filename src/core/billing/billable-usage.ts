@@ -1,30 +1,14 @@
 /**
- * The cost-affecting facts of one request, as each family's rules extract them (SPEC.md names
- * these parameters). Pricing turns them into integer units; nothing here is money yet.
+ * The cost-affecting facts of one request, as its family's rules extract them (SPEC.md names
+ * these parameters). Each family declares its own kinds and the pricing rule of each; the core
+ * only carries them from creation to settlement. Nothing here is money yet.
  */
-export type BillableUsage =
-  | {
-      kind: 'ax-r2v';
-      /** `720P` / `1080P`; the old protocol's `size` is mapped to its tier. */
-      resolution: '720P' | '1080P';
-      durationSeconds: number;
-      referenceImages: number;
-      referenceVideos: number;
-      /** Flash model only: true sound, false silent; null where the model has no audio switch. */
-      audio: boolean | null;
-    }
-  | {
-      kind: 'vd-r2v';
-      mode: 'subject' | 'non-subject';
-      resolution: string;
-      durationSeconds: number;
-      audio: boolean;
-      offPeak: boolean;
-      referenceVideos: number;
-    }
-  | { kind: 'kl-edit'; mode: 'std' | 'pro'; durationSeconds: 5 | 10 }
-  | { kind: 'kl-voice' }
-  | { kind: 'kl-session-op'; operation: 'init' | 'add' | 'delete' | 'clear' | 'preview' };
+export interface BillableUsage {
+  /** Names the family's pricing rule, e.g. `ax-r2v`, `kl-edit`. */
+  readonly kind: string;
+  /** The family's facts (stored as JSON with the task, shown in its usage row). */
+  readonly [fact: string]: unknown;
+}
 
 /** What the gateway knows of a finished task when it settles (its own rule, not native usage). */
 export interface TaskOutcome {

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LedgerEntryEntity } from './entities/ledger-entry.entity';
+import { UsageRecordEntity } from './entities/usage-record.entity';
 import { AccountsPersistenceModule } from '../accounts/accounts-persistence.module';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
@@ -8,7 +11,7 @@ import { LedgerService } from './ledger.service';
  * command proves the books with exactly the code the admin API uses.
  */
 @Module({
-  imports: [AccountsPersistenceModule],
+  imports: [AccountsPersistenceModule, TypeOrmModule.forFeature([LedgerEntryEntity, UsageRecordEntity])],
   providers: [LedgerRepository, LedgerService],
   exports: [LedgerService],
 })

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
 import { AccountEntity } from '../accounts/entities/account.entity';
-import { TaskEntity } from '../tasks/entities/task.entity';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { UsageRecordEntity } from './entities/usage-record.entity';
 
@@ -45,19 +44,6 @@ export class LedgerRepository {
       ? qb.where('id = :accountId', { accountId, delta: Math.trunc(delta) })
       : qb.where('id = :accountId AND balance >= :need', { accountId, delta: Math.trunc(delta), need: -delta })
     ).execute();
-    return (result.affected ?? 0) === 1;
-  }
-
-  /** The once-only gate of settlement: only one caller moves a task out of `held`. */
-  async switchBillingState(tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
-    const set: Partial<TaskEntity> = { billingState: to, finalCharge };
-    if (priceVersion !== null) set.priceVersion = priceVersion;
-    const result = await tx
-      .createQueryBuilder()
-      .update(TaskEntity)
-      .set(set)
-      .where('id = :taskId AND billing_state = :held', { taskId, held: 'held' })
-      .execute();
     return (result.affected ?? 0) === 1;
   }
 

@@ -5,6 +5,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerKind } from './entities/ledger-entry.entity';
 import { LedgerRepository, LedgerTotals } from './ledger.repository';
+import { HoldGate } from './hold-gate';
 import { LedgerService } from './ledger.service';
 
 const account = (id: string, balance: number, held: number) => ({ id, balance, held }) as AccountEntity;
@@ -17,7 +18,8 @@ function ledgerWith(accounts: AccountEntity[], sums: LedgerTotals[], repo: Parti
   const ledger = { totalsByAccount: async () => sums, ...repo } as unknown as LedgerRepository;
   const accountsRepo = { all: async () => accounts } as unknown as AccountsRepository;
   const transactions = { run: (work: (tx: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as TransactionRunner;
-  return new LedgerService(ledger, accountsRepo, transactions, new ManualClock());
+  const openGate: HoldGate = { close: async () => true };
+  return new LedgerService(ledger, accountsRepo, transactions, new ManualClock(), openGate);
 }
 
 describe('LedgerService.verify: balance = credits - debits - charges - open holds; held = open holds', () => {
@@ -41,7 +43,7 @@ describe('LedgerService.verify: balance = credits - debits - charges - open hold
 });
 
 describe('LedgerService amounts', () => {
-  const gate = { switchBillingState: async () => true, closeHold: async () => undefined, addEntry: async () => undefined, addUsage: async () => undefined };
+  const gate = { closeHold: async () => undefined, addEntry: async () => undefined, addUsage: async () => undefined };
   const charge = (amount: number) => ({ amount, priceVersion: 1, model: 'wx2.7-r2v', action: 'r2v', usage: {} });
 
   it('accepts a held amount read raw from PostgreSQL (digits as text) as its number', async () => {

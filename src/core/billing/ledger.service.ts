@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { GatewayError } from '../../platform/errors';
 import { newId } from '../../platform/ids/ids';
@@ -6,6 +6,7 @@ import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
+import { HoldGate } from './hold-gate';
 import { LedgerRepository } from './ledger.repository';
 import { wholeNumber } from './pricing/units';
 
@@ -35,6 +36,8 @@ export class LedgerService {
     private readonly accounts: AccountsRepository,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
+    // Absent only where nothing is settled (the ledger:verify command).
+    @Optional() private readonly gate?: HoldGate,
   ) {}
 
   /** Admin credit (delta > 0) or debit (delta < 0). */
@@ -58,7 +61,7 @@ export class LedgerService {
   async release(accountId: string, taskId: string, held: number, reason: string, inTransaction?: EntityManager): Promise<boolean> {
     const heldAmount = units(held, 'held amount');
     return this.within(inTransaction, async (tx) => {
-      if (!(await this.ledger.switchBillingState(tx, taskId, 'released', null, null))) return false;
+      if (!(await this.requireGate().close(tx, taskId, 'released', null, null))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, 0);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, reason, null));
       return true;
@@ -72,7 +75,7 @@ export class LedgerService {
     // A charge above its hold would take money the account never had available.
     if (charge.amount > heldAmount) throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
     return this.within(inTransaction, async (tx) => {
-      if (!(await this.ledger.switchBillingState(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
+      if (!(await this.requireGate().close(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
       await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion));
       await this.ledger.addEntry(tx, this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion));
@@ -104,6 +107,11 @@ export class LedgerService {
       if (account.held !== openHolds) mismatches.push({ account_id: account.id, field: 'held', stored: account.held, expected: openHolds });
     }
     return { ok: mismatches.length === 0, accounts_checked: accounts.length, mismatches };
+  }
+
+  private requireGate(): HoldGate {
+    if (!this.gate) throw new Error('No HoldGate is registered: holds cannot be closed in this context.');
+    return this.gate;
   }
 
   /** Joins the caller's transaction when given (so a task's ending and its billing commit together), else opens one. */

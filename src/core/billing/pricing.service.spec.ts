@@ -4,7 +4,8 @@ import { loadConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
 import { ManualClock } from '../../platform/time/clock';
 import { PriceVersionEntity } from './entities/price-version.entity';
-import { AxModelPrice } from './pricing/index';
+import { FAMILY_REGISTRY } from '../../../test/support/families';
+import { AxModelPrice } from '../../families/ax/ax.pricing';
 import { PricingService } from './pricing.service';
 
 const SHIPPED = join(__dirname, '../../../config/prices.json');
@@ -36,7 +37,7 @@ class SharedVersions {
 }
 
 async function instance(shared: SharedVersions, clock = new ManualClock()): Promise<PricingService> {
-  const service = new PricingService(shared as unknown as Repository<PriceVersionEntity>, loadConfig({ PRICES_FILE: SHIPPED }), clock);
+  const service = new PricingService(shared as unknown as Repository<PriceVersionEntity>, loadConfig({ PRICES_FILE: SHIPPED }), clock, FAMILY_REGISTRY);
   await service.onModuleInit();
   return service;
 }

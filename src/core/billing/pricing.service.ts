@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import { BillableUsage, TaskOutcome } from './billable-usage';
 import { PriceVersionEntity } from './entities/price-version.entity';
-import { Charge, DEFAULT_PRICES_FILE, PriceTable, estimateCharge, finalCharge, loadPriceTable, validatePriceTable } from './pricing/index';
+import { Charge, DEFAULT_PRICES_FILE, PriceTable, PricingCatalogue, billedSeconds, estimateCharge, finalCharge, loadPriceTable, validatePriceTable } from './pricing/index';
 
 /** How stale another instance's view of the prices may get after a `PUT /admin/v1/prices`. */
 const REFRESH_MS = 5000;
@@ -30,16 +30,17 @@ export class PricingService implements OnModuleInit {
     @InjectRepository(PriceVersionEntity) private readonly repo: Repository<PriceVersionEntity>,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly catalogue: PricingCatalogue,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const fromFile = loadPriceTable(findPricesFile(this.config.PRICES_FILE));
+    const fromFile = loadPriceTable(findPricesFile(this.config.PRICES_FILE), this.catalogue);
     const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
     if (latest.length === 0 || latest[0].version < fromFile.version) {
       await this.repo.save({ version: fromFile.version, table: fromFile as unknown as Record<string, unknown>, createdAt: this.clock.nowMs() });
       this.use(fromFile);
     } else {
-      this.use(validatePriceTable(latest[0].table));
+      this.use(validatePriceTable(latest[0].table, this.catalogue));
     }
     this.checkedAt = this.clock.nowMs();
   }
@@ -57,16 +58,21 @@ export class PricingService implements OnModuleInit {
   /** Synchronous on the hot path; the in-memory table follows the stored one within REFRESH_MS. */
   estimate(model: string, usage: BillableUsage): Charge {
     this.refreshSoon();
-    return estimateCharge(this.current, model, usage);
+    return estimateCharge(this.catalogue, this.current, model, usage);
+  }
+
+  /** The seconds a finished task is billed for, and whether the upstream reported them. */
+  billedSeconds(usage: BillableUsage, outcome: TaskOutcome): { seconds: number; reported: boolean } {
+    return billedSeconds(this.catalogue, usage, outcome);
   }
 
   async final(model: string, usage: BillableUsage, outcome: TaskOutcome, version: number | null): Promise<Charge> {
-    return finalCharge(await this.version(version), model, usage, outcome);
+    return finalCharge(this.catalogue, await this.version(version), model, usage, outcome);
   }
 
   /** Validates and stores a new table as the next version (400 naming the field when invalid). */
   async replace(raw: unknown): Promise<PriceTable> {
-    const candidate = validatePriceTable(raw);
+    const candidate = validatePriceTable(raw, this.catalogue);
     for (let attempt = 1; ; attempt++) {
       const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
       const version = Math.max(candidate.version, (latest[0]?.version ?? 0) + 1, this.current.version + 1);
@@ -99,7 +105,7 @@ export class PricingService implements OnModuleInit {
   private async adoptNewest(): Promise<void> {
     this.checkedAt = this.clock.nowMs();
     const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
-    if (latest.length > 0 && latest[0].version > this.current.version) this.use(validatePriceTable(latest[0].table));
+    if (latest.length > 0 && latest[0].version > this.current.version) this.use(validatePriceTable(latest[0].table, this.catalogue));
   }
 
   private async version(version: number | null): Promise<PriceTable> {
@@ -108,7 +114,7 @@ export class PricingService implements OnModuleInit {
     if (cached) return cached;
     const row = await this.repo.findOneBy({ version });
     if (!row) return this.current;
-    const table = validatePriceTable(row.table);
+    const table = validatePriceTable(row.table, this.catalogue);
     this.versions.set(version, table);
     return table;
   }

@@ -1,17 +1,15 @@
 import type { BillableUsage } from '../billing/billable-usage';
-import type { Family, ModelDescriptor } from '../models/catalogue';
+import type { FamilyId, ModelDescriptor } from '../models/model-catalogue';
 
 /**
  * What a family module hands the engine: what to send and what to remember. Creating, billing,
  * syncing and callbacks are the engine's; the family only describes.
  */
 export interface TaskDraft {
-  family: Family;
-  /** Task kind, also the family A list `action` (`multi_elements`, `custom_voices`), `r2v`, `reference2video`. */
+  family: FamilyId;
+  /** Task kind within the family, also the family A list `action` (`multi_elements`, `custom_voices`, `reference2video`). */
   action: string;
   model: ModelDescriptor;
-  /** Upstream operation name understood by the family's client. */
-  operation: string;
   /** Body in the upstream's wire shape. */
   upstreamBody: Record<string, unknown>;
   /** The same without Base64 payloads, for storage. */

@@ -15,7 +15,8 @@ import { assertCallbackUrlAllowed } from './callbacks/callback-destination';
 import { TaskEntity } from './entities/task.entity';
 import { TaskDraft } from './task-draft';
 import { TaskLifecycle } from './task-lifecycle.service';
-import { NATIVE_STATUS_WORDS, outerStatusOf } from './task-status';
+import { TaskFamilies } from './task-families';
+import { outerStatusOf } from './task-status';
 import { TasksRepository } from './tasks.repository';
 import { UpstreamDirectory } from './upstream-directory';
 
@@ -38,6 +39,7 @@ export class TaskEngine {
     private readonly upstreams: UpstreamDirectory,
     private readonly transactions: TransactionRunner,
     private readonly metrics: MetricsService,
+    private readonly families: TaskFamilies,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
@@ -70,10 +72,11 @@ export class TaskEngine {
       throw error;
     }
 
+    const operation = this.families.upstreamOperation(draft.family, draft.action);
     const timing: UpstreamTiming = { upstreamMs: 0 };
     let accepted: UpstreamSubmitResult;
     try {
-      accepted = await this.upstreams.client(draft.family).submit(channel, draft.operation, draft.upstreamBody, {
+      accepted = await this.upstreams.client(draft.family).submit(channel, operation, draft.upstreamBody, {
         callbackUrl: this.upstreamCallbackUrl(task),
         clientReference: task.id,
         timing,
@@ -84,7 +87,7 @@ export class TaskEngine {
       requestContext.addUpstreamTime(timing.upstreamMs);
     }
     this.metrics.tasksCreated.inc({ family: draft.family, model: draft.model.name });
-    this.metrics.upstreamCalls.inc({ family: draft.family, operation: draft.operation, outcome: 'accepted' });
+    this.metrics.upstreamCalls.inc({ family: draft.family, operation, outcome: 'accepted' });
     return this.recordAcceptance(task, accepted);
   }
 
@@ -137,7 +140,7 @@ export class TaskEngine {
       channelId,
       upstreamTaskId: null,
       phase: 'submitting',
-      nativeStatus: NATIVE_STATUS_WORDS[draft.family].submitted,
+      nativeStatus: this.families.statusWords(draft.family).submitted,
       outerStatus: outerStatusOf('submitting', null),
       progress: 0,
       failureCode: null,

@@ -9,7 +9,8 @@ import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { PricingService } from '../billing/pricing.service';
 import { CallbackOutbox } from './callbacks/callback-outbox.service';
 import { TaskEntity, TaskPhase } from './entities/task.entity';
-import { NATIVE_STATUS_WORDS, isTerminal, outerStatusOf, phaseOf, progressOf } from './task-status';
+import { TaskFamilies } from './task-families';
+import { isTerminal, outerStatusOf, phaseOf, progressOf } from './task-status';
 import { TasksRepository } from './tasks.repository';
 
 /**
@@ -29,6 +30,7 @@ export class TaskLifecycle {
     private readonly callbacks: CallbackOutbox,
     private readonly metrics: MetricsService,
     private readonly transactions: TransactionRunner,
+    private readonly families: TaskFamilies,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
@@ -63,7 +65,7 @@ export class TaskLifecycle {
   /** Ends a task on the gateway's own decision, in the family's own failure words everywhere. */
   failByGateway(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
     return this.finish(task, 'failed', {
-      nativeStatus: NATIVE_STATUS_WORDS[task.family].failed,
+      nativeStatus: this.families.statusWords(task.family).failed,
       outerStatus: 'FAILURE',
       failureCode: code,
       failureReason: reason,
@@ -73,7 +75,7 @@ export class TaskLifecycle {
 
   /** The upstream refused the create call (or could not take it): nothing is charged. */
   reject(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
-    return this.finish(task, 'rejected', { nativeStatus: NATIVE_STATUS_WORDS[task.family].failed, outerStatus: 'FAILURE', failureCode: code, failureReason: reason });
+    return this.finish(task, 'rejected', { nativeStatus: this.families.statusWords(task.family).failed, outerStatus: 'FAILURE', failureCode: code, failureReason: reason });
   }
 
   /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */

@@ -1,17 +1,5 @@
-import type { Family } from '../models/catalogue';
 import type { UpstreamTaskState } from '../../upstream/upstream.types';
 import type { OuterStatus, TaskPhase } from './entities/task.entity';
-
-/**
- * Each family's own status words for the states the gateway itself sets (creation, and endings
- * the gateway decides: deadline, reconciliation), so a task it ended reads the same terminal
- * state in every field of every family's response.
- */
-export const NATIVE_STATUS_WORDS: Record<Family, { submitted: string; succeeded: string; failed: string }> = {
-  kl: { submitted: 'submitted', succeeded: 'succeed', failed: 'failed' },
-  ax: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED' },
-  vd: { submitted: 'created', succeeded: 'success', failed: 'failed' },
-};
 
 export function phaseOf(state: UpstreamTaskState): TaskPhase {
   if (state === 'succeeded') return 'succeeded';

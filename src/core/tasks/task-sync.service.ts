@@ -1,14 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../platform/time/clock';
-import { UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
+import { UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
 import { LedgerService } from '../billing/ledger.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskLifecycle } from './task-lifecycle.service';
+import { TaskFamilies } from './task-families';
 import { TasksRepository } from './tasks.repository';
 import { UpstreamDirectory } from './upstream-directory';
 
-/** Families whose upstream can find a task by the reference the gateway sent (its own task ID). */
-const LOOKUP_BY_REFERENCE = new Set(['kl']);
 /** An upstream that keeps saying "no such task" this many times has lost it. */
 const MAX_NOT_FOUND = 5;
 
@@ -25,6 +24,7 @@ export class TaskSyncService {
     private readonly lifecycle: TaskLifecycle,
     private readonly upstreams: UpstreamDirectory,
     private readonly ledger: LedgerService,
+    private readonly families: TaskFamilies,
     private readonly clock: Clock,
   ) {}
 
@@ -36,7 +36,7 @@ export class TaskSyncService {
       if (task.phase === 'submitting' || !task.upstreamTaskId) return await this.reconcile(task, timing);
       const channel = this.upstreams.channel(task.channelId);
       if (!channel) return await this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`);
-      const snapshot = await this.upstreams.client(task.family).fetch(channel, task.action, task.upstreamTaskId, { timing });
+      const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
       return await this.lifecycle.applySnapshot(task, snapshot);
     } catch (error) {
       return this.retryLater(task, error);
@@ -50,9 +50,9 @@ export class TaskSyncService {
    */
   private async reconcile(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
     const channel = this.upstreams.channel(task.channelId);
-    if (channel && LOOKUP_BY_REFERENCE.has(task.family)) {
+    if (channel && this.families.canLookUpByReference(task.family)) {
       try {
-        const snapshot = await this.upstreams.client(task.family).fetch(channel, task.action, task.id, { timing });
+        const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
         await this.ledger.release(task.accountId, task.id, task.estimatedCharge, 'creation not confirmed to the caller; adopted without charge');
         const adopted = await this.lifecycle.applySnapshot(task, snapshot, { upstreamTaskId: snapshot.upstreamTaskId ?? null });
         return adopted;
@@ -65,11 +65,14 @@ export class TaskSyncService {
 
   private async retryLater(task: TaskEntity, error: unknown): Promise<TaskEntity> {
     const attempts = task.syncAttempts + 1;
-    if (error instanceof UpstreamTaskNotFoundError && attempts >= MAX_NOT_FOUND) {
+    // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept as the native status.
+    const lost = error instanceof UpstreamTaskLostError ? error : null;
+    if (lost && task.nativeStatus === lost.nativeStatus) return this.lifecycle.failByGateway(task, 'upstream_task_expired', lost.reason);
+    if (!lost && error instanceof UpstreamTaskNotFoundError && attempts >= MAX_NOT_FOUND) {
       return this.lifecycle.failByGateway(task, 'upstream_task_lost', 'The upstream no longer knows this task.');
     }
     this.logger.warn({ taskId: task.id, err: error instanceof Error ? error.message : String(error) }, 'task sync failed; will retry');
-    const changes = { syncAttempts: attempts, syncDueAt: this.clock.nowMs() + this.lifecycle.pollDelay(attempts), leaseOwner: null, leaseUntil: null };
+    const changes = { ...(lost ? { nativeStatus: lost.nativeStatus } : {}), syncAttempts: attempts, syncDueAt: this.clock.nowMs() + this.lifecycle.pollDelay(attempts), leaseOwner: null, leaseUntil: null };
     await this.tasks.update(task.id, changes);
     return Object.assign(task, changes);
   }

@@ -9,21 +9,21 @@ import { ReconciliationRepository } from './reconciliation/reconciliation.reposi
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
 import { TaskEngine } from './task-engine.service';
 import { TaskLifecycle } from './task-lifecycle.service';
-import { TaskPresenters } from './task-presenters';
+import { TaskQueries } from './task-queries.service';
 import { TaskSyncService } from './task-sync.service';
 import { TaskSyncWorker } from './task-sync.worker';
+import { TasksPersistenceModule } from './tasks-persistence.module';
 import { TasksRepository } from './tasks.repository';
 
 /** A task's whole life: creation, sync, settlement, callbacks. The UpstreamDirectory comes from the app root. */
 @Module({
-  imports: [AccountsModule, BillingModule],
+  imports: [TasksPersistenceModule, AccountsModule, BillingModule],
   providers: [
-    TasksRepository,
     TaskEngine,
     TaskLifecycle,
     TaskSyncService,
+    TaskQueries,
     TaskSyncWorker,
-    TaskPresenters,
     IdempotencyService,
     CallbackOutboxRepository,
     CallbackOutbox,
@@ -31,6 +31,6 @@ import { TasksRepository } from './tasks.repository';
     ReconciliationRepository,
     ReconciliationSweeper,
   ],
-  exports: [TasksRepository, TaskEngine, TaskPresenters, TaskSyncWorker, IdempotencyService, CallbackDeliveryWorker, CallbackOutboxRepository, AccountsModule],
+  exports: [TasksPersistenceModule, TaskEngine, TaskQueries, TaskSyncWorker, IdempotencyService, CallbackDeliveryWorker, CallbackOutboxRepository, AccountsModule],
 })
 export class TasksModule {}

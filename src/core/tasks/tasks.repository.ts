@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
+import { HoldGate } from '../billing/hold-gate';
 import { TaskEntity } from './entities/task.entity';
 
 export interface TaskListQuery {
   accountId: string;
+  family: string;
   action: string;
   model?: string;
+  /** The key's model restriction: only these models' tasks. */
+  models?: string[];
   ids?: string[];
   offset: number;
   limit: number;
@@ -15,7 +19,7 @@ export interface TaskListQuery {
 
 /** Persistence of task records; the due-task scan only ever touches non-terminal rows. */
 @Injectable()
-export class TasksRepository {
+export class TasksRepository implements HoldGate {
   private readonly isPostgres: boolean;
 
   constructor(
@@ -27,6 +31,19 @@ export class TasksRepository {
 
   async insert(task: TaskEntity, manager?: EntityManager): Promise<void> {
     await insertRow(manager ?? this.repo.manager, TaskEntity, task);
+  }
+
+  /** The once-only gate of settlement (billing's `HoldGate`): only one caller moves a task out of `held`. */
+  async close(tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
+    const set: Partial<TaskEntity> = { billingState: to, finalCharge };
+    if (priceVersion !== null) set.priceVersion = priceVersion;
+    const result = await tx
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set(set as never)
+      .where('id = :taskId AND billing_state = :held', { taskId, held: 'held' })
+      .execute();
+    return (result.affected ?? 0) === 1;
   }
 
   findById(id: string): Promise<TaskEntity | null> {
@@ -65,8 +82,9 @@ export class TasksRepository {
   async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
     const qb = this.repo
       .createQueryBuilder('t')
-      .where('t.account_id = :accountId AND t.action = :action AND t.phase <> :rejected', { accountId: query.accountId, action: query.action, rejected: 'rejected' });
+      .where('t.account_id = :accountId AND t.family = :family AND t.action = :action AND t.phase <> :rejected', { accountId: query.accountId, family: query.family, action: query.action, rejected: 'rejected' });
     if (query.model) qb.andWhere('t.model = :model', { model: query.model });
+    if (query.models) qb.andWhere('t.model IN (:...models)', { models: query.models.length ? query.models : [''] });
     if (query.ids) qb.andWhere('t.id IN (:...ids)', { ids: query.ids.length ? query.ids : [''] });
     const [items, total] = await qb.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').skip(query.offset).take(query.limit).getManyAndCount();
     return { items, total };

@@ -1,36 +1,20 @@
 import { mkdirSync } from 'fs';
 import { dirname } from 'path';
 import { DataSourceOptions } from 'typeorm';
-import { AccountEntity } from '../../core/accounts/entities/account.entity';
-import { ApiKeyEntity } from '../../core/accounts/entities/api-key.entity';
-import { ModelGrantEntity } from '../../core/accounts/entities/model-grant.entity';
-import { LedgerEntryEntity } from '../../core/billing/entities/ledger-entry.entity';
-import { PriceVersionEntity } from '../../core/billing/entities/price-version.entity';
-import { UsageRecordEntity } from '../../core/billing/entities/usage-record.entity';
-import { CallbackDeliveryEntity } from '../../core/tasks/entities/callback-delivery.entity';
-import { IdempotencyRecordEntity } from '../../core/tasks/entities/idempotency-record.entity';
-import { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { InitialSchema1763900000000 } from './migrations/1763900000000-initial-schema';
 import { ReconciliationIndexes1764000000000 } from './migrations/1764000000000-reconciliation-indexes';
 
-export const ENTITIES = [
-  AccountEntity,
-  ApiKeyEntity,
-  ModelGrantEntity,
-  TaskEntity,
-  IdempotencyRecordEntity,
-  CallbackDeliveryEntity,
-  LedgerEntryEntity,
-  UsageRecordEntity,
-  PriceVersionEntity,
-];
 export const MIGRATIONS = [InitialSchema1763900000000, ReconciliationIndexes1764000000000];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 
-/** TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`. */
-export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun = true): DataSourceOptions {
-  const common = { entities: ENTITIES, migrations: MIGRATIONS, migrationsRun, synchronize: false, logging: false } as const;
+/**
+ * TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`.
+ * Entities are registered by the modules that own them (`forFeature` + `autoLoadEntities`); the
+ * TypeORM CLI passes its own list.
+ */
+export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun = true, entities: NonNullable<DataSourceOptions['entities']> = []): DataSourceOptions {
+  const common = { entities, migrations: MIGRATIONS, migrationsRun, synchronize: false, logging: false } as const;
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ...common, type: 'postgres', url: databaseUrl, extra: { max: 20 } };
   }

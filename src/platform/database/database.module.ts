@@ -1,16 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
-import { ENTITIES, dataSourceOptions } from './data-source-options';
+import { dataSourceOptions } from './data-source-options';
 
-/** TypeORM on SQLite (default) or PostgreSQL, migrations applied at start unless switched off. */
+/**
+ * TypeORM on SQLite (default) or PostgreSQL, migrations applied at start unless switched off.
+ * Each module registers its own entities (`TypeOrmModule.forFeature`); they are loaded from there.
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot(dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN)), TypeOrmModule.forFeature(ENTITIES)],
-      exports: [TypeOrmModule],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN), autoLoadEntities: true })],
     };
   }
 }

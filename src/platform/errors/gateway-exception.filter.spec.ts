@@ -1,4 +1,6 @@
 import { ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import { FAMILY_REGISTRY } from '../../../test/support/families';
+import { ErrorWriter } from './error-writer';
 import { GatewayExceptionFilter } from './gateway-exception.filter';
 import { GatewayError } from './gateway-error';
 
@@ -24,7 +26,7 @@ function hostFor(path: string) {
 }
 
 describe('GatewayExceptionFilter', () => {
-  const filter = new GatewayExceptionFilter();
+  const filter = new GatewayExceptionFilter(new ErrorWriter(FAMILY_REGISTRY.errorDialects()));
   jest.spyOn((filter as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation(() => undefined);
 
   it('turns an unexpected error into 500 internal_error without internals', () => {

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { GatewayError } from './gateway-error';
-import { writeGatewayError } from './write-error';
+import { ErrorWriter } from './error-writer';
 import { GatewayErrorCode } from './error-codes';
 
 const CODE_BY_STATUS: Record<number, GatewayErrorCode> = {
@@ -20,12 +20,14 @@ const CODE_BY_STATUS: Record<number, GatewayErrorCode> = {
 export class GatewayExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(private readonly writer: ErrorWriter = new ErrorWriter()) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     if (res.headersSent) return;
-    writeGatewayError(req, res, this.toGatewayError(exception, req));
+    this.writer.write(req, res, this.toGatewayError(exception, req));
   }
 
   private toGatewayError(exception: unknown, req: Request): GatewayError {

@@ -1,3 +1,4 @@
 export * from './error-codes';
+export * from './error-dialect';
+export * from './error-writer';
 export * from './gateway-error';
-export * from './native-error-fields';

@@ -1,37 +1,36 @@
 import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { GatewayError } from '../errors';
-import { writeGatewayError } from '../errors/write-error';
+import { ErrorWriter, GatewayError } from '../errors';
 
 /**
  * Parses JSON bodies with the gateway's own errors: POST/PUT/PATCH must say
  * `Content-Type: application/json` (400), malformed JSON is 400 and a body over the limit 413,
  * all in the error object of the route's family.
  */
-export function jsonBodyMiddleware(limitBytes: number) {
+export function jsonBodyMiddleware(limitBytes: number, errors: ErrorWriter) {
   const parse = json({ limit: limitBytes, strict: false });
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
     const declaredLength = Number(req.headers['content-length'] ?? 0);
-    if (declaredLength > limitBytes) return writeTooLarge(req, res, limitBytes);
+    if (declaredLength > limitBytes) return writeTooLarge(errors, req, res, limitBytes);
     if (!req.is('application/json')) {
-      return writeGatewayError(req, res, GatewayError.invalid('Content-Type must be application/json.', null));
+      return errors.write(req, res, GatewayError.invalid('Content-Type must be application/json.', null));
     }
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large') return writeTooLarge(req, res, limitBytes);
-      if (type === 'entity.parse.failed') return writeGatewayError(req, res, GatewayError.invalid('The request body is not valid JSON.'));
+      if (type === 'entity.too.large') return writeTooLarge(errors, req, res, limitBytes);
+      if (type === 'entity.parse.failed') return errors.write(req, res, GatewayError.invalid('The request body is not valid JSON.'));
       if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-        return writeGatewayError(req, res, GatewayError.invalid('Unsupported body encoding or charset.'));
+        return errors.write(req, res, GatewayError.invalid('Unsupported body encoding or charset.'));
       }
-      return writeGatewayError(req, res, GatewayError.invalid('The request body could not be read.'));
+      return errors.write(req, res, GatewayError.invalid('The request body could not be read.'));
     });
   };
 }
 
-function writeTooLarge(req: Request, res: Response, limitBytes: number): void {
-  writeGatewayError(req, res, new GatewayError(413, 'request_too_large', `The request body exceeds ${limitBytes} bytes.`));
+function writeTooLarge(errors: ErrorWriter, req: Request, res: Response, limitBytes: number): void {
+  errors.write(req, res, new GatewayError(413, 'request_too_large', `The request body exceeds ${limitBytes} bytes.`));
   // Stop reading a huge upload we will not use.
   req.unpipe?.();
   req.resume();

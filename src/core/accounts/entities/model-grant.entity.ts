@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BigIntColumnOptions, JsonColumnOptions } from '../../../platform/database/columns';
-import { Capability } from '../../models/catalogue';
+import { Capability } from '../../models/model-catalogue';
 
 /** A model enabled for an account, with the capabilities (endpoint groups) it may use. */
 @Entity('model_grants')

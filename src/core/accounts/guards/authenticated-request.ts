@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ModelDescriptor } from '../../models/catalogue';
+import type { ModelDescriptor } from '../../models/model-catalogue';
 import type { Principal } from '../principal';
 
 /** What the guards attach to a client request. */

@@ -1,6 +1,6 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { Capability } from '../../models/catalogue';
+import { Capability } from '../../models/model-catalogue';
 import { ApiKeyGuard } from './api-key.guard';
 import { ModelAccessGuard, ModelSelection, RequiresCapability } from './model-access.guard';
 import { RateLimitGuard } from './rate-limit.guard';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { MODEL_CATALOGUE } from '../../models/catalogue';
 import { GatewayError } from '../../../platform/errors';
 import { checkPriceTable, loadPriceTable, validatePriceTable } from './price-table';
 
@@ -12,7 +12,7 @@ const shippedJson = (): any => JSON.parse(readFileSync(SHIPPED, 'utf8'));
 function violationOf(edit: (raw: any) => void): { param: string | null; message: string } {
   const raw = shippedJson();
   edit(raw);
-  const result = checkPriceTable(raw);
+  const result = checkPriceTable(raw, FAMILY_REGISTRY);
   if (!('violation' in result)) throw new Error('expected the table to be rejected');
   return result.violation;
 }
@@ -38,7 +38,7 @@ const VD_RESOLUTIONS: Record<string, string[]> = {
 };
 
 describe('shipped config/prices.json', () => {
-  const table = loadPriceTable(SHIPPED);
+  const table = loadPriceTable(SHIPPED, FAMILY_REGISTRY);
 
   it('is valid, versioned and documents its integer unit', () => {
     expect(Number.isInteger(table.version)).toBe(true);
@@ -48,7 +48,7 @@ describe('shipped config/prices.json', () => {
   });
 
   it('prices every catalogue model and nothing else', () => {
-    expect(Object.keys(table.models).sort()).toEqual(MODEL_CATALOGUE.map((m) => m.name).sort());
+    expect(Object.keys(table.models).sort()).toEqual(FAMILY_REGISTRY.all().map((m) => m.name).sort());
   });
 
   it('prices exactly the resolutions each family C model accepts', () => {
@@ -116,7 +116,7 @@ describe('price table validation', () => {
   });
 
   it('rejects a body that is not an object', () => {
-    expect(checkPriceTable([1])).toEqual({ violation: { param: null, message: 'The price table must be a JSON object.' } });
+    expect(checkPriceTable([1], FAMILY_REGISTRY)).toEqual({ violation: { param: null, message: 'The price table must be a JSON object.' } });
   });
 });
 
@@ -124,7 +124,7 @@ describe('validatePriceTable (admin API) and loadPriceTable (config file)', () =
   it('answers a bad admin table with a 400 naming the field', () => {
     const raw = shippedJson();
     raw.models.vdq3.off_peak_bp = -5;
-    const err = thrown(() => validatePriceTable(raw)) as GatewayError;
+    const err = thrown(() => validatePriceTable(raw, FAMILY_REGISTRY)) as GatewayError;
     expect(err).toBeInstanceOf(GatewayError);
     expect([err.status, err.code, err.param]).toEqual([400, 'invalid_request', 'models.vdq3.off_peak_bp']);
   });
@@ -135,12 +135,12 @@ describe('validatePriceTable (admin API) and loadPriceTable (config file)', () =
     const raw = shippedJson();
     delete raw.models['kl-v1'];
     writeFileSync(file, JSON.stringify(raw));
-    const load = () => loadPriceTable(file);
+    const load = () => loadPriceTable(file, FAMILY_REGISTRY);
     expect(load).toThrow(/prices\.json: models\.kl-v1 has no price entry/);
     expect(thrown(load)).not.toBeInstanceOf(GatewayError);
 
     writeFileSync(file, '{ not json');
     expect(load).toThrow(/Cannot read the price table/);
-    expect(() => loadPriceTable(join(dir, 'missing.json'))).toThrow(/Cannot read the price table/);
+    expect(() => loadPriceTable(join(dir, 'missing.json'), FAMILY_REGISTRY)).toThrow(/Cannot read the price table/);
   });
 });

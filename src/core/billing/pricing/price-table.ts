@@ -1,11 +1,11 @@
 import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsInt, IsNotEmptyObject, IsObject, IsOptional, IsString, Max, Min, MinLength, ValidateNested, validateSync } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsOptional, IsString, Max, Min, MinLength, ValidateNested, validateSync } from 'class-validator';
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
-import { Family, MODEL_CATALOGUE, findModel } from '../../models/catalogue';
 import { GatewayError } from '../../../platform/errors';
 import { firstViolation } from '../../../platform/validation/validate-dto';
 import { BP_ONE } from './units';
+import type { PricingCatalogue } from './pricing-catalogue';
 
 /**
  * The pricing table (CONTRACT.md §5): one entry per catalogue model, integer units only.
@@ -19,77 +19,17 @@ export const MAX_BASIS_POINTS = 10 * BP_ONE;
 /** Used when `PRICES_FILE` is not set; relative to the working directory, as `npm start` runs. */
 export const DEFAULT_PRICES_FILE = 'config/prices.json';
 
-function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
+export function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((d) => d(target, key));
 }
 /** An amount in price units: integer, 0..MAX_PRICE (floats and strings are rejected). */
-const Price = () => compose(IsInt(), Min(0), Max(MAX_PRICE));
+export const Price = () => compose(IsInt(), Min(0), Max(MAX_PRICE));
 /** A multiplier in basis points; the bounds fix its direction (a discount cannot raise the price). */
-const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(min), Max(max));
-const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
+export const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(min), Max(max));
+export const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
 
-/** Family B: price per output second by resolution tier (`size` is mapped to its tier). */
-export class AxPerSecond {
-  @Price() '720P': number;
-  @Price() '1080P': number;
-}
-
-export class AxModelPrice {
-  @Nested(() => AxPerSecond) per_second: AxPerSecond;
-  /** Flat surcharge per reference image / reference video in the request. */
-  @Price() per_reference_image: number;
-  @Price() per_reference_video: number;
-  /** Only models with an audio switch (`wx2.6-r2v-flash`): multiplier for `audio: false`. */
-  @IsOptional() @BasisPoints(0, BP_ONE) silent_bp?: number;
-}
-
-/** Family C: each model prices the resolutions it accepts (SPEC.md lists them per model). */
-export class VdPerSecond {
-  @IsOptional() @Price() '360p'?: number;
-  @IsOptional() @Price() '540p'?: number;
-  @IsOptional() @Price() '720p'?: number;
-  @IsOptional() @Price() '1080p'?: number;
-}
-
-export class VdModelPrice {
-  @IsNotEmptyObject({ nullable: false }, { message: '$property must price at least one resolution' })
-  @Nested(() => VdPerSecond)
-  per_second: VdPerSecond;
-  /** Multiplier when joint audio-video output is on (>= x1). */
-  @BasisPoints(BP_ONE, MAX_BASIS_POINTS) audio_bp: number;
-  /** Multiplier for off-peak mode (<= x1: a discount). */
-  @BasisPoints(0, BP_ONE) off_peak_bp: number;
-  /** Flat surcharge per reference video (`videos` or video subjects). */
-  @Price() per_reference_video: number;
-}
-
-/** Family A editing: price per output second by `mode`. */
-export class KlEditPerSecond {
-  @Price() std: number;
-  @Price() pro: number;
-}
-
-/** Family A session operations, per call; an absent operation costs 0. */
-export class KlSessionOps {
-  @IsOptional() @Price() init?: number;
-  @IsOptional() @Price() add?: number;
-  @IsOptional() @Price() delete?: number;
-  @IsOptional() @Price() clear?: number;
-  @IsOptional() @Price() preview?: number;
-}
-
-export class KlModelPrice {
-  /** Only the editing model needs it (`kl-v1-6`); pricing an edit without it is a config fault. */
-  @IsOptional() @Nested(() => KlEditPerSecond) edit_per_second?: KlEditPerSecond;
-  /** Flat price of creating one custom voice. */
-  @Price() voice: number;
-  @IsOptional() @Nested(() => KlSessionOps) session_ops?: KlSessionOps;
-}
-
-export type ModelPrice = AxModelPrice | VdModelPrice | KlModelPrice;
-
-/** Which entry shape a model needs, by its catalogue family. */
-const ENTRY_CLASS: Record<Family, ClassConstructor<ModelPrice>> = { ax: AxModelPrice, vd: VdModelPrice, kl: KlModelPrice };
+/** A model's price entry: its shape is its family's (`FamilyDefinition.pricing.entry`). */
+export type ModelPrice = object;
 
 /** The table's top level; `models` is checked entry by entry against its family's class. */
 export class PriceTableDto {
@@ -134,33 +74,34 @@ function validateAs<T extends object>(cls: ClassConstructor<T>, raw: unknown, pa
 }
 
 /** The table, or the first fault with the field path it sits at (`models.vdq2.per_second.720p`). */
-export function checkPriceTable(raw: unknown): { table: PriceTable } | { violation: PriceTableViolation } {
+export function checkPriceTable(raw: unknown, catalogue: PricingCatalogue): { table: PriceTable } | { violation: PriceTableViolation } {
   const top = validateAs(PriceTableDto, raw, '');
   if ('violation' in top) return top;
   const models: Record<string, ModelPrice> = {};
   for (const [name, entry] of Object.entries(top.value.models)) {
     const path = `models.${name}`;
-    const model = findModel(name);
-    if (!model) return { violation: { param: path, message: `${path} is not a model of the catalogue.` } };
-    const checked = validateAs(ENTRY_CLASS[model.family], entry, path);
+    const model = catalogue.find(name);
+    const entryClass = model && catalogue.priceEntryClass(model.family);
+    if (!model || !entryClass) return { violation: { param: path, message: `${path} is not a model of the catalogue.` } };
+    const checked = validateAs(entryClass, entry, path);
     if ('violation' in checked) return checked;
     models[name] = checked.value;
   }
   // Every model the gateway serves must be billable, or a task could run free.
-  const missing = MODEL_CATALOGUE.find((m) => !Object.prototype.hasOwnProperty.call(models, m.name));
+  const missing = catalogue.all().find((m) => !Object.prototype.hasOwnProperty.call(models, m.name));
   if (missing) return { violation: { param: `models.${missing.name}`, message: `models.${missing.name} has no price entry.` } };
   return { table: { ...top.value, models } };
 }
 
 /** For the admin API: a bad table is the caller's fault, a 400 naming the field. */
-export function validatePriceTable(raw: unknown): PriceTable {
-  const result = checkPriceTable(raw);
+export function validatePriceTable(raw: unknown, catalogue: PricingCatalogue): PriceTable {
+  const result = checkPriceTable(raw, catalogue);
   if ('violation' in result) throw GatewayError.invalid(result.violation.message, result.violation.param);
   return result.table;
 }
 
 /** For start-up: a bad file is an operator fault, a plain Error that stops the gateway. */
-export function loadPriceTable(file: string = DEFAULT_PRICES_FILE): PriceTable {
+export function loadPriceTable(file: string, catalogue: PricingCatalogue): PriceTable {
   const path = resolve(file);
   let raw: unknown;
   try {
@@ -168,7 +109,7 @@ export function loadPriceTable(file: string = DEFAULT_PRICES_FILE): PriceTable {
   } catch (e) {
     throw new Error(`Cannot read the price table ${path}: ${(e as Error).message}`);
   }
-  const result = checkPriceTable(raw);
+  const result = checkPriceTable(raw, catalogue);
   if ('violation' in result) throw new Error(`Invalid price table ${path}: ${result.violation.message}`);
   return result.table;
 }

@@ -1,21 +1,18 @@
-import { Family } from '../../models/catalogue';
-import { BillableUsage } from '../billable-usage';
-import { AxModelPrice, KlModelPrice, ModelPrice, VdModelPrice } from './price-table';
+import { FamilyId } from '../../models/model-catalogue';
+import { ModelPrice } from './price-table';
 import { applyBasisPoints, multiply, wholeNumber } from './units';
 
 /**
- * How each kind of billable usage turns into priced lines, as data: a per-second price chosen
- * by a tier, multipliers switched on by usage flags, flat surcharges per counted item.
+ * How a kind of billable usage turns into priced lines, as data: a per-second price chosen by a
+ * tier, multipliers switched on by usage flags, flat surcharges per counted item. Families build
+ * their rules with `timed` and `flat`; the engine reads them, never names them.
  */
-
-export type UsageKind = BillableUsage['kind'];
-export type UsageOf<K extends UsageKind> = Extract<BillableUsage, { kind: K }>;
 /** `[line name, amount in units]`; the lines of a charge add up to its amount. */
 export type Line = [string, number];
 
 export interface PricingRule<U> {
   /** The catalogue family whose price entries this usage is priced from. */
-  readonly family: Family;
+  readonly family: FamilyId;
   /** Requested seconds for work billed per second; null for a flat-priced call. */
   requestedSeconds(usage: U): number | null;
   /** Lines for `seconds` billed seconds; `at` is the entry's path, for error messages. */
@@ -41,7 +38,7 @@ function priceAt(entry: object, keys: string[], at: string, fallback?: number): 
 const sum = (lines: Line[]) => lines.reduce((total, [, amount]) => total + amount, 0);
 
 interface TimedSpec<U, E> {
-  family: Family;
+  family: FamilyId;
   /** Path inside the entry to the per-second price for this usage's tier. */
   perSecond: (usage: U) => [keyof E & string, string];
   /** Applied in order to the running subtotal of the per-second part. */
@@ -50,7 +47,7 @@ interface TimedSpec<U, E> {
   surcharges: Array<{ line: string; field: keyof E & string; count: (usage: U) => number }>;
 }
 
-function timed<U extends { durationSeconds: number }, E extends ModelPrice>(spec: TimedSpec<U, E>): PricingRule<U> {
+export function timed<U extends { durationSeconds: number }, E extends ModelPrice>(spec: TimedSpec<U, E>): PricingRule<U> {
   return {
     family: spec.family,
     requestedSeconds: (usage) => usage.durationSeconds,
@@ -69,41 +66,10 @@ function timed<U extends { durationSeconds: number }, E extends ModelPrice>(spec
   };
 }
 
-function flat<U>(family: Family, line: string, path: (usage: U) => string[], fallback?: number): PricingRule<U> {
+export function flat<U>(family: FamilyId, line: string, path: (usage: U) => string[], fallback?: number): PricingRule<U> {
   return {
     family,
     requestedSeconds: () => null,
     lines: (entry, usage, _seconds, at) => [[line, priceAt(entry, path(usage), at, fallback)]],
   };
 }
-
-export const PRICING_RULES: { [K in UsageKind]: PricingRule<UsageOf<K>> } = {
-  'ax-r2v': timed<UsageOf<'ax-r2v'>, AxModelPrice>({
-    family: 'ax',
-    perSecond: (u) => ['per_second', u.resolution],
-    // `audio` is null on models without the switch and true by default: only an explicit false is cheaper.
-    multipliers: [{ line: 'silent', field: 'silent_bp', when: (u) => u.audio === false }],
-    surcharges: [
-      { line: 'reference_images', field: 'per_reference_image', count: (u) => u.referenceImages },
-      { line: 'reference_videos', field: 'per_reference_video', count: (u) => u.referenceVideos },
-    ],
-  }),
-  'vd-r2v': timed<UsageOf<'vd-r2v'>, VdModelPrice>({
-    family: 'vd',
-    perSecond: (u) => ['per_second', u.resolution],
-    multipliers: [
-      { line: 'audio', field: 'audio_bp', when: (u) => u.audio },
-      { line: 'off_peak', field: 'off_peak_bp', when: (u) => u.offPeak },
-    ],
-    surcharges: [{ line: 'reference_videos', field: 'per_reference_video', count: (u) => u.referenceVideos }],
-  }),
-  'kl-edit': timed<UsageOf<'kl-edit'>, KlModelPrice>({
-    family: 'kl',
-    perSecond: (u) => ['edit_per_second', u.mode],
-    multipliers: [],
-    surcharges: [],
-  }),
-  'kl-voice': flat<UsageOf<'kl-voice'>>('kl', 'voice', () => ['voice']),
-  // Session operations are free unless the operator prices them.
-  'kl-session-op': flat<UsageOf<'kl-session-op'>>('kl', 'session_op', (u) => ['session_ops', u.operation], 0),
-};

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { MODEL_CATALOGUE } from '../../models/catalogue';
+import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { BillableUsage } from '../billable-usage';
-import { AxModelPrice, MAX_BASIS_POINTS, PriceTable, validatePriceTable, VdModelPrice } from './price-table';
+import { ModelDescriptor } from '../../models/model-catalogue';
+import { AxModelPrice } from '../../../families/ax/ax.pricing';
+import { VdModelPrice } from '../../../families/vd/vd.pricing';
+import { MAX_BASIS_POINTS, PriceTable, validatePriceTable } from './price-table';
 import { estimateCharge, finalCharge } from './pricing';
 import { BP_ONE } from './units';
 
@@ -9,7 +12,7 @@ import { BP_ONE } from './units';
 const price = fc.integer({ min: 0, max: 100_000 });
 const discount = fc.integer({ min: 0, max: BP_ONE });
 const premium = fc.integer({ min: BP_ONE, max: MAX_BASIS_POINTS });
-const entryOf = {
+const entryOf: Record<string, fc.Arbitrary<unknown>> = {
   ax: fc.record(
     { per_second: fc.record({ '720P': price, '1080P': price }), per_reference_image: price, per_reference_video: price, silent_bp: discount },
     { requiredKeys: ['per_second', 'per_reference_image', 'per_reference_video'] },
@@ -26,14 +29,14 @@ const entryOf = {
   ),
 };
 const anyTable: fc.Arbitrary<PriceTable> = fc
-  .tuple(fc.integer({ min: 1, max: 1000 }), ...MODEL_CATALOGUE.map((m) => entryOf[m.family]))
+  .tuple(fc.integer({ min: 1, max: 1000 }), ...FAMILY_REGISTRY.all().map((m: ModelDescriptor) => entryOf[m.family]))
   .map(([version, ...entries]) =>
-    validatePriceTable({ version, unit: 'millicredit', currency_unit: '1/1000 credit', models: Object.fromEntries(MODEL_CATALOGUE.map((m, i) => [m.name, entries[i]])) }),
+    validatePriceTable({ version, unit: 'millicredit', currency_unit: '1/1000 credit', models: Object.fromEntries(FAMILY_REGISTRY.all().map((m: ModelDescriptor, i: number) => [m.name, entries[i]])) }, FAMILY_REGISTRY),
   );
 
 /** A valid usage for `model` under `table` (only what the table can price, as request rules ensure). */
 function usageFor(table: PriceTable, model: string): fc.Arbitrary<BillableUsage> {
-  const family = MODEL_CATALOGUE.find((m) => m.name === model)!.family;
+  const family = FAMILY_REGISTRY.all().find((m: ModelDescriptor) => m.name === model)!.family;
   if (family === 'ax') {
     const hasSwitch = (table.models[model] as AxModelPrice).silent_bp !== undefined;
     return fc.record({
@@ -64,7 +67,7 @@ function usageFor(table: PriceTable, model: string): fc.Arbitrary<BillableUsage>
 }
 
 const priced = anyTable.chain((table) =>
-  fc.constantFrom(...MODEL_CATALOGUE.map((m) => m.name)).chain((model) => usageFor(table, model).map((usage) => ({ table, model, usage }))),
+  fc.constantFrom(...FAMILY_REGISTRY.all().map((m: ModelDescriptor) => m.name)).chain((model) => usageFor(table, model).map((usage) => ({ table, model, usage }))),
 );
 /** Anything an upstream might report, sensible or not. */
 const outputSeconds = fc.option(fc.oneof(fc.integer({ min: -5, max: 40 }), fc.double({ min: -5, max: 40, noNaN: false })), { nil: undefined });
@@ -75,7 +78,7 @@ describe('pricing properties', () => {
   it('estimates are non-negative integers whose lines add up', () => {
     fc.assert(
       fc.property(priced, ({ table, model, usage }) => {
-        const c = estimateCharge(table, model, usage);
+        const c = estimateCharge(FAMILY_REGISTRY, table, model, usage);
         expect(isAmount(c.amount)).toBe(true);
         expect(Object.values(c.breakdown).every(Number.isSafeInteger)).toBe(true);
         expect(total(c.breakdown)).toBe(c.amount);
@@ -87,10 +90,10 @@ describe('pricing properties', () => {
   it('final charges are non-negative integers, never above the estimate', () => {
     fc.assert(
       fc.property(priced, outputSeconds, ({ table, model, usage }, seconds) => {
-        const final = finalCharge(table, model, usage, { outputSeconds: seconds });
+        const final = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: seconds });
         expect(isAmount(final.amount)).toBe(true);
         expect(total(final.breakdown)).toBe(final.amount);
-        expect(final.amount).toBeLessThanOrEqual(estimateCharge(table, model, usage).amount);
+        expect(final.amount).toBeLessThanOrEqual(estimateCharge(FAMILY_REGISTRY, table, model, usage).amount);
       }),
     );
   });
@@ -99,8 +102,8 @@ describe('pricing properties', () => {
     fc.assert(
       fc.property(priced, fc.integer({ min: 0, max: 10 }), ({ table, model, usage }, more) => {
         fc.pre(usage.kind === 'ax-r2v' || usage.kind === 'vd-r2v');
-        const longer = { ...usage, durationSeconds: (usage as { durationSeconds: number }).durationSeconds + more } as BillableUsage;
-        expect(estimateCharge(table, model, longer).amount).toBeGreaterThanOrEqual(estimateCharge(table, model, usage).amount);
+        const longer = { ...usage, durationSeconds: (usage as unknown as { durationSeconds: number }).durationSeconds + more } as BillableUsage;
+        expect(estimateCharge(FAMILY_REGISTRY, table, model, longer).amount).toBeGreaterThanOrEqual(estimateCharge(FAMILY_REGISTRY, table, model, usage).amount);
       }),
     );
   });
@@ -108,8 +111,8 @@ describe('pricing properties', () => {
   it('final charges never decrease as the output grows', () => {
     fc.assert(
       fc.property(priced, fc.double({ min: 0.001, max: 20, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true }), ({ table, model, usage }, shorter, extra) => {
-        const a = finalCharge(table, model, usage, { outputSeconds: shorter }).amount;
-        const b = finalCharge(table, model, usage, { outputSeconds: shorter + extra }).amount;
+        const a = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter }).amount;
+        const b = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter + extra }).amount;
         expect(b).toBeGreaterThanOrEqual(a);
       }),
     );

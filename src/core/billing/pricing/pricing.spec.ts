@@ -1,26 +1,30 @@
 import { readFileSync } from 'fs';
+import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { join } from 'path';
 import { BillableUsage } from '../billable-usage';
 import { GatewayError } from '../../../platform/errors';
-import { AxModelPrice, KlModelPrice, loadPriceTable, PriceTable, validatePriceTable, VdModelPrice } from './price-table';
+import { AxBillableUsage, AxModelPrice } from '../../../families/ax/ax.pricing';
+import { KlModelPrice } from '../../../families/kl/kl.pricing';
+import { VdBillableUsage, VdModelPrice } from '../../../families/vd/vd.pricing';
+import { loadPriceTable, PriceTable, validatePriceTable } from './price-table';
 import { estimateCharge, finalCharge } from './pricing';
 
 const SHIPPED = join(__dirname, '../../../../config/prices.json');
-const table = loadPriceTable(SHIPPED);
+const table = loadPriceTable(SHIPPED, FAMILY_REGISTRY);
 const ax = (model: string) => table.models[model] as AxModelPrice;
 const vd = (model: string) => table.models[model] as VdModelPrice;
 const kl = (model: string) => table.models[model] as KlModelPrice;
-const est = (model: string, usage: BillableUsage, t: PriceTable = table) => estimateCharge(t, model, usage).amount;
+const est = (model: string, usage: BillableUsage, t: PriceTable = table) => estimateCharge(FAMILY_REGISTRY, t, model, usage).amount;
 
 /** The shipped table with one edit, validated like an admin PUT. */
 function tableWith(edit: (raw: any) => void): PriceTable {
   const raw = JSON.parse(readFileSync(SHIPPED, 'utf8'));
   edit(raw);
-  return validatePriceTable(raw);
+  return validatePriceTable(raw, FAMILY_REGISTRY);
 }
 
-type AxUsage = Extract<BillableUsage, { kind: 'ax-r2v' }>;
-type VdUsage = Extract<BillableUsage, { kind: 'vd-r2v' }>;
+type AxUsage = AxBillableUsage;
+type VdUsage = VdBillableUsage;
 const axUsage = (over: Partial<AxUsage> = {}): AxUsage => ({ kind: 'ax-r2v', resolution: '720P', durationSeconds: 5, referenceImages: 0, referenceVideos: 0, audio: null, ...over });
 const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({ kind: 'vd-r2v', mode: 'non-subject', resolution: '720p', durationSeconds: 5, audio: false, offPeak: false, referenceVideos: 0, ...over });
 
@@ -47,8 +51,8 @@ describe('family B pricing', () => {
 
   it('makes silent flash output cheaper by its multiplier, sound the default price', () => {
     const f = ax('wx2.6-r2v-flash');
-    const sound = estimateCharge(table, 'wx2.6-r2v-flash', axUsage({ audio: true, referenceImages: 1 }));
-    const silent = estimateCharge(table, 'wx2.6-r2v-flash', axUsage({ audio: false, referenceImages: 1 }));
+    const sound = estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v-flash', axUsage({ audio: true, referenceImages: 1 }));
+    const silent = estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v-flash', axUsage({ audio: false, referenceImages: 1 }));
     expect(sound.amount).toBe(5 * f.per_second['720P'] + f.per_reference_image);
     expect(silent.breakdown.silent).toBe(Math.ceil((5 * f.per_second['720P'] * f.silent_bp!) / 10000) - 5 * f.per_second['720P']);
     expect(silent.amount).toBe(sound.amount + silent.breakdown.silent);
@@ -62,7 +66,7 @@ describe('family B pricing', () => {
   });
 
   it('fails as a config fault when silent output is priced for a model without silent_bp', () => {
-    expect(() => estimateCharge(table, 'wx2.6-r2v', axUsage({ audio: false }))).toThrow('No price configured at models.wx2.6-r2v.silent_bp.');
+    expect(() => estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v', axUsage({ audio: false }))).toThrow('No price configured at models.wx2.6-r2v.silent_bp.');
   });
 });
 
@@ -92,14 +96,14 @@ describe('family C pricing', () => {
   });
 
   it('names its lines so that they add up to the amount', () => {
-    const c = estimateCharge(table, 'vdq2-pro', vdUsage({ audio: true, offPeak: true, referenceVideos: 1 }));
+    const c = estimateCharge(FAMILY_REGISTRY, table, 'vdq2-pro', vdUsage({ audio: true, offPeak: true, referenceVideos: 1 }));
     expect(Object.keys(c.breakdown)).toEqual(['base', 'audio', 'off_peak', 'reference_videos']);
     expect(Object.values(c.breakdown).reduce((a, b) => a + b, 0)).toBe(c.amount);
     expect(c.breakdown.off_peak).toBeLessThan(0);
   });
 
   it('fails with a plain Error (not a client error) for a resolution without a price', () => {
-    const call = () => estimateCharge(table, 'vdq1', vdUsage({ resolution: '720p' }));
+    const call = () => estimateCharge(FAMILY_REGISTRY, table, 'vdq1', vdUsage({ resolution: '720p' }));
     expect(call).toThrow('No price configured at models.vdq1.per_second.720p.');
     try {
       call();
@@ -129,9 +133,9 @@ describe('family A pricing', () => {
 
   it('charges a custom voice its flat price, estimate and final alike', () => {
     const voice: BillableUsage = { kind: 'kl-voice' };
-    expect(estimateCharge(table, 'kl-v1', voice)).toEqual({ amount: kl('kl-v1').voice, priceVersion: table.version, breakdown: { voice: kl('kl-v1').voice } });
+    expect(estimateCharge(FAMILY_REGISTRY, table, 'kl-v1', voice)).toEqual({ amount: kl('kl-v1').voice, priceVersion: table.version, breakdown: { voice: kl('kl-v1').voice } });
     expect(kl('kl-v1').voice).toBeGreaterThan(0);
-    expect(finalCharge(table, 'kl-v1', voice, { outputSeconds: 1 }).amount).toBe(kl('kl-v1').voice);
+    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1', voice, { outputSeconds: 1 }).amount).toBe(kl('kl-v1').voice);
   });
 
   it('charges session operations their per-call price, 0 by default', () => {
@@ -150,8 +154,8 @@ describe('family A pricing', () => {
 describe('charges in general', () => {
   it('stamps the price version', () => {
     const v7 = tableWith((t) => (t.version = 7));
-    expect(estimateCharge(v7, 'vdq2', vdUsage()).priceVersion).toBe(7);
-    expect(finalCharge(v7, 'vdq2', vdUsage(), {}).priceVersion).toBe(7);
+    expect(estimateCharge(FAMILY_REGISTRY, v7, 'vdq2', vdUsage()).priceVersion).toBe(7);
+    expect(finalCharge(FAMILY_REGISTRY, v7, 'vdq2', vdUsage(), {}).priceVersion).toBe(7);
   });
 
   it('rounds a fractional multiplier result up to a whole unit, so a hold never under-covers', () => {
@@ -159,7 +163,7 @@ describe('charges in general', () => {
       raw.models.vdq2.per_second['720p'] = 1;
       raw.models.vdq2.audio_bp = 10001;
     });
-    const c = estimateCharge(t, 'vdq2', vdUsage({ durationSeconds: 1, audio: true }));
+    const c = estimateCharge(FAMILY_REGISTRY, t, 'vdq2', vdUsage({ durationSeconds: 1, audio: true }));
     expect(c).toEqual({ amount: 2, priceVersion: 1, breakdown: { base: 1, audio: 1 } });
   });
 
@@ -179,11 +183,11 @@ describe('charges in general', () => {
 
 describe('final charge', () => {
   const usage = vdUsage({ durationSeconds: 8, audio: true, referenceVideos: 1 });
-  const estimate = estimateCharge(table, 'vdq2-pro', usage);
-  const final = (outputSeconds?: number) => finalCharge(table, 'vdq2-pro', usage, { outputSeconds });
+  const estimate = estimateCharge(FAMILY_REGISTRY, table, 'vdq2-pro', usage);
+  const final = (outputSeconds?: number) => finalCharge(FAMILY_REGISTRY, table, 'vdq2-pro', usage, { outputSeconds });
 
   it('bills the reported output seconds', () => {
-    expect(final(3)).toEqual(estimateCharge(table, 'vdq2-pro', { ...usage, durationSeconds: 3 }));
+    expect(final(3)).toEqual(estimateCharge(FAMILY_REGISTRY, table, 'vdq2-pro', { ...usage, durationSeconds: 3 }));
     expect(final(3).amount).toBeLessThan(estimate.amount);
   });
 
@@ -203,9 +207,9 @@ describe('final charge', () => {
 
   it('bills family B and family A edits by output seconds too', () => {
     const axu = axUsage({ durationSeconds: 10, referenceImages: 2 });
-    expect(finalCharge(table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image);
+    expect(finalCharge(FAMILY_REGISTRY, table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image);
     const klu: BillableUsage = { kind: 'kl-edit', mode: 'std', durationSeconds: 10 };
-    expect(finalCharge(table, 'kl-v1-6', klu, { outputSeconds: 9.5 }).amount).toBe(est('kl-v1-6', klu));
-    expect(finalCharge(table, 'kl-v1-6', klu, { outputSeconds: 5 }).amount).toBe(5 * kl('kl-v1-6').edit_per_second!.std);
+    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 9.5 }).amount).toBe(est('kl-v1-6', klu));
+    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 5 }).amount).toBe(5 * kl('kl-v1-6').edit_per_second!.std);
   });
 });

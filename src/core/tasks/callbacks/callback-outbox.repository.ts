@@ -35,4 +35,9 @@ export class CallbackOutboxRepository {
   forTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
     return this.repo.findBy({ taskId });
   }
+
+  /** A task's deliveries in the order they were queued (the admin view of its callbacks). */
+  listForTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
+    return this.repo.find({ where: { taskId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
 }

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
 import { TaskEntity } from '../entities/task.entity';
-import { TaskPresenters } from '../task-presenters';
+import { TaskFamilies } from '../task-families';
 import { CallbackOutboxRepository } from './callback-outbox.repository';
 
 /** Queues a client callback with the task's query body; the callback worker delivers it. */
@@ -11,7 +11,7 @@ import { CallbackOutboxRepository } from './callback-outbox.repository';
 export class CallbackOutbox {
   constructor(
     private readonly outbox: CallbackOutboxRepository,
-    private readonly presenters: TaskPresenters,
+    private readonly families: TaskFamilies,
     private readonly clock: Clock,
   ) {}
 
@@ -23,7 +23,7 @@ export class CallbackOutbox {
       taskId: task.id,
       accountId: task.accountId,
       url: task.callbackUrl,
-      body: JSON.stringify(this.presenters.present(task)),
+      body: JSON.stringify(this.families.present(task)),
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { BigIntColumnOptions, JsonColumnOptions } from '../../../platform/database/columns';
 import type { UpstreamVideo, UpstreamVoice } from '../../../upstream/upstream.types';
-import type { Family } from '../../models/catalogue';
+import type { FamilyId } from '../../models/model-catalogue';
 import type { BillableUsage } from '../../billing/billable-usage';
 
 /**
@@ -32,8 +32,8 @@ export class TaskEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 }) id: string;
   @Column({ type: 'varchar', length: 64, name: 'account_id' }) accountId: string;
   @Column({ type: 'varchar', length: 64, name: 'api_key_id', nullable: true }) apiKeyId: string | null;
-  @Column({ type: 'varchar', length: 8 }) family: Family;
-  /** What kind of task: `r2v` (B), `reference2video` (C), `multi_elements`, `custom_voices` (A). */
+  @Column({ type: 'varchar', length: 8 }) family: FamilyId;
+  /** What kind of task within its family: `reference2video` (B, C), `multi_elements`, `custom_voices` (A). */
   @Column({ type: 'varchar', length: 32 }) action: string;
   @Column({ type: 'varchar', length: 100 }) model: string;
   @Column({ type: 'varchar', length: 100, name: 'channel_id' }) channelId: string;

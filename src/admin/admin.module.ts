@@ -1,0 +1,23 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '../core/accounts/accounts.module';
+import { BillingModule } from '../core/billing/billing.module';
+import { TasksModule } from '../core/tasks/tasks.module';
+import { ADMIN_TOKEN } from './admin-token';
+import { AccountsAdminController } from './accounts-admin.controller';
+import { AdminGuard } from './admin.guard';
+import { CallbacksAdminController } from './callbacks-admin.controller';
+import { LedgerAdminController } from './ledger-admin.controller';
+import { PricesAdminController } from './prices-admin.controller';
+import { UsageAdminController } from './usage-admin.controller';
+
+@Module({})
+export class AdminModule {
+  static forRoot(adminToken: string): DynamicModule {
+    return {
+      module: AdminModule,
+      imports: [AccountsModule, BillingModule, TasksModule],
+      controllers: [AccountsAdminController, LedgerAdminController, PricesAdminController, UsageAdminController, CallbacksAdminController],
+      providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
+    };
+  }
+}

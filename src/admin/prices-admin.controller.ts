@@ -1,0 +1,50 @@
+import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { PriceTable } from '../core/billing/pricing';
+import { PricingService } from '../core/billing/pricing.service';
+import { AdminGuard } from './admin.guard';
+
+const TABLE_SCHEMA = {
+  type: 'object',
+  required: ['version', 'unit', 'currency_unit', 'models'],
+  properties: {
+    version: { type: 'integer', minimum: 1, description: 'Stored as the next version whatever is sent (at least this number).' },
+    unit: { type: 'string', example: 'millicredit' },
+    currency_unit: { type: 'string', example: '1 unit = 1/1000 credit' },
+    notes: { type: 'array', items: { type: 'string' } },
+    models: { type: 'object', description: 'One entry per catalogue model (all are required), shaped by its family: see config/prices.json.' },
+  },
+  example: {
+    version: 2,
+    unit: 'millicredit',
+    currency_unit: '1 unit = 1/1000 credit',
+    models: {
+      'wx2.7-r2v': { per_second: { '720P': 1100, '1080P': 1700 }, per_reference_image: 200, per_reference_video: 500 },
+      vdq3: { per_second: { '540p': 500, '720p': 800, '1080p': 1400 }, audio_bp: 12000, off_peak_bp: 7000, per_reference_video: 0 },
+      'kl-v1-6': { edit_per_second: { std: 700, pro: 1200 }, voice: 5000 },
+      '…': 'every other catalogue model',
+    },
+  },
+};
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('admin/v1/prices')
+export class PricesAdminController {
+  constructor(private readonly pricing: PricingService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The pricing table in force, with its version (integer units)' })
+  current(): Promise<PriceTable> {
+    return this.pricing.latest();
+  }
+
+  /** The body is checked by the pricing rules themselves (400 naming the field, e.g. `models.vdq3.per_second.720p`). */
+  @Put()
+  @ApiOperation({ summary: 'Replace the pricing table; stored as a new version used by every later hold' })
+  @ApiBody({ schema: TABLE_SCHEMA })
+  replace(@Body() body: unknown): Promise<PriceTable> {
+    return this.pricing.replace(body);
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { GatewayError } from '../../platform/errors';
+import { keyAllowsModel } from '../accounts/guards/model-access.guard';
+import { Principal } from '../accounts/principal';
+import type { FamilyId } from '../models/model-catalogue';
+import { TaskEntity } from './entities/task.entity';
+import { TasksRepository } from './tasks.repository';
+
+export interface TaskListRequest {
+  family: FamilyId;
+  action: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  model?: string;
+  ids?: string[];
+}
+
+/**
+ * Reads of task records as their owner may see them: scoped to the account, to the family (and
+ * action) of the route, to the models the key may use; a rejected creation is no task to the
+ * caller. Anything else is 404 (CONTRACT §3: never reveal that it exists).
+ */
+@Injectable()
+export class TaskQueries {
+  constructor(private readonly tasks: TasksRepository) {}
+
+  async findVisible(principal: Principal, family: FamilyId, id: string, action?: string): Promise<TaskEntity> {
+    const task = await this.tasks.findForAccount(id, principal.account.id);
+    const visible =
+      task !== null &&
+      task.family === family &&
+      (action === undefined || task.action === action) &&
+      task.phase !== 'rejected' &&
+      keyAllowsModel(principal.apiKey.models, task.model);
+    if (!visible) throw GatewayError.notFound('Task');
+    return task;
+  }
+
+  /** A page of the caller's tasks of one action, newest first (ties by ID, so pages never overlap), with the exact total. */
+  list(principal: Principal, request: TaskListRequest): Promise<{ items: TaskEntity[]; total: number }> {
+    return this.tasks.list({
+      accountId: principal.account.id,
+      family: request.family,
+      action: request.action,
+      model: request.model,
+      models: principal.apiKey.models ?? undefined,
+      ids: request.ids,
+      offset: (request.page - 1) * request.pageSize,
+      limit: request.pageSize,
+    });
+  }
+}

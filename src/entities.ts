@@ -1,0 +1,25 @@
+// Every entity of the gateway, for tools that run outside Nest (the TypeORM CLI). Inside the app,
+// each module registers its own with `TypeOrmModule.forFeature`.
+import { AccountEntity } from './core/accounts/entities/account.entity';
+import { ApiKeyEntity } from './core/accounts/entities/api-key.entity';
+import { ModelGrantEntity } from './core/accounts/entities/model-grant.entity';
+import { LedgerEntryEntity } from './core/billing/entities/ledger-entry.entity';
+import { PriceVersionEntity } from './core/billing/entities/price-version.entity';
+import { UsageRecordEntity } from './core/billing/entities/usage-record.entity';
+import { CallbackDeliveryEntity } from './core/tasks/entities/callback-delivery.entity';
+import { IdempotencyRecordEntity } from './core/tasks/entities/idempotency-record.entity';
+import { TaskEntity } from './core/tasks/entities/task.entity';
+import { FAMILY_ENTITIES } from './families/family-entities';
+
+export const ALL_ENTITIES = [
+  AccountEntity,
+  ApiKeyEntity,
+  ModelGrantEntity,
+  TaskEntity,
+  IdempotencyRecordEntity,
+  CallbackDeliveryEntity,
+  LedgerEntryEntity,
+  UsageRecordEntity,
+  PriceVersionEntity,
+  ...FAMILY_ENTITIES,
+];

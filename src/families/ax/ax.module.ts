@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../../core/tasks/tasks.module';
+import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { AxReferenceVideoController } from './reference-video/ax-reference-video.controller';
+import { AxReferenceVideoService } from './reference-video/ax-reference-video.service';
+
+/** Family B's HTTP face: its controller over its service, on the task engine. */
+@Module({ imports: [TasksModule], controllers: [AxReferenceVideoController], providers: [AxReferenceVideoService, IdempotencyInterceptor] })
+export class AxModule {}

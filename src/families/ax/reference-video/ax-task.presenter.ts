@@ -1,0 +1,42 @@
+import { randomUUID } from 'crypto';
+import { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { axTimestamp } from '../../../platform/time/formats';
+import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
+
+const AX_STATUSES = new Set(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
+
+/** Family B `task_status` from the gateway's record: terminal phases always win over a stale native word. */
+export function axTaskStatus(task: TaskEntity): string {
+  if (task.phase === 'succeeded') return 'SUCCEEDED';
+  if (task.phase === 'failed' || task.phase === 'rejected') return task.nativeStatus === 'CANCELED' ? 'CANCELED' : 'FAILED';
+  if (task.phase === 'submitting') return 'PENDING';
+  return AX_STATUSES.has(task.nativeStatus) ? task.nativeStatus : 'UNKNOWN';
+}
+
+/** Creation answer: PENDING with the gateway's public task ID. */
+export function presentAxCreated(task: TaskEntity, requestId: string): AxCreatedResponse {
+  return { request_id: requestId, output: { task_id: task.id, task_status: 'PENDING' } };
+}
+
+/** Query answer in the upstream's shape (CONTRACT §4), from the stored record only. */
+export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()): AxTaskResponse {
+  const native = (task.lastNative as { output?: { scheduled_time?: unknown } } | null)?.output;
+  const failed = task.phase === 'failed' || task.phase === 'rejected';
+  const output: Record<string, unknown> = {
+    task_id: task.id,
+    task_status: axTaskStatus(task),
+    submit_time: axTimestamp(task.createdAt),
+    scheduled_time: typeof native?.scheduled_time === 'string' ? native.scheduled_time : undefined,
+    end_time: axTimestamp(task.finishedAt),
+    video_url: task.phase === 'succeeded' ? task.result?.videos[0]?.url : undefined,
+    code: failed ? (task.failureCode ?? undefined) : undefined,
+    message: failed ? (task.failureReason ?? undefined) : undefined,
+  };
+  const body: AxTaskResponse = { request_id: requestId, output: dropUndefined(output) as unknown as AxTaskResponse['output'] };
+  if (task.nativeUsage) body.usage = task.nativeUsage;
+  return body;
+}
+
+function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}

@@ -1,0 +1,42 @@
+import type { ClassConstructor } from 'class-transformer';
+import type { Type } from '@nestjs/common';
+import type { PricingRule } from '../core/billing/pricing';
+import type { BillableUsage } from '../core/billing/billable-usage';
+import type { FamilyId, ModelDescriptor } from '../core/models/model-catalogue';
+import type { TaskEntity } from '../core/tasks/entities/task.entity';
+import type { FamilyStatusWords } from '../core/tasks/task-families';
+import type { ErrorDialect } from '../platform/errors';
+
+/** One kind of task a family runs (its list `action`). */
+export interface FamilyAction {
+  /** The upstream client's operation that creates and fetches it. */
+  readonly upstreamOperation: string;
+  /** The task's query answer from the stored record; also the client callback body. */
+  present(task: TaskEntity): unknown;
+}
+
+/**
+ * Everything the core needs to know of a family, in one object in the family's folder. The core
+ * reads these through its ports (`ModelCatalogue`, `PricingCatalogue`, `TaskFamilies`) and never
+ * names a family; adding one is a folder and a line in `src/families/index.ts`.
+ */
+export interface FamilyDefinition {
+  /** Short name: the URL segment (`/kl/...`), the upstream protocol and `task.family`. */
+  readonly id: FamilyId;
+  readonly models: readonly ModelDescriptor[];
+  readonly statusWords: FamilyStatusWords;
+  /** Native error fields for requests under the family's path. */
+  readonly errors: ErrorDialect;
+  /** Task kinds by action name. */
+  readonly actions: Readonly<Record<string, FamilyAction>>;
+  readonly pricing: {
+    /** The class-validator shape of one model's entry in the pricing table. */
+    readonly entry: ClassConstructor<object>;
+    /** How each of the family's billable-usage kinds is priced. */
+    readonly rules: Readonly<Record<string, PricingRule<BillableUsage>>>;
+  };
+  /** The upstream finds a task by the gateway's own ID sent at creation (see `TaskFamilies`). */
+  readonly lookupByReference: boolean;
+  /** The Nest module with the family's controllers and services. */
+  readonly module: Type<unknown>;
+}

@@ -1,0 +1,26 @@
+import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { finalUnitDeduction, klEnvelope, klTaskHeader } from '../tasks/kl-task.presenter';
+import { publicVideoId } from '../tasks/kl-result-ids';
+
+/** `GET /kl/v1/videos/multi-elements/{id}` from the stored record, with the gateway's public IDs only. */
+export function presentKlEditingTask(task: TaskEntity, requestId?: string) {
+  const echo = task.creationEcho ?? {};
+  const videos = task.phase === 'succeeded' ? (task.result?.videos ?? []) : [];
+  return klEnvelope(
+    {
+      ...klTaskHeader(task),
+      task_result: {
+        videos: videos.map((video, i) => ({
+          id: publicVideoId(task.id, i),
+          session_id: echo.session_id ?? '',
+          url: video.url,
+          watermark_url: video.watermarkUrl ?? '',
+          duration: video.durationSeconds !== undefined ? String(video.durationSeconds) : String(echo.duration ?? ''),
+        })),
+      },
+      watermark_info: { enabled: echo.watermark_enabled === true },
+      final_unit_deduction: finalUnitDeduction(task),
+    },
+    requestId,
+  );
+}

@@ -1,0 +1,25 @@
+import type { FamilyDefinition } from '../family-definition';
+import { presentKlEditingTask } from './editing/kl-editing-task.presenter';
+import { KL_ERRORS } from './kl.errors';
+import { KL_CUSTOM_VOICES, KL_FAMILY_ID, KL_MULTI_ELEMENTS } from './kl.ids';
+import { KlModule } from './kl.module';
+import { KL_PRICING_RULES, KlModelPrice } from './kl.pricing';
+import { presentKlVoiceTask } from './voices/kl-voice-task.presenter';
+
+const capabilities = ['editing.selection', 'editing.task', 'voices'];
+
+/** Family A: editing sessions and tasks, custom and preset voices (`/kl/v1/...`). */
+export const KL_FAMILY: FamilyDefinition = {
+  id: KL_FAMILY_ID,
+  models: ['kl-v1', 'kl-v1-6'].map((name) => ({ name, family: KL_FAMILY_ID, protocol: 'kl-v1', capabilities })),
+  statusWords: { submitted: 'submitted', succeeded: 'succeed', failed: 'failed' },
+  errors: KL_ERRORS,
+  actions: {
+    [KL_MULTI_ELEMENTS]: { upstreamOperation: 'multi_elements', present: (task) => presentKlEditingTask(task) },
+    [KL_CUSTOM_VOICES]: { upstreamOperation: 'custom_voices', present: (task) => presentKlVoiceTask(task) },
+  },
+  pricing: { entry: KlModelPrice, rules: KL_PRICING_RULES },
+  // The upstream finds a task by the `external_task_id` the gateway sends (its own task ID).
+  lookupByReference: true,
+  module: KlModule,
+};

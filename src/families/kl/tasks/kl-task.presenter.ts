@@ -1,0 +1,46 @@
+import { randomUUID } from 'crypto';
+import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+
+/** Family A `task_status` from the gateway's record: terminal phases always win over a stale native word. */
+export function klTaskStatus(task: TaskEntity): string {
+  if (task.phase === 'succeeded') return 'succeed';
+  if (task.phase === 'failed' || task.phase === 'rejected') return 'failed';
+  if (task.phase === 'submitting') return 'submitted';
+  return task.nativeStatus === 'processing' ? 'processing' : 'submitted';
+}
+
+/** The common envelope of every family A answer (SPEC.md): `code` 0 on success. */
+export function klEnvelope<T>(data: T, requestId: string = randomUUID()): { code: number; message: string; request_id: string; data: T } {
+  return { code: 0, message: 'SUCCEED', request_id: requestId, data };
+}
+
+/** The fields every family A task answer shares; times in milliseconds. */
+export function klTaskHeader(task: TaskEntity): Record<string, unknown> {
+  const failed = task.phase === 'failed' || task.phase === 'rejected';
+  return {
+    task_id: task.id,
+    task_status: klTaskStatus(task),
+    // The upstream's real reason (e.g. content moderation), or the gateway's own (deadline).
+    task_status_msg: failed ? (task.failureReason ?? '') : '',
+    task_info: task.externalTaskId ? { external_task_id: task.externalTaskId } : {},
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}
+
+/** Native credit figure, passed through as information only (the charge follows the usage log). */
+export function finalUnitDeduction(task: TaskEntity): string {
+  const value = task.nativeUsage?.final_unit_deduction;
+  return value === undefined || value === null ? '0' : String(value);
+}
+
+/** The creation answer's `data` (SPEC.md endpoints 6 and 9). */
+export function klCreatedData(task: TaskEntity): Record<string, unknown> {
+  return {
+    task_id: task.id,
+    task_status: klTaskStatus(task),
+    task_info: task.externalTaskId ? { external_task_id: task.externalTaskId } : {},
+    created_at: task.createdAt,
+    updated_at: task.updatedAt,
+  };
+}

@@ -1,0 +1,31 @@
+import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { finalUnitDeduction, klEnvelope, klTaskHeader } from '../tasks/kl-task.presenter';
+import { publicVoiceId } from '../tasks/kl-result-ids';
+
+/** `GET /kl/v1/general/custom-voices/{id}` from the stored record, with the gateway's public IDs only. */
+export function presentKlVoiceTask(task: TaskEntity, requestId?: string) {
+  const voices = task.phase === 'succeeded' ? (task.result?.voices ?? []) : [];
+  return klEnvelope(
+    {
+      ...klTaskHeader(task),
+      task_result: {
+        voices: voices.map((voice, i) => ({
+          voice_id: publicVoiceId(task.id, i),
+          voice_name: voice.voiceName ?? '',
+          trial_url: voice.trialUrl ?? '',
+          // Never the upstream account's creator number (the same for every customer).
+          owned_by: ownerNumber(task.accountId),
+        })),
+      },
+      final_unit_deduction: finalUnitDeduction(task),
+    },
+    requestId,
+  );
+}
+
+/** A stable number for the owning account: SPEC.md shows a creator number for custom voices. */
+export function ownerNumber(accountId: string): string {
+  let hash = 0;
+  for (const ch of accountId) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return String(hash);
+}

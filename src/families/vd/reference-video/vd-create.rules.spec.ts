@@ -1,0 +1,498 @@
+/**
+ * Table-driven walk of the family C rule matrix: for every model and mode, every rule is tried at
+ * its boundary (accepted) and just past it (rejected with 400 `invalid_request` and the exact
+ * `param`), and the defaults are checked in the echo.
+ *
+ * The cases are generated twice: from the rule table, and from `SPEC_MATRIX` below, written
+ * independently from SPEC.md. A wrong table row therefore fails both the equality test and the
+ * SPEC-generated cases.
+ */
+import { VD_MODEL_RULES, VdMode, VdModelName } from '../rules/vd-model-rules';
+import { FAMILY_REGISTRY } from '../../../../test/support/families';
+import { GatewayError } from '../../../platform/errors';
+import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
+
+// ---- the matrix as SPEC.md states it (independent of the table's data and helpers) ---------------
+
+interface ModeExpectation {
+  duration: { default: number; min: number; max: number; zeroAllowed: boolean };
+  resolution: { default: string; allowed: string[] };
+  ratios: string[] | 'any';
+  audio: { supported: boolean; default: boolean };
+  /** When `off_peak: true` is accepted. */
+  offPeak: 'never' | 'audio-on' | 'audio-off';
+  bgm: 'not-a-field' | 'no-effect' | 'no-effect-at-9-10' | 'effect';
+  promptMax: number;
+  subjects?: { imageSubjects: number; videoSubjects: number; imagesEach: number; videosEach: number };
+  references?: { minImages: number; maxImages: number; maxImagesWithVideo: number; maxVideos: number };
+}
+type Matrix = Record<string, Partial<Record<VdMode, ModeExpectation>>>;
+
+const SPEC_MATRIX: Matrix = {
+  'vdq3-mix': {
+    'non-subject': {
+      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['720p', '1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: true },
+      offPeak: 'never',
+      bgm: 'no-effect',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+  'vdq3-turbo': {
+    subject: {
+      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: true },
+      offPeak: 'audio-on',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
+    },
+    'non-subject': {
+      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: true },
+      offPeak: 'audio-on',
+      bgm: 'no-effect',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+  vdq3: {
+    subject: {
+      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: true },
+      offPeak: 'audio-on',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
+    },
+    'non-subject': {
+      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: true },
+      offPeak: 'audio-on',
+      bgm: 'no-effect',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+  'vdq2-pro': {
+    subject: {
+      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: 'any',
+      audio: { supported: true, default: false },
+      offPeak: 'audio-off',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 4, videoSubjects: 2, imagesEach: 3, videosEach: 1 },
+    },
+    'non-subject': {
+      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
+      audio: { supported: false, default: false },
+      offPeak: 'audio-off',
+      bgm: 'no-effect-at-9-10',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 4, maxVideos: 2 },
+    },
+  },
+  vdq2: {
+    subject: {
+      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: 'any',
+      audio: { supported: true, default: false },
+      offPeak: 'audio-off',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
+    },
+    'non-subject': {
+      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
+      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
+      ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
+      audio: { supported: false, default: false },
+      offPeak: 'audio-off',
+      bgm: 'no-effect-at-9-10',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+  vdq1: {
+    subject: {
+      duration: { default: 5, min: 5, max: 5, zeroAllowed: false },
+      resolution: { default: '1080p', allowed: ['1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: false },
+      offPeak: 'audio-off',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
+    },
+    'non-subject': {
+      duration: { default: 5, min: 5, max: 5, zeroAllowed: false },
+      resolution: { default: '1080p', allowed: ['1080p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: false, default: false },
+      offPeak: 'audio-off',
+      bgm: 'effect',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+  'vd2.0': {
+    subject: {
+      duration: { default: 4, min: 4, max: 4, zeroAllowed: false },
+      resolution: { default: '360p', allowed: ['360p', '720p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: true, default: false },
+      offPeak: 'audio-off',
+      bgm: 'not-a-field',
+      promptMax: 5000,
+      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
+    },
+    'non-subject': {
+      duration: { default: 4, min: 4, max: 4, zeroAllowed: false },
+      resolution: { default: '360p', allowed: ['360p', '720p'] },
+      ratios: ['16:9', '9:16', '1:1'],
+      audio: { supported: false, default: false },
+      offPeak: 'audio-off',
+      bgm: 'effect',
+      promptMax: 2000,
+      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
+    },
+  },
+};
+
+/** The rule table, read into the same shape. */
+function matrixFromTable(): Matrix {
+  const out: Matrix = {};
+  for (const [model, rules] of Object.entries(VD_MODEL_RULES)) {
+    out[model] = {};
+    for (const mode of ['subject', 'non-subject'] as VdMode[]) {
+      const r = rules.modes[mode];
+      if (!r) continue;
+      const bgm = r.bgm;
+      out[model][mode] = {
+        duration: { ...r.duration },
+        resolution: { default: r.resolution.default, allowed: [...r.resolution.allowed] },
+        ratios: r.aspectRatio.allowed === 'any' ? 'any' : [...r.aspectRatio.allowed],
+        audio: { ...r.audio },
+        offPeak: !r.offPeak.supported ? 'never' : r.offPeak.whenAudio ? 'audio-on' : 'audio-off',
+        bgm: !bgm.field
+          ? 'not-a-field'
+          : 'noEffectDurations' in bgm
+            ? (`no-effect-at-${bgm.noEffectDurations.join('-')}` as ModeExpectation['bgm'])
+            : bgm.effect === 'never'
+              ? 'no-effect'
+              : 'effect',
+        promptMax: r.promptMaxChars,
+        ...('subjects' in r
+          ? {
+              subjects: {
+                imageSubjects: r.subjects.maxImageSubjects,
+                videoSubjects: r.subjects.maxVideoSubjects,
+                imagesEach: r.subjects.maxImagesPerSubject,
+                videosEach: r.subjects.maxVideosPerSubject,
+              },
+            }
+          : {}),
+        ...('references' in r ? { references: { ...r.references } } : {}),
+      };
+    }
+  }
+  return out;
+}
+
+// ---- fixtures ------------------------------------------------------------------------------------
+
+const IMG = 'https://cdn.example.com/ref/cat.png';
+const img = (i: number) => `https://cdn.example.com/ref/img${i}.jpg`;
+const vid = (i: number) => `https://cdn.example.com/ref/clip${i}.mp4`;
+const SEED = 777;
+const ALL_RESOLUTIONS = ['360p', '540p', '720p', '1080p'];
+const ALL_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
+const PAYLOAD_MAX = 'p'.repeat(1_048_576);
+const PAYLOAD_OVER = PAYLOAD_MAX + 'p';
+
+/** A PNG header of the given size: image-size reads only the IHDR chunk. */
+function pngDataUrl(width: number, height: number, mime = 'image/png'): string {
+  const b = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'latin1');
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b[24] = 8;
+  b[25] = 6;
+  return `data:${mime};base64,${b.toString('base64')}`;
+}
+
+function run(body: unknown): VdCreateRequest | GatewayError {
+  try {
+    return validateVdCreateRequest(body, { randomSeed: () => SEED });
+  } catch (e) {
+    if (e instanceof GatewayError) return e;
+    throw e;
+  }
+}
+
+function accepted(body: unknown): VdCreateRequest {
+  const result = run(body);
+  if (result instanceof GatewayError) throw new Error(`expected acceptance, got 400 param=${result.param}: ${result.message}`);
+  return result;
+}
+
+function expectRejected(body: unknown, param: string | null, status = 400, code = 'invalid_request'): GatewayError {
+  const result = run(body);
+  if (!(result instanceof GatewayError)) throw new Error(`expected rejection on '${param}', but it was accepted`);
+  expect({ status: result.status, code: result.code, param: result.param }).toEqual({ status, code, param });
+  return result;
+}
+
+function baseBody(model: string, mode: VdMode): Record<string, unknown> {
+  return mode === 'subject' ? { model, prompt: 'a @s0 walks', subjects: [{ name: 's0', images: [IMG] }] } : { model, prompt: 'a cat walks', images: [IMG] };
+}
+
+const subjectsOf = (count: number, each: (i: number) => Record<string, unknown>) => Array.from({ length: count }, (_, i) => ({ name: `s${i}`, ...each(i) }));
+const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+
+// ---- case generation -----------------------------------------------------------------------------
+
+interface Case {
+  name: string;
+  body: Record<string, unknown>;
+  /** Rejected with this param, or accepted and then checked. */
+  param?: string;
+  check?: (r: VdCreateRequest) => void;
+}
+
+function bgmAdds(rule: ModeExpectation['bgm'], duration: number): boolean {
+  if (rule === 'effect') return true;
+  if (rule === 'no-effect-at-9-10') return duration !== 9 && duration !== 10;
+  return false;
+}
+
+function offPeakOk(rule: ModeExpectation['offPeak'], audio: boolean): boolean {
+  return rule === 'audio-on' ? audio : rule === 'audio-off' ? !audio : false;
+}
+
+function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
+  const base = baseBody(model, mode);
+  const cases: Case[] = [];
+  const ok = (name: string, patch: Record<string, unknown>, check: (r: VdCreateRequest) => void = () => undefined) =>
+    cases.push({ name: `${model} ${mode}: ${name} accepted`, body: { ...base, ...patch }, check });
+  const bad = (name: string, patch: Record<string, unknown>, param: string) => cases.push({ name: `${model} ${mode}: ${name} -> ${param}`, body: { ...base, ...patch }, param });
+
+  // Defaults, echoed and sent upstream.
+  ok('defaults', {}, (r) => {
+    expect(r.mode).toBe(mode);
+    expect(r.echo).toEqual({
+      model,
+      prompt: base.prompt,
+      images: [IMG],
+      ...(mode === 'non-subject' && e.references!.maxVideos > 0 ? { videos: [] } : {}),
+      duration: e.duration.default,
+      seed: SEED,
+      aspect_ratio: '16:9',
+      resolution: e.resolution.default,
+      bgm: false,
+      audio: e.audio.default,
+      audio_type: 'all',
+      movement_amplitude: 'auto',
+      payload: '',
+      off_peak: false,
+      watermark: false,
+    });
+    expect(r.upstreamBody).toMatchObject({ model, duration: e.duration.default, resolution: e.resolution.default, aspect_ratio: '16:9', seed: SEED, wm_position: 3 });
+    expect('audio' in r.upstreamBody).toBe(e.audio.supported);
+    expect(r.billing).toEqual({ kind: 'vd-r2v', mode, resolution: e.resolution.default, durationSeconds: e.duration.default, audio: e.audio.default, offPeak: false, referenceVideos: 0 });
+  });
+
+  // Duration: both ends accepted, one past each end rejected, 0 per the "0 not accepted" rule, strict type.
+  const d = e.duration;
+  ok(`duration ${d.min}`, { duration: d.min }, (r) => expect(r.echo.duration).toBe(d.min));
+  ok(`duration ${d.max}`, { duration: d.max }, (r) => expect(r.upstreamBody.duration).toBe(d.max));
+  if (d.min - 1 !== 0) bad(`duration ${d.min - 1}`, { duration: d.min - 1 }, 'duration');
+  bad(`duration ${d.max + 1}`, { duration: d.max + 1 }, 'duration');
+  if (d.zeroAllowed) ok('duration 0', { duration: 0 }, (r) => expect(r.echo.duration).toBe(d.default));
+  else bad('duration 0', { duration: 0 }, 'duration');
+  bad('duration "5"', { duration: String(d.default) }, 'duration');
+  bad('duration 4.5', { duration: d.min + 0.5 }, 'duration');
+
+  // Resolution: every allowed value; every other known value rejected.
+  for (const value of ALL_RESOLUTIONS) {
+    if (e.resolution.allowed.includes(value)) ok(`resolution ${value}`, { resolution: value }, (r) => expect(r.echo.resolution).toBe(value));
+    else bad(`resolution ${value}`, { resolution: value }, 'resolution');
+  }
+  bad('resolution upper-case', { resolution: e.resolution.default.toUpperCase() }, 'resolution');
+
+  // Aspect ratio: a list, or any W:H ratio.
+  if (e.ratios === 'any') {
+    for (const value of [...ALL_RATIOS, '21:9', '2:1']) ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
+    for (const value of ['wide', '16/9', '0:1', '16:']) bad(`aspect_ratio ${value}`, { aspect_ratio: value }, 'aspect_ratio');
+  } else {
+    for (const value of [...ALL_RATIOS, '21:9']) {
+      if (e.ratios.includes(value)) ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
+      else bad(`aspect_ratio ${value}`, { aspect_ratio: value }, 'aspect_ratio');
+    }
+  }
+
+  // Audio: switchable, or only "off" accepted.
+  ok('audio false', { audio: false }, (r) => expect(r.echo.audio).toBe(false));
+  if (e.audio.supported) ok('audio true', { audio: true }, (r) => expect([r.echo.audio, r.billing.audio, r.upstreamBody.audio]).toEqual([true, true, true]));
+  else bad('audio true', { audio: true }, 'audio');
+
+  // audio_type: a subject-mode field.
+  if (mode === 'subject') {
+    for (const value of ['all', 'speech_only', 'sound_effect_only']) ok(`audio_type ${value}`, { audio_type: value }, (r) => expect(r.echo.audio_type).toBe(value));
+    bad('audio_type loud', { audio_type: 'loud' }, 'audio_type');
+  } else {
+    bad('audio_type (not a field of this mode)', { audio_type: 'all' }, 'audio_type');
+  }
+
+  // off_peak by series and audio.
+  for (const audio of e.audio.supported ? [true, false] : [false]) {
+    ok(`off_peak false with audio ${audio}`, { audio, off_peak: false }, (r) => expect(r.echo.off_peak).toBe(false));
+    if (offPeakOk(e.offPeak, audio)) ok(`off_peak true with audio ${audio}`, { audio, off_peak: true }, (r) => expect([r.echo.off_peak, r.billing.offPeak]).toEqual([true, true]));
+    else bad(`off_peak true with audio ${audio}`, { audio, off_peak: true }, 'off_peak');
+  }
+
+  // bgm: not a subject-mode field; in non-subject mode its effect is echoed.
+  if (e.bgm === 'not-a-field') {
+    bad('bgm', { bgm: false }, 'bgm');
+  } else {
+    for (const duration of new Set([d.min, d.max, 8, 9, 10].filter((x) => x >= d.min && x <= d.max))) {
+      ok(`bgm true at ${duration}s`, { bgm: true, duration }, (r) => {
+        expect(r.echo.bgm).toBe(bgmAdds(e.bgm, duration));
+        expect(r.upstreamBody.bgm).toBe(true);
+      });
+    }
+  }
+
+  // Prompt length per mode.
+  ok(`prompt of ${e.promptMax} characters`, { prompt: 'x'.repeat(e.promptMax) });
+  ok(`prompt of ${e.promptMax} emoji`, { prompt: '🎬'.repeat(e.promptMax) });
+  bad(`prompt of ${e.promptMax + 1} characters`, { prompt: 'x'.repeat(e.promptMax + 1) }, 'prompt');
+  bad('empty prompt', { prompt: '' }, 'prompt');
+  bad('prompt missing', { prompt: undefined }, 'prompt');
+
+  // References.
+  if (mode === 'subject') {
+    const s = e.subjects!;
+    const imageSubject = () => ({ images: [IMG] });
+    const videoSubject = () => ({ videos: [vid(0)] });
+    ok(`${s.imageSubjects} image subjects`, { subjects: subjectsOf(s.imageSubjects, imageSubject) }, (r) => expect(r.echo.images).toHaveLength(s.imageSubjects));
+    bad(`${s.imageSubjects + 1} image subjects`, { subjects: subjectsOf(s.imageSubjects + 1, imageSubject) }, 'subjects');
+    bad('no subjects', { subjects: [] }, 'subjects');
+    ok(`${s.imagesEach} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach, img) }] }, (r) =>
+      expect(r.echo.images).toEqual(range(s.imagesEach, img)),
+    );
+    bad(`${s.imagesEach + 1} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach + 1, img) }] }, 'subjects[0].images');
+    bad('subject without images or videos', { subjects: [{ name: 'a' }] }, 'subjects[0].images');
+    bad('subject with empty images', { subjects: [{ name: 'a', images: [] }] }, 'subjects[0].images');
+    bad('bad image in the second subject', { subjects: [{ name: 'a', images: [IMG] }, { name: 'b', images: ['https://x.example/b.gif'] }] }, 'subjects[1].images[0]');
+    if (s.videosEach > 0) {
+      const mixed = [...subjectsOf(s.imageSubjects, imageSubject), ...subjectsOf(s.videoSubjects, videoSubject).map((x, i) => ({ ...x, name: `v${i}` }))];
+      ok(`${s.imageSubjects} image + ${s.videoSubjects} video subjects`, { subjects: mixed }, (r) => {
+        expect(r.billing.referenceVideos).toBe(s.videoSubjects);
+        expect(r.echo.videos).toBeUndefined();
+      });
+      bad(`${s.videoSubjects + 1} video subjects`, { subjects: subjectsOf(s.videoSubjects + 1, videoSubject) }, 'subjects');
+      bad(`${s.videosEach + 1} videos in a subject`, { subjects: [{ name: 'a', videos: range(s.videosEach + 1, vid) }] }, 'subjects[0].videos');
+      bad('subject video of another format', { subjects: [{ name: 'a', videos: ['https://x.example/a.mkv'] }] }, 'subjects[0].videos[0]');
+    } else {
+      bad('a video subject', { subjects: [{ name: 'a', images: [IMG], videos: [vid(0)] }] }, 'subjects[0].videos');
+    }
+  } else {
+    const refs = e.references!;
+    ok(`${refs.minImages} image`, { images: range(refs.minImages, img) });
+    bad(`${refs.minImages - 1} images`, { images: range(refs.minImages - 1, img) }, 'images');
+    ok(`${refs.maxImages} images`, { images: range(refs.maxImages, img) }, (r) => expect(r.echo.images).toEqual(range(refs.maxImages, img)));
+    bad(`${refs.maxImages + 1} images`, { images: range(refs.maxImages + 1, img) }, 'images');
+    if (refs.maxVideos > 0) {
+      ok(`${refs.maxVideos} videos with ${refs.maxImagesWithVideo} images`, { images: range(refs.maxImagesWithVideo, img), videos: range(refs.maxVideos, vid) }, (r) => {
+        expect(r.echo.videos).toEqual(range(refs.maxVideos, vid));
+        expect(r.upstreamBody.videos).toEqual(range(refs.maxVideos, vid));
+        expect(r.billing.referenceVideos).toBe(refs.maxVideos);
+      });
+      bad(`${refs.maxImagesWithVideo + 1} images with a video`, { images: range(refs.maxImagesWithVideo + 1, img), videos: [vid(0)] }, 'images');
+      bad(`${refs.maxVideos + 1} videos`, { videos: range(refs.maxVideos + 1, vid) }, 'videos');
+      bad('video of another format', { videos: ['https://x.example/a.webm'] }, 'videos[0]');
+    } else {
+      bad('a video', { videos: [vid(0)] }, 'videos');
+    }
+  }
+
+  // Limits shared by every model.
+  ok('payload at its limit', { payload: PAYLOAD_MAX }, (r) => expect(r.echo.payload).toHaveLength(1_048_576));
+  bad('payload past its limit', { payload: PAYLOAD_OVER }, 'payload');
+  ok('meta_data JSON', { meta_data: '{"k":[1,2]}' }, (r) => expect(r.upstreamBody.meta_data).toBe('{"k":[1,2]}'));
+  bad('meta_data not JSON', { meta_data: '{k:1}' }, 'meta_data');
+  bad('meta_data as an object', { meta_data: { k: 1 } }, 'meta_data');
+  for (const p of [1, 4]) ok(`wm_position ${p}`, { watermark: true, wm_position: p }, (r) => expect(r.upstreamBody.wm_position).toBe(p));
+  for (const p of [0, 5]) bad(`wm_position ${p}`, { wm_position: p }, 'wm_position');
+  ok('seed 0 is random', { seed: 0 }, (r) => expect(r.echo.seed).toBe(SEED));
+  ok('seed 2147483647', { seed: 2147483647 }, (r) => expect([r.echo.seed, r.upstreamBody.seed]).toEqual([2147483647, 2147483647]));
+  bad('seed 2147483648', { seed: 2147483648 }, 'seed');
+  bad('seed -1', { seed: -1 }, 'seed');
+  bad('unknown field', { colour: 'red' }, 'colour');
+  return cases;
+}
+
+function allCases(matrix: Matrix): Case[] {
+  const cases: Case[] = [];
+  for (const [model, modes] of Object.entries(matrix)) {
+    for (const mode of ['subject', 'non-subject'] as VdMode[]) {
+      const e = modes[mode];
+      if (e) cases.push(...casesFor(model, mode, e));
+      else cases.push({ name: `${model}: ${mode} mode not offered -> model`, body: baseBody(model, mode), param: 'model' });
+    }
+  }
+  return cases;
+}
+
+// ---- the walk ------------------------------------------------------------------------------------
+
+describe('family C rule table', () => {
+  it('says what SPEC.md says, row by row', () => {
+    expect(matrixFromTable()).toEqual(SPEC_MATRIX);
+  });
+
+  it('covers exactly the family C models of the catalogue', () => {
+    const catalogue = FAMILY_REGISTRY.all().filter((m) => m.family === 'vd').map((m) => m.name);
+    expect(Object.keys(VD_MODEL_RULES).sort()).toEqual(catalogue.sort());
+    expect(Object.keys(SPEC_MATRIX).sort()).toEqual(catalogue.sort());
+  });
+});
+
+describe.each([
+  ['SPEC.md expectations', SPEC_MATRIX],
+  ['rule table', matrixFromTable()],
+])('validateVdCreateRequest, cases from the %s', (_source, matrix) => {
+  const cases = allCases(matrix);
+
+  it('generates a case for every model and mode', () => {
+    for (const model of Object.keys(VD_MODEL_RULES) as VdModelName[]) {
+      for (const mode of ['subject', 'non-subject']) expect(cases.some((c) => c.name.startsWith(`${model} ${mode}:`) || c.name.startsWith(`${model}: ${mode}`))).toBe(true);
+    }
+    expect(cases.length).toBeGreaterThan(500);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const body = Object.fromEntries(Object.entries(c.body).filter(([, v]) => v !== undefined));
+    if (c.param !== undefined) expectRejected(body, c.param);
+    else c.check!(accepted(body));
+  });
+});

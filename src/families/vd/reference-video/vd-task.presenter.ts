@@ -1,0 +1,51 @@
+import { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { isoTimestamp } from '../../../platform/time/formats';
+import { VdTaskCreationResponseDto } from './vd-create.dto';
+import { VdCreationsResponse } from './vd-task.responses';
+
+const VD_OPEN_STATES = new Set(['created', 'queueing', 'processing']);
+
+/** Family C `state` from the gateway's record: terminal phases always win over a stale native word. */
+export function vdState(task: TaskEntity): string {
+  if (task.phase === 'succeeded') return 'success';
+  if (task.phase === 'failed' || task.phase === 'rejected') return 'failed';
+  if (task.phase === 'submitting') return 'created';
+  return VD_OPEN_STATES.has(task.nativeStatus) ? task.nativeStatus : 'processing';
+}
+
+function credits(task: TaskEntity): number {
+  const value = Number(task.nativeUsage?.credits);
+  return Number.isFinite(value) ? Math.trunc(value) : 0;
+}
+
+/** The creation answer: every field of SPEC.md's family C task table, with the values that will be used. */
+export function presentVdCreated(task: TaskEntity): VdTaskCreationResponseDto {
+  const echo = task.creationEcho ?? {};
+  return {
+    task_id: task.id,
+    state: 'created',
+    ...(echo as Omit<VdTaskCreationResponseDto, 'task_id' | 'state' | 'credits' | 'created_at'>),
+    credits: credits(task),
+    created_at: isoTimestamp(task.createdAt),
+  };
+}
+
+/** `GET /vd/ent/v2/tasks/{id}/creations` (CONTRACT §4), from the stored record; creation IDs are the gateway's. */
+export function presentVdCreations(task: TaskEntity): VdCreationsResponse {
+  const succeeded = task.phase === 'succeeded';
+  return {
+    id: task.id,
+    state: vdState(task),
+    err_code: task.phase === 'failed' || task.phase === 'rejected' ? (task.failureCode ?? '') : '',
+    credits: credits(task),
+    payload: (task.creationEcho?.payload as string | undefined) ?? '',
+    creations: succeeded
+      ? (task.result?.videos ?? []).map((video, i) => ({
+          id: `${task.id.replace(/^task_/, 'creation_')}_${i}`,
+          url: video.url,
+          cover_url: video.coverUrl ?? '',
+          watermarked_url: video.watermarkUrl ?? '',
+        }))
+      : [],
+  };
+}

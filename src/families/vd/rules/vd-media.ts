@@ -1,0 +1,90 @@
+/**
+ * Family C media reference checks: SPEC.md's family C numbers applied through the shared
+ * `media-probe.ts` (Base64 data URLs, image probing, URL extensions, redaction). Only this file
+ * knows how family C calls the shared probe, so a change of that module's API stays here.
+ *
+ * What is and is not checked (nothing is ever fetched):
+ * - URLs: http(s) with a host; when the last path segment has an extension, it must be an allowed
+ *   format. A URL without an extension is accepted (its format is unknown without fetching).
+ *   Pixel sizes, file sizes and video durations behind URLs are NOT checked; the upstream does.
+ * - Base64 images: must carry the `data:image/<type>;base64,` prefix; the declared type must be
+ *   allowed, the bytes must be a readable image of that same format, and (non-subject mode) at
+ *   least 128x128 pixels. No byte cap beyond the request body limit: SPEC.md states none.
+ * - Base64 videos: `data:video/<type>;base64,` of an allowed type (mp4, mov, avi), well-formed
+ *   Base64, decoded size within 100 MiB. The container is not parsed, so durations ("one 5-second
+ *   video", "one 8-second or two 5-second") are NOT checked, for Base64 videos either.
+ */
+import { GatewayError } from '../../../platform/errors';
+import { ImageLimits, base64Placeholder, checkImageDataUrl, checkMediaUrl, isDataUrl, parseBase64DataUrl, parseHttpUrl, redactBase64 } from '../../common/media-probe';
+import { VD_LIMITS } from './vd-model-rules';
+
+export { base64Placeholder, redactBase64 };
+
+/** A checked reference: a URL or a Base64 payload (described, never kept decoded). */
+export type VdMediaRef = { kind: 'url'; url: string } | { kind: 'base64'; mime: string; byteLength: number };
+
+/** SPEC.md's `jpeg`/`jpg` are one format; the shared probe names it `jpg` (image-size's name). */
+const VD_IMAGE_PROBE_FORMATS = ['png', 'jpg', 'webp'];
+
+const VD_VIDEO_MIME_FORMATS: Readonly<Record<string, string>> = {
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/x-msvideo': 'avi',
+  'video/avi': 'avi',
+  'video/msvideo': 'avi',
+};
+
+function imageLimits(minSide: number): ImageLimits {
+  return {
+    formats: VD_IMAGE_PROBE_FORMATS,
+    minSide,
+    maxSide: Number.MAX_SAFE_INTEGER,
+    maxBytes: Number.POSITIVE_INFINITY,
+    allowPngTransparency: true,
+  };
+}
+
+function requirePrefix(param: string, example: string): never {
+  throw GatewayError.invalid(`${param} must be an http(s) URL or Base64 with its content-type prefix (${example}).`, param);
+}
+
+/** Checks one image reference; throws a 400 naming `param`. `minSide` applies to Base64 images. */
+export function checkVdImage(value: unknown, param: string, minSide = 1): VdMediaRef {
+  if (typeof value !== 'string') throw GatewayError.invalid(`${param} must be a string.`, param);
+  if (isDataUrl(value)) {
+    const image = checkImageDataUrl(value, imageLimits(minSide), param);
+    return { kind: 'base64', mime: image.mime, byteLength: image.byteLength };
+  }
+  if (!/^https?:/i.test(value)) requirePrefix(param, 'data:image/png;base64,...');
+  checkMediaUrl(value, VD_LIMITS.imageFormats, param, 'image');
+  return { kind: 'url', url: value };
+}
+
+/** Checks one video reference; throws a 400 naming `param`. `maxBytes` is a parameter for tests only. */
+export function checkVdVideo(value: unknown, param: string, maxBytes = VD_LIMITS.videoMaxBytes): VdMediaRef {
+  if (typeof value !== 'string') throw GatewayError.invalid(`${param} must be a string.`, param);
+  if (isDataUrl(value)) {
+    const data = parseBase64DataUrl(value, param);
+    const format = VD_VIDEO_MIME_FORMATS[data.mime];
+    if (!format || !VD_LIMITS.videoFormats.includes(format)) {
+      throw GatewayError.invalid(`${param}: video type ${data.mime} is not supported (allowed: ${VD_LIMITS.videoFormats.join(', ')}).`, param);
+    }
+    if (data.byteLength > maxBytes) {
+      throw GatewayError.invalid(`${param}: the video is ${data.byteLength} bytes; at most ${maxBytes} are allowed.`, param);
+    }
+    return { kind: 'base64', mime: data.mime, byteLength: data.byteLength };
+  }
+  if (!/^https?:/i.test(value)) requirePrefix(param, 'data:video/mp4;base64,...');
+  checkMediaUrl(value, VD_LIMITS.videoFormats, param, 'video');
+  return { kind: 'url', url: value };
+}
+
+/** http(s) URL with a host, parsed as the shared probe (and the callback sender) parse it. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    parseHttpUrl(value, '');
+    return true;
+  } catch {
+    return false;
+  }
+}
