@@ -1,6 +1,7 @@
 /**
- * Delivers upstream-style callbacks: one POST of the task's query body when it reaches its
- * terminal state. Delivery errors are ignored, as a fire-and-forget upstream would.
+ * Delivers upstream-style callbacks: a POST of the task's query body at each moment a family
+ * schedules (family A: every status change; family C: the terminal state). Delivery errors are
+ * ignored, as a fire-and-forget upstream would.
  */
 export class CallbackDispatcher {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -10,10 +11,13 @@ export class CallbackDispatcher {
   /** `renderBody` is called at delivery time so the body reflects the terminal state (and any forced patch). */
   schedule(url: string, atMs: number, renderBody: () => unknown): void {
     if (this.closed) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.deliver(url, renderBody());
-    }, Math.max(0, atMs - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        void this.deliver(url, renderBody());
+      },
+      Math.max(0, atMs - Date.now()),
+    );
     timer.unref(); // Never keep the process (or jest) alive for a callback.
     this.timers.add(timer);
   }

@@ -80,9 +80,11 @@ describe('startSimulator', () => {
   it('setTaskMs changes the duration of tasks created afterwards', async () => {
     sim.setTaskMs(5000);
     try {
-      const created = await postJson(`${sim.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`,
+      const created = await postJson(
+        `${sim.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`,
         { model: 'wx2.6-r2v', input: { prompt: 'p', reference_urls: ['https://x/a.png'] } },
-        { authorization: `Bearer ${sim.ax.apiKey}`, 'x-dashscope-async': 'enable' });
+        { authorization: `Bearer ${sim.ax.apiKey}`, 'x-dashscope-async': 'enable' },
+      );
       await sleep(300); // well past the 100 ms the simulator started with
       const reply = await getJson(`${sim.ax.baseUrl}/api/v1/tasks/${created.body.output.task_id}`, { authorization: `Bearer ${sim.ax.apiKey}` });
       expect(reply.body.output.task_status).toBe('PENDING');
@@ -94,7 +96,10 @@ describe('startSimulator', () => {
   it('close() cuts a hanging request and resolves', async () => {
     const hanging = await startSimulator();
     const request = postJson(`${hanging.vd.baseUrl}/ent/v2/reference2video`, { model: 'vdq2', prompt: 'sim:hang', images: ['x'] }, { authorization: `Token ${hanging.vd.apiKey}` });
-    const outcome = request.then(() => 'answered', () => 'cut');
+    const outcome = request.then(
+      () => 'answered',
+      () => 'cut',
+    );
     while (hanging.requests.length === 0) await sleep(5);
     await sleep(50);
     const started = Date.now();

@@ -7,7 +7,8 @@ import { AddressInfo } from 'node:net';
 
 export interface JsonReply {
   status: number;
-  body: any; // Specs read native shapes freely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs read native shapes freely
+  body: any;
 }
 
 export async function getJson(url: string, headers: Record<string, string> = {}): Promise<JsonReply> {
@@ -35,6 +36,7 @@ export function sleepUntil(epochMs: number): Promise<void> {
 
 export interface ReceivedCallback {
   headers: http.IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs read native shapes freely
   body: any;
 }
 

@@ -17,7 +17,7 @@ import { VdClient } from './vd/vd.client';
 /** A value, or a factory with its dependencies (e.g. the simulator's addresses, the app config). */
 export interface FactoryOf<T> {
   // Nest factories take whatever `inject` names, so the parameters cannot be typed here.
-  useFactory: (...deps: any[]) => T | Promise<T>;
+  useFactory: (...deps: never[]) => T | Promise<T>;
   inject?: InjectionToken[];
 }
 export type ValueOrFactory<T> = T | FactoryOf<T>;
@@ -73,7 +73,7 @@ function httpOptionsProvider(value: ValueOrFactory<Partial<UpstreamHttpOptions>>
   if (!isFactory(value)) return { provide: UPSTREAM_HTTP_OPTIONS, useValue: resolveHttpOptions(value) };
   return {
     provide: UPSTREAM_HTTP_OPTIONS,
-    useFactory: async (...deps: unknown[]) => resolveHttpOptions(await value.useFactory(...deps)),
+    useFactory: async (...deps: never[]) => resolveHttpOptions(await value.useFactory(...deps)),
     inject: value.inject ?? [],
   };
 }

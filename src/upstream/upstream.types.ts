@@ -81,7 +81,10 @@ export class UpstreamRejectedError extends Error {
 
 /** The upstream could not be reached, answered 5xx, or its breaker is open. Safe: nothing was accepted. */
 export class UpstreamUnavailableError extends Error {
-  constructor(message: string, readonly httpStatus?: number) {
+  constructor(
+    message: string,
+    readonly httpStatus?: number,
+  ) {
     super(message);
     this.name = 'UpstreamUnavailableError';
   }

@@ -12,7 +12,9 @@ describe('ax simulator (family B)', () => {
   const create = (body: unknown, extra: Record<string, string> = {}) => postJson(createUrl(), body, { ...headers, ...extra });
   const query = (taskId: string) => getJson(`${sim.ax.baseUrl}/api/v1/tasks/${taskId}`, { authorization: headers.authorization });
   const oldProtocol = (prompt: string, referenceUrls: string[] = ['https://cdn.example/cat.png'], duration = 5) => ({
-    model: 'wx2.6-r2v', input: { prompt, reference_urls: referenceUrls }, parameters: { size: '1280*720', duration },
+    model: 'wx2.6-r2v',
+    input: { prompt, reference_urls: referenceUrls },
+    parameters: { size: '1280*720', duration },
   });
 
   beforeAll(async () => {
@@ -39,6 +41,13 @@ describe('ax simulator (family B)', () => {
     const reply = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 runs' } });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' });
+  });
+
+  it('accepts the public and the vendor model names and refuses any other model natively', async () => {
+    for (const model of ['wx2.6-r2v-flash', 'wan2.6-r2v-flash']) expect((await create({ ...oldProtocol('character1 runs'), model })).status).toBe(200);
+    const unknown = await create({ ...oldProtocol('character1 runs'), model: 'wan9-r2v' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'InvalidParameter', message: 'Model not exist.' });
   });
 
   it('goes PENDING -> RUNNING -> SUCCEEDED with a fetchable MP4 and input+output usage', async () => {
@@ -69,7 +78,14 @@ describe('ax simulator (family B)', () => {
   it('counts reference_video media of the new protocol as input seconds', async () => {
     const created = await create({
       model: 'wx2.7-r2v',
-      input: { prompt: 'Video 1 meets Video 2', media: [{ type: 'reference_video', url: 'https://x/1.mp4' }, { type: 'reference_video', url: 'https://x/2.mp4' }, { type: 'reference_image', url: 'https://x/3.png' }] },
+      input: {
+        prompt: 'Video 1 meets Video 2',
+        media: [
+          { type: 'reference_video', url: 'https://x/1.mp4' },
+          { type: 'reference_video', url: 'https://x/2.mp4' },
+          { type: 'reference_image', url: 'https://x/3.png' },
+        ],
+      },
       parameters: { resolution: '1080P', duration: 4 },
     });
     await sleepUntil(Date.now() + TASK_MS + 20);
@@ -95,8 +111,10 @@ describe('ax simulator (family B)', () => {
     expect(broken.status).toBe(500);
     expect(broken.body.code).toBe('InternalError');
     const hanging = fetch(createUrl(), {
-      method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify(oldProtocol('sim:hang')), signal: AbortSignal.timeout(300),
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(oldProtocol('sim:hang')),
+      signal: AbortSignal.timeout(300),
     });
     await expect(hanging).rejects.toThrow();
   });

@@ -6,6 +6,7 @@ import { Route, routeTable } from '../http/router';
 import { uuid } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { sameSecret } from '../secret-compare';
+import { simModelName } from '../sim-models';
 import { ForcedPatch } from '../sim-types';
 import { TaskPhase, TaskTimeline, isTerminal, newTimeline, phaseAt, runningAt, terminalAt } from '../task-clock';
 import { AX_ERRORS } from './ax-errors';
@@ -40,7 +41,9 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
     const markers = readMarkers(stringField(input, 'prompt'));
     const refusal = markerRefusal(markers, AX_ERRORS);
     if (refusal) return refusal;
-    if (!nonEmptyString(body, 'model')) return AX_ERRORS.badRequest('Field required: model');
+    const model = nonEmptyString(body, 'model');
+    if (!model) return AX_ERRORS.badRequest('Field required: model');
+    if (!simModelName('ax', model)) return AX_ERRORS.badRequest('Model not exist.');
     if (!input || !nonEmptyString(input, 'prompt')) return AX_ERRORS.badRequest('Field required: input.prompt');
     const hasReferences = ['media', 'reference_urls', 'reference_video_urls'].some((key) => (arrayField(input, key)?.length ?? 0) > 0);
     if (!hasReferences) return AX_ERRORS.badRequest('please provide reference_video_urls or reference_urls');

@@ -25,7 +25,8 @@ export interface SimServer {
 
 /** One loopback HTTP server speaking one family's JSON protocol, plus the shared /assets files. */
 export async function startSimServer(options: SimServerOptions): Promise<SimServer> {
-  let handler: SimHandler | undefined;
+  // Set once the port is known (the handler's answers carry the simulator's own URLs).
+  const ready: { handler?: SimHandler } = {};
   const server = http.createServer((req, res) => {
     void serve(req, res).catch(() => res.destroy());
   });
@@ -60,7 +61,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     };
     let answer: SimAnswer;
     try {
-      answer = handler ? await handler(request) : options.errors.internal('simulator not ready');
+      answer = ready.handler ? await ready.handler(request) : options.errors.internal('simulator not ready');
     } catch (error) {
       answer = options.errors.internal(`simulator failure: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -75,7 +76,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     });
   });
   const baseUrl = originOf(options.host, (server.address() as AddressInfo).port);
-  handler = options.createHandler(baseUrl);
+  ready.handler = options.createHandler(baseUrl);
 
   return {
     baseUrl,

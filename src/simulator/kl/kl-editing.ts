@@ -3,6 +3,7 @@ import { assetUrl } from '../family';
 import { SimAnswer } from '../http/sim-answer';
 import { numericId } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
+import { simModelName } from '../sim-models';
 import { newTimeline, phaseAt } from '../task-clock';
 import { KL_ERRORS, klOk } from './kl-envelope';
 import { KlSessions } from './kl-sessions';
@@ -28,6 +29,8 @@ export class KlEditing {
     const refusal = markerRefusal(markers, KL_ERRORS);
     if (refusal) return refusal;
 
+    const modelName = stringField(body, 'model_name');
+    if (modelName !== undefined && !simModelName('kl', modelName)) return KL_ERRORS.badRequest(`model_name ${modelName} is invalid`);
     const sessionId = nonEmptyString(body, 'session_id');
     if (!sessionId) return KL_ERRORS.badRequest('session_id is required');
     if (!this.sessions.find(sessionId)) return KL_ERRORS.badRequest(`session ${sessionId} is invalid or has expired`);
@@ -57,13 +60,18 @@ export class KlEditing {
   render(task: KlEditingTask, now: number): Record<string, unknown> {
     const phase = phaseAt(task.timeline, now);
     const tag = { task_id: task.taskId };
-    const videos = phase !== 'succeeded' ? [] : [{
-      id: task.videoId,
-      session_id: task.sessionId,
-      url: assetUrl(this.baseUrl, 'sample.mp4', tag),
-      watermark_url: assetUrl(this.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
-      duration: task.duration,
-    }];
+    const videos =
+      phase !== 'succeeded'
+        ? []
+        : [
+            {
+              id: task.videoId,
+              session_id: task.sessionId,
+              url: assetUrl(this.baseUrl, 'sample.mp4', tag),
+              watermark_url: assetUrl(this.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
+              duration: task.duration,
+            },
+          ];
     return {
       ...klTaskHeader(task, FAILURE_MESSAGE, now),
       task_result: { videos },

@@ -163,11 +163,16 @@ export class KlSessions {
   /** One mask object per marked frame; an unmarked frame answers an empty list. */
   private maskAnswer(session: KlSession, frameIndex: number): SimAnswer {
     const points = session.frames.get(frameIndex) ?? [];
-    const masks = points.length === 0 ? [] : [{
-      object_id: 1,
-      rle_mask: { size: [VIDEO.height, VIDEO.width], counts: fakeRle(points.length) },
-      png_mask: { size: [...SAMPLE_PNG_SIZE], base64: SAMPLE_PNG_BASE64 },
-    }];
+    const masks =
+      points.length === 0
+        ? []
+        : [
+            {
+              object_id: 1,
+              rle_mask: { size: [VIDEO.height, VIDEO.width], counts: fakeRle(points.length) },
+              png_mask: { size: [...SAMPLE_PNG_SIZE], base64: SAMPLE_PNG_BASE64 },
+            },
+          ];
     return klOk({
       status: 0,
       session_id: session.sessionId,

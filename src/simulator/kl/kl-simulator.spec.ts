@@ -150,11 +150,22 @@ describe('kl simulator (family A)', () => {
   describe('editing tasks', () => {
     let sessionId: string;
     const body = (prompt: string, extra: Record<string, unknown> = {}) => ({
-      model_name: 'kl-v1-6', session_id: sessionId, edit_mode: 'removal', prompt, ...extra,
+      model_name: 'kl-v1-6',
+      session_id: sessionId,
+      edit_mode: 'removal',
+      prompt,
+      ...extra,
     });
 
     beforeAll(async () => {
       sessionId = (await post('/videos/multi-elements/init-selection', { video_url: 'https://cdn.example/a.mp4' })).body.data.session_id;
+    });
+
+    it('accepts the public and the vendor model name and refuses another model natively', async () => {
+      for (const model_name of ['kl-v1-6', 'kling-v1-6']) expect((await post('/videos/multi-elements', body('Delete the cup', { model_name }))).status).toBe(200);
+      const unknown = await post('/videos/multi-elements', body('Delete the cup', { model_name: 'kling-v9' }));
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.code).toBe(1201);
     });
 
     it('goes submitted -> processing -> succeed and returns a fetchable MP4', async () => {
@@ -201,8 +212,10 @@ describe('kl simulator (family A)', () => {
 
     it('never answers for sim:hang', async () => {
       const attempt = fetch(url('/videos/multi-elements'), {
-        method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify(body('sim:hang')), signal: AbortSignal.timeout(300),
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body('sim:hang')),
+        signal: AbortSignal.timeout(300),
       });
       await expect(attempt).rejects.toThrow();
     });
@@ -220,17 +233,19 @@ describe('kl simulator (family A)', () => {
       expect(missing.body.code).toBe(1203);
     });
 
-    it('POSTs the query envelope once to callback_url on the terminal state', async () => {
+    it('POSTs the query envelope to callback_url on every status change: processing, then the terminal state', async () => {
       const receiver = await startCallbackReceiver();
       try {
         const created = (await post('/videos/multi-elements', body('callback please', { callback_url: receiver.url }))).body.data;
-        await receiver.waitForCount(1, 3000);
+        await receiver.waitForCount(2, 3000);
         await sleep(TASK_MS);
-        expect(receiver.received).toHaveLength(1);
-        const [callback] = receiver.received;
-        expect(callback.headers['content-type']).toContain('application/json');
-        expect(callback.body).toMatchObject({ code: 0, data: { task_id: created.task_id, task_status: 'succeed' } });
-        expect(callback.body.data.task_result.videos).toHaveLength(1);
+        expect(receiver.received).toHaveLength(2);
+        const [running, done] = receiver.received;
+        expect(running.headers['content-type']).toContain('application/json');
+        expect(running.body).toMatchObject({ code: 0, data: { task_id: created.task_id, task_status: 'processing' } });
+        expect(running.body.data.task_result.videos).toHaveLength(0);
+        expect(done.body).toMatchObject({ code: 0, data: { task_id: created.task_id, task_status: 'succeed' } });
+        expect(done.body.data.task_result.videos).toHaveLength(1);
       } finally {
         await receiver.close();
       }
@@ -262,8 +277,9 @@ describe('kl simulator (family A)', () => {
         const [voice] = done.task_result.voices;
         expect(voice).toMatchObject({ voice_name: 'Narrator', owned_by: expect.stringMatching(/^\d+$/) });
         expect(voice.voice_id).toMatch(/^\d{18}$/);
-        await receiver.waitForCount(1, 3000);
-        expect(receiver.received[0].body.data.task_result.voices[0].voice_id).toBe(voice.voice_id);
+        await receiver.waitForCount(2, 3000);
+        expect(receiver.received.map((callback) => callback.body.data.task_status)).toEqual(['processing', 'succeed']);
+        expect(receiver.received[1].body.data.task_result.voices[0].voice_id).toBe(voice.voice_id);
 
         const deleted = await post('/general/delete-voices', { voice_id: voice.voice_id });
         expect(deleted.body.data).toMatchObject({ task_status: 'succeed', task_id: expect.stringMatching(/^\d+$/) });
@@ -283,12 +299,12 @@ describe('kl simulator (family A)', () => {
       expect((await post('/general/custom-voices', { voice_name: 'sim:reject', voice_url: 'https://x/v.mp3' })).status).toBe(400);
     });
 
-    it('lists preset voices owned by kl, paged, and refuses to delete them', async () => {
+    it('lists preset voices owned by kling (as the vendor labels them), paged, and refuses to delete them', async () => {
       const reply = await get('/general/presets-voices?pageNum=1&pageSize=2');
       expect(reply.body.data).toHaveLength(2);
       expect(reply.body.data[0]).toMatchObject({ task_status: 'succeed', task_status_msg: '' });
       const voice = reply.body.data[0].task_result.voices[0];
-      expect(voice.owned_by).toBe('kl');
+      expect(voice.owned_by).toBe('kling');
       const page2 = await get('/general/presets-voices?pageNum=2&pageSize=2');
       expect(page2.body.data[0].task_result.voices[0].voice_id).not.toBe(voice.voice_id);
       expect((await post('/general/delete-voices', { voice_id: voice.voice_id })).status).toBe(400);

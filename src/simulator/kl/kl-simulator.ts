@@ -3,7 +3,7 @@ import { FamilyContext, FamilySimulator } from '../family';
 import { ForcedPatches } from '../forced-patch';
 import { headerValue, SimAnswer, SimHandler, SimRequest, json } from '../http/sim-answer';
 import { Route, routeTable } from '../http/router';
-import { terminalAt } from '../task-clock';
+import { runningAt, terminalAt } from '../task-clock';
 import { klAuthRefusal } from './kl-auth';
 import { KlEditing } from './kl-editing';
 import { KL_ERRORS, klEnvelope } from './kl-envelope';
@@ -21,14 +21,15 @@ export function createKlSimulator(context: FamilyContext): FamilySimulator {
   const sessions = new KlSessions(context.baseUrl);
 
   /** The exact body `GET` answers for a task, also POSTed to its callback URL. */
-  const queryBody = (task: KlTask, now: number): unknown =>
-    forced.apply(task.taskId, klEnvelope(task.kind === 'editing' ? editing.render(task, now) : voices.render(task, now)));
+  const queryBody = (task: KlTask, now: number): unknown => forced.apply(task.taskId, klEnvelope(task.kind === 'editing' ? editing.render(task, now) : voices.render(task, now)));
 
+  /** Family A calls back on every status change (submitted -> processing -> succeed | failed), not only at the end. */
   const scheduleCallback = (task: KlTask, callbackUrl: unknown): void => {
     const url = callbackUrlOf(callbackUrl);
     if (!url) return;
-    const at = terminalAt(task.timeline);
-    context.callbacks.schedule(url, at, () => queryBody(task, Math.max(Date.now(), at)));
+    for (const at of [runningAt(task.timeline), terminalAt(task.timeline)]) {
+      context.callbacks.schedule(url, at, () => queryBody(task, Math.max(Date.now(), at)));
+    }
   };
 
   const editing = new KlEditing(context.baseUrl, context.taskMs, sessions, store, scheduleCallback);

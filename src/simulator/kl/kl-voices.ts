@@ -59,12 +59,17 @@ export class KlVoices {
   /** The query answer's `data`. */
   render(task: KlVoiceTask, now: number): Record<string, unknown> {
     const phase = phaseAt(task.timeline, now);
-    const voices = phase !== 'succeeded' ? [] : [{
-      voice_id: task.voiceId,
-      voice_name: task.voiceName,
-      trial_url: assetUrl(this.baseUrl, 'sample.mp4', { voice_id: task.voiceId }),
-      owned_by: CREATOR_ID,
-    }];
+    const voices =
+      phase !== 'succeeded'
+        ? []
+        : [
+            {
+              voice_id: task.voiceId,
+              voice_name: task.voiceName,
+              trial_url: assetUrl(this.baseUrl, 'sample.mp4', { voice_id: task.voiceId }),
+              owned_by: CREATOR_ID,
+            },
+          ];
     return {
       ...klTaskHeader(task, FAILURE_MESSAGE, now),
       task_result: { voices },
@@ -77,21 +82,26 @@ export class KlVoices {
     const pageSize = pageParam(query, 'pageSize', 20);
     if (pageNum === undefined || pageSize === undefined) return KL_ERRORS.badRequest('pageNum and pageSize must be integers from 1 to 500');
     const page = PRESET_VOICES.slice((pageNum - 1) * pageSize, pageNum * pageSize);
-    return klOk(page.map((preset) => ({
-      task_id: preset.taskId,
-      task_status: 'succeed',
-      task_status_msg: '',
-      task_result: {
-        voices: [{
-          voice_id: preset.voiceId,
-          voice_name: preset.name,
-          trial_url: assetUrl(this.baseUrl, 'sample.mp4', { voice_id: preset.voiceId }),
-          owned_by: 'kl',
-        }],
-      },
-      created_at: PRESETS_CREATED_AT,
-      updated_at: PRESETS_CREATED_AT,
-    })));
+    return klOk(
+      page.map((preset) => ({
+        task_id: preset.taskId,
+        task_status: 'succeed',
+        task_status_msg: '',
+        task_result: {
+          voices: [
+            {
+              voice_id: preset.voiceId,
+              voice_name: preset.name,
+              trial_url: assetUrl(this.baseUrl, 'sample.mp4', { voice_id: preset.voiceId }),
+              // The real service labels its official library `kling`; the gateway shows it as `kl`.
+              owned_by: 'kling',
+            },
+          ],
+        },
+        created_at: PRESETS_CREATED_AT,
+        updated_at: PRESETS_CREATED_AT,
+      })),
+    );
   }
 
   delete(rawBody: unknown): SimAnswer {

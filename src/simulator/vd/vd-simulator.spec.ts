@@ -30,9 +30,20 @@ describe('vd simulator (family C)', () => {
     expect(reply.status).toBe(200);
     const task = reply.body;
     expect(task).toMatchObject({
-      state: 'created', model: 'vdq3', prompt: '@cat plays', images: [], duration: 5, aspect_ratio: '16:9',
-      resolution: '720p', bgm: false, audio: true, audio_type: 'all', movement_amplitude: 'auto', payload: 'pass-me',
-      off_peak: false, watermark: false,
+      state: 'created',
+      model: 'vdq3',
+      prompt: '@cat plays',
+      images: [],
+      duration: 5,
+      aspect_ratio: '16:9',
+      resolution: '720p',
+      bgm: false,
+      audio: true,
+      audio_type: 'all',
+      movement_amplitude: 'auto',
+      payload: 'pass-me',
+      off_peak: false,
+      watermark: false,
     });
     expect(task).not.toHaveProperty('videos');
     expect(task.task_id).toMatch(/^\d{18}$/);
@@ -43,6 +54,14 @@ describe('vd simulator (family C)', () => {
     const pro = (await create({ model: 'vdq2-pro', prompt: 'p', images: ['i'], videos: ['https://x/v.mp4'], seed: 7, duration: 8, resolution: '1080p' })).body;
     expect(pro).toMatchObject({ images: ['i'], videos: ['https://x/v.mp4'], seed: 7, duration: 8, resolution: '1080p', audio: false });
     expect((await create({ model: 'vd2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({ duration: 4, resolution: '360p' });
+  });
+
+  it('accepts the vendor model names with the same defaults and refuses an unknown model natively', async () => {
+    expect((await create({ model: 'vidu2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({ model: 'vidu2.0', duration: 4, resolution: '360p' });
+    expect((await create({ model: 'viduq3', prompt: 'p', images: ['i'] })).body).toMatchObject({ model: 'viduq3', duration: 5, resolution: '720p', audio: true });
+    const unknown = await create(nonSubject('p', { model: 'viduq9' }));
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 400, reason: 'BadRequest' });
   });
 
   it('goes queueing -> processing -> success with a fetchable MP4 and cover', async () => {
@@ -76,8 +95,10 @@ describe('vd simulator (family C)', () => {
     expect(broken.status).toBe(500);
     expect(broken.body).toMatchObject({ code: 500, reason: 'InternalServiceFailure' });
     const hanging = fetch(`${sim.vd.baseUrl}/ent/v2/reference2video`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify(nonSubject('sim:hang')), signal: AbortSignal.timeout(300),
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(nonSubject('sim:hang')),
+      signal: AbortSignal.timeout(300),
     });
     await expect(hanging).rejects.toThrow();
   });

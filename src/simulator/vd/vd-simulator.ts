@@ -7,6 +7,7 @@ import { Route, routeTable } from '../http/router';
 import { numericId } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { sameSecret } from '../secret-compare';
+import { simModelName } from '../sim-models';
 import { ForcedPatch } from '../sim-types';
 import { TaskPhase, TaskTimeline, newTimeline, phaseAt, terminalAt } from '../task-clock';
 import { VD_ERRORS } from './vd-errors';
@@ -42,12 +43,17 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
       err_code: phase === 'failed' ? FAILURE_CODE : '',
       credits: phase === 'failed' ? 0 : task.fields.credits,
       payload: task.fields.payload,
-      creations: phase !== 'succeeded' ? [] : [{
-        id: task.creationId,
-        url: assetUrl(context.baseUrl, 'sample.mp4', tag),
-        cover_url: assetUrl(context.baseUrl, 'sample.png', tag),
-        watermarked_url: assetUrl(context.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
-      }],
+      creations:
+        phase !== 'succeeded'
+          ? []
+          : [
+              {
+                id: task.creationId,
+                url: assetUrl(context.baseUrl, 'sample.mp4', tag),
+                cover_url: assetUrl(context.baseUrl, 'sample.png', tag),
+                watermarked_url: assetUrl(context.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
+              },
+            ],
     });
   };
 
@@ -56,7 +62,9 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     const markers = readMarkers(body?.prompt);
     const refusal = markerRefusal(markers, VD_ERRORS);
     if (refusal) return refusal;
-    if (!nonEmptyString(body, 'model')) return VD_ERRORS.badRequest('model is required');
+    const model = nonEmptyString(body, 'model');
+    if (!model) return VD_ERRORS.badRequest('model is required');
+    if (!simModelName('vd', model)) return VD_ERRORS.badRequest(`model ${model} is not supported`);
     if (!nonEmptyString(body, 'prompt')) return VD_ERRORS.badRequest('prompt is required');
     const hasReferences = (arrayField(body, 'subjects')?.length ?? 0) > 0 || (arrayField(body, 'images')?.length ?? 0) > 0;
     if (!hasReferences) return VD_ERRORS.badRequest('subjects or images is required');

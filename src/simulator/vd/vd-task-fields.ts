@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { arrayField, asRecord, booleanField, numberField, stringField } from '../body-fields';
+import { simModelName } from '../sim-models';
 
 interface ModelDefaults {
   duration: number;
@@ -7,7 +8,7 @@ interface ModelDefaults {
   audio: boolean;
 }
 
-/** SPEC.md's per-model defaults; an unknown model (e.g. a mapped name) gets the common ones. */
+/** SPEC.md's per-model defaults, by public name (a vendor name is looked up through its public one). */
 const MODEL_DEFAULTS: Record<string, ModelDefaults> = {
   'vdq3-mix': { duration: 5, resolution: '720p', audio: true },
   'vdq3-turbo': { duration: 5, resolution: '720p', audio: true },
@@ -45,7 +46,7 @@ export interface VdTaskFields {
 export function taskFieldsOf(rawBody: unknown): VdTaskFields {
   const body = asRecord(rawBody);
   const model = stringField(body, 'model') ?? '';
-  const defaults = MODEL_DEFAULTS[model] ?? COMMON_DEFAULTS;
+  const defaults = MODEL_DEFAULTS[simModelName('vd', model) ?? model] ?? COMMON_DEFAULTS;
   const duration = numberField(body, 'duration') ?? defaults.duration;
   const resolution = stringField(body, 'resolution') ?? defaults.resolution;
   const audio = booleanField(body, 'audio') ?? defaults.audio;

@@ -1,5 +1,8 @@
 /** Family B (`ax`) wire description: paths below the channel base URL, task operations and headers. */
 
+/** The segments every path starts with: the client adds them, so a channel's base URL must not end in them. */
+export const AX_PATH_PREFIX = '/api/v1';
+
 export const AX_PATHS = {
   videoSynthesis: '/api/v1/services/aigc/video-generation/video-synthesis',
   tasks: '/api/v1/tasks',

@@ -1,6 +1,6 @@
 import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
 import { AX_ASYNC_HEADER, AX_PATHS } from './ax.api';
 
 describe('AxClient', () => {
@@ -55,6 +55,21 @@ describe('AxClient', () => {
     await expect(stack.ax.submit(channel, 'r2v', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
     upstream.handle((_req, res) => sendJson(res, 404, { code: 'NotFound', message: 'no such task' }));
     await expect(stack.ax.fetch(channel, 'r2v', 'gone')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+  });
+
+  it('reports a task answered with task_status UNKNOWN (invalid or expired ID) as lost, with its reason', async () => {
+    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-old', task_status: 'UNKNOWN' } }));
+    const error = await stack.ax.fetch(channel, 'r2v', 'ax-old').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamTaskLostError);
+    expect(error).toBeInstanceOf(UpstreamTaskNotFoundError); // callers that only know "not found" still stop polling it
+    expect(error).toMatchObject({ nativeStatus: 'UNKNOWN', reason: expect.stringMatching(/invalid or expired/) });
+    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'Unknown ' } }));
+    await expect(stack.ax.fetch(channel, 'r2v', 'ax-1')).rejects.toBeInstanceOf(UpstreamTaskLostError);
+  });
+
+  it('keeps other unreadable or unlisted statuses as state unknown, still polled', async () => {
+    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'SUSPENDED' } }));
+    await expect(stack.ax.fetch(channel, 'r2v', 'ax-1')).resolves.toMatchObject({ state: 'unknown', nativeStatus: 'SUSPENDED' });
   });
 
   it('reads a finished task with its usage', async () => {

@@ -2,17 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { throwUnlessSuccess } from '../http/answer-errors';
 import { requireApiKey } from '../http/credentials';
 import { UpstreamTransport } from '../http/upstream-transport';
-import {
-  FetchOptions,
-  SubmitOptions,
-  UpstreamChannel,
-  UpstreamSubmitResult,
-  UpstreamTaskClient,
-  UpstreamTaskSnapshot,
-} from '../upstream.types';
+import { FetchOptions, SubmitOptions, UpstreamChannel, UpstreamSubmitResult, UpstreamTaskClient, UpstreamTaskSnapshot } from '../upstream.types';
 import { axAuthHeaders, axCreateHeaders, axOperation } from './ax.api';
 import { readAxError } from './ax.error';
 import { toAxSnapshot } from './ax.fetch';
+import { throwIfAxTaskLost } from './ax.lost';
 import { readAxCreated, toAxCreateBody } from './ax.submit';
 
 /** Family B upstream client: reference-to-video (`r2v`), both request protocols. No upstream callbacks: the worker polls. */
@@ -35,6 +29,7 @@ export class AxClient implements UpstreamTaskClient {
     return readAxCreated(response.body, channel);
   }
 
+  /** Throws `UpstreamTaskLostError` when the upstream answers `task_status: UNKNOWN` (invalid or expired task ID). */
   async fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options: FetchOptions = {}): Promise<UpstreamTaskSnapshot> {
     const endpoints = axOperation(operation);
     const response = await this.transport.send(channel, {
@@ -44,6 +39,8 @@ export class AxClient implements UpstreamTaskClient {
       timing: options.timing,
     });
     throwUnlessSuccess(response, 'fetch', channel, readAxError);
-    return toAxSnapshot(response.body);
+    const snapshot = toAxSnapshot(response.body);
+    throwIfAxTaskLost(snapshot, channel);
+    return snapshot;
   }
 }

@@ -1,6 +1,10 @@
 import type { StatusTable } from '../http/snapshot-helpers';
 
-/** Family B `output.task_status` -> normalised state. `UNKNOWN` stays unknown: the worker keeps asking. */
+/**
+ * Family B `output.task_status` -> normalised state. `UNKNOWN` never reaches the engine as a state:
+ * the vendor answers it for an invalid or expired (older than 24 h) task ID, so the client reports
+ * the task as lost instead (see `AX_LOST_STATUS`).
+ */
 export const AX_STATUS: StatusTable = new Map([
   ['PENDING', 'queued'],
   ['RUNNING', 'running'],
@@ -11,3 +15,6 @@ export const AX_STATUS: StatusTable = new Map([
 ]);
 
 export const normaliseAxStatus = (word: string): string => word.toUpperCase();
+
+/** The word with which the upstream says it no longer knows the task. */
+export const AX_LOST_STATUS = 'UNKNOWN';

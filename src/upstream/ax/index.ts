@@ -2,4 +2,5 @@
 export { AX_ASYNC_HEADER, AX_ASYNC_HEADER_VALUE, AX_OPERATIONS, AX_PATHS } from './ax.api';
 export type { AxOperation } from './ax.api';
 export { AxClient } from './ax.client';
-export { AX_STATUS } from './ax.status';
+export { AX_LOST_REASON } from './ax.lost';
+export { AX_LOST_STATUS, AX_STATUS } from './ax.status';

@@ -1,12 +1,9 @@
 import { UPSTREAM_FAMILIES, UpstreamFamily, type UpstreamChannel } from '../upstream.types';
+import { checkBaseUrl } from './base-url';
+import { ChannelConfigError } from './channel-config-error';
+import { FamilyModelMaps, loadFamilyModelMaps, parseModelMap } from './model-maps';
 
-/** A bad channel setting; the message names the variable (never its secret value). */
-export class ChannelConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ChannelConfigError';
-  }
-}
+export { ChannelConfigError } from './channel-config-error';
 
 type Env = Record<string, string | undefined>;
 
@@ -17,7 +14,9 @@ const CHANNEL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /**
  * Channels from the environment: one `<family>-default` per family whose `UPSTREAM_<FAMILY>_*`
  * variables are set, plus the JSON array `UPSTREAM_CHANNELS` for more. Nothing set means no
- * channels (the app then uses the simulator). Throws `ChannelConfigError` on anything invalid.
+ * channels (the app then uses the simulator). Every channel gets a model map: the vendors' names
+ * from config/upstream-models.json, under `UPSTREAM_<FAMILY>_MODEL_MAP`, under the channel's own
+ * `modelMap`. Throws `ChannelConfigError` on anything invalid.
  */
 export function loadChannels(env: Env): UpstreamChannel[] {
   const channels = [...FAMILIES.flatMap((family) => defaultChannel(env, family)), ...extraChannels(env)];
@@ -26,7 +25,15 @@ export function loadChannels(env: Env): UpstreamChannel[] {
     if (seen.has(channel.id)) throw new ChannelConfigError(`UPSTREAM_CHANNELS: channel id "${channel.id}" is used twice.`);
     seen.add(channel.id);
   }
-  return channels;
+  if (channels.length === 0) return [];
+  // Read only when a real channel needs it: with nothing configured no file is required.
+  const maps = loadFamilyModelMaps(env);
+  return channels.map((channel) => withModelMap(channel, maps));
+}
+
+/** The family's map with the channel's own entries on top. */
+function withModelMap(channel: UpstreamChannel, maps: FamilyModelMaps): UpstreamChannel {
+  return Object.freeze({ ...channel, modelMap: Object.freeze({ ...maps[channel.family], ...channel.modelMap }) });
 }
 
 function defaultChannel(env: Env, family: UpstreamFamily): UpstreamChannel[] {
@@ -38,7 +45,7 @@ function defaultChannel(env: Env, family: UpstreamFamily): UpstreamChannel[] {
   const secretKey = family === 'kl' ? read('SECRET_KEY') : undefined;
   if (!baseUrl && !apiKey && !accessKey && !secretKey) return [];
   if (!baseUrl) throw new ChannelConfigError(`${prefix}_BASE_URL is required when other ${prefix}_* variables are set.`);
-  const channel = { id: `${family}-default`, family, baseUrl: checkBaseUrl(baseUrl, `${prefix}_BASE_URL`), apiKey, accessKey, secretKey };
+  const channel = { id: `${family}-default`, family, baseUrl: checkBaseUrl(baseUrl, `${prefix}_BASE_URL`, family), apiKey, accessKey, secretKey };
   checkCredentials(channel, {
     apiKey: `${prefix}_API_KEY`,
     accessKey: `${prefix}_ACCESS_KEY`,
@@ -75,11 +82,11 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
   const channel = {
     id,
     family,
-    baseUrl: checkBaseUrl(baseUrl, `${where}.baseUrl`),
+    baseUrl: checkBaseUrl(baseUrl, `${where}.baseUrl`, family),
     apiKey: optionalString(raw.apiKey, `${where}.apiKey`),
     accessKey: optionalString(raw.accessKey, `${where}.accessKey`),
     secretKey: optionalString(raw.secretKey, `${where}.secretKey`),
-    modelMap: modelMap(raw.modelMap, `${where}.modelMap`),
+    modelMap: raw.modelMap === undefined || raw.modelMap === null ? undefined : parseModelMap(raw.modelMap, `${where}.modelMap`),
   };
   if (family !== 'kl' && (channel.accessKey || channel.secretKey)) {
     throw new ChannelConfigError(`${where}: accessKey/secretKey are only used by family kl; use apiKey.`);
@@ -94,29 +101,6 @@ function checkCredentials(channel: UpstreamChannel, names: { apiKey: string; acc
   if (channel.apiKey || channel.accessKey) return;
   const alternatives = channel.family === 'kl' ? ` (or ${names.accessKey} and ${names.secretKey})` : '';
   throw new ChannelConfigError(`${names.apiKey}${alternatives} is required for channel ${channel.id}.`);
-}
-
-function checkBaseUrl(value: string, name: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ChannelConfigError(`${name} must be an absolute http(s) URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChannelConfigError(`${name} must be an absolute http(s) URL.`);
-  // Credentials belong in the key variables, where they are masked; a URL ends up in logs.
-  if (url.username || url.password) throw new ChannelConfigError(`${name} must not contain credentials.`);
-  if (url.search || url.hash) throw new ChannelConfigError(`${name} must not contain a query or fragment.`);
-  return value.replace(/\/+$/, '');
-}
-
-function modelMap(value: unknown, name: string): Readonly<Record<string, string>> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new ChannelConfigError(`${name} must be an object of public name -> upstream name.`);
-  const entries = Object.entries(value as Record<string, unknown>);
-  const bad = entries.find(([, upstream]) => typeof upstream !== 'string' || upstream.trim() === '');
-  if (bad) throw new ChannelConfigError(`${name}.${bad[0]} must be a non-empty string.`);
-  return Object.freeze(Object.fromEntries(entries)) as Readonly<Record<string, string>>;
 }
 
 function optionalString(value: unknown, name: string): string | undefined {

@@ -24,14 +24,26 @@ export function rejection(httpStatus: number, native: Partial<NativeError> | und
   return new UpstreamRejectedError(httpStatus, native?.code ?? httpStatus, redactCredentials(message, channel));
 }
 
+/** Whether a non-2xx answer to a task query means "no such task" (by default: any 404). */
+export type TaskNotFoundTest = (response: UpstreamResponse) => boolean;
+
+const ANY_404: TaskNotFoundTest = (response) => response.status === 404;
+
 /**
  * Throws the public error for a non-2xx answer below 500 (5xx never gets here: the transport
- * treats it as a fault): 404 on a task query -> not found, other 4xx -> rejected with the native
- * code, anything else (1xx/3xx) -> unavailable.
+ * treats it as a fault): "not found" on a task query -> not found, other 4xx -> rejected with the
+ * native code, anything else (1xx/3xx) -> unavailable. A family whose 404 also covers other
+ * faults (family A: a wrong path or method) passes its own `isTaskNotFound`.
  */
-export function throwUnlessSuccess(response: UpstreamResponse, kind: CallKind, channel: UpstreamChannel, readNativeError: NativeErrorReader): void {
+export function throwUnlessSuccess(
+  response: UpstreamResponse,
+  kind: CallKind,
+  channel: UpstreamChannel,
+  readNativeError: NativeErrorReader,
+  isTaskNotFound: TaskNotFoundTest = ANY_404,
+): void {
   if (isSuccess(response)) return;
-  if (response.status === 404 && kind === 'fetch') {
+  if (kind === 'fetch' && isTaskNotFound(response)) {
     throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
   }
   if (response.status >= 400 && response.status < 500) throw rejection(response.status, readNativeError(response.body), channel);

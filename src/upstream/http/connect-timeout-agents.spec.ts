@@ -53,7 +53,10 @@ describe('faultFromTransportError', () => {
   });
 
   it('treats a reset on a reused keep-alive socket as not processed', () => {
-    expect(faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: true }), false)).toMatchObject({ kind: 'stale-connection', requestSent: false });
+    expect(faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: true }), false)).toMatchObject({
+      kind: 'stale-connection',
+      requestSent: false,
+    });
     expect(faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: false }), false)).toMatchObject({ kind: 'connection-lost', requestSent: true });
   });
 

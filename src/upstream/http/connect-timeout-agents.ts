@@ -24,7 +24,10 @@ function armConnectTimer(socket: Duplex | null | undefined, readyEvent: 'connect
 
 /** Keep-alive HTTP agent whose new connections must be established within `connectTimeoutMs`. */
 export class ConnectTimeoutHttpAgent extends http.Agent {
-  constructor(options: http.AgentOptions, private readonly connectTimeoutMs: number) {
+  constructor(
+    options: http.AgentOptions,
+    private readonly connectTimeoutMs: number,
+  ) {
     super(options);
   }
 
@@ -37,7 +40,10 @@ export class ConnectTimeoutHttpAgent extends http.Agent {
 
 /** Keep-alive HTTPS agent; the connect timeout covers TCP connect plus the TLS handshake. */
 export class ConnectTimeoutHttpsAgent extends https.Agent {
-  constructor(options: https.AgentOptions, private readonly connectTimeoutMs: number) {
+  constructor(
+    options: https.AgentOptions,
+    private readonly connectTimeoutMs: number,
+  ) {
     super(options);
   }
 

@@ -2,7 +2,13 @@ import { DEFAULT_UPSTREAM_HTTP_OPTIONS, httpOptionsFromConfig, resolveHttpOption
 
 describe('upstream HTTP options', () => {
   it('defaults to connect 5 s, create 30 s, read 10 s, breaker 5 faults / 10 s', () => {
-    expect(resolveHttpOptions()).toMatchObject({ connectTimeoutMs: 5000, createTimeoutMs: 30000, readTimeoutMs: 10000, breakerConsecutiveFailures: 5, breakerHalfOpenAfterMs: 10000 });
+    expect(resolveHttpOptions()).toMatchObject({
+      connectTimeoutMs: 5000,
+      createTimeoutMs: 30000,
+      readTimeoutMs: 10000,
+      breakerConsecutiveFailures: 5,
+      breakerHalfOpenAfterMs: 10000,
+    });
   });
 
   it('lets given fields override the defaults and ignores undefined ones', () => {

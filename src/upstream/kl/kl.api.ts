@@ -1,5 +1,8 @@
 /** Family A (`kl`) wire description: paths below the channel base URL and the task operations. */
 
+/** The segment every path starts with: the client adds it, so a channel's base URL must not end in it. */
+export const KL_PATH_PREFIX = '/v1';
+
 export const KL_PATHS = {
   initSelection: '/v1/videos/multi-elements/init-selection',
   addSelection: '/v1/videos/multi-elements/add-selection',
@@ -26,15 +29,31 @@ export type KlCallPath = (typeof KL_CALL_PATHS)[number];
 
 export type KlOperation = 'multi_elements' | 'custom_voices';
 
-interface KlTaskEndpoints {
+export interface KlTaskEndpoints {
   readonly createPath: string;
-  /** Query by upstream task ID or by our `external_task_id`; the upstream accepts both. */
+  /**
+   * Query by upstream task ID, or by our `external_task_id` in its place: the documented form
+   * (`GET <collection>/{id}`, "task_id or external_task_id, choose one").
+   */
   readonly queryPath: (taskId: string) => string;
+  /**
+   * The other reading of that ambiguous documentation: the collection with `?external_task_id=`.
+   * Tried only when the documented form finds nothing.
+   */
+  readonly referenceQuery: (externalTaskId: string) => { path: string; query: Record<string, string> };
+}
+
+function taskEndpoints(collection: string): KlTaskEndpoints {
+  return {
+    createPath: collection,
+    queryPath: (id) => `${collection}/${encodeURIComponent(id)}`,
+    referenceQuery: (externalTaskId) => ({ path: collection, query: { external_task_id: externalTaskId } }),
+  };
 }
 
 export const KL_OPERATIONS: Readonly<Record<KlOperation, KlTaskEndpoints>> = {
-  multi_elements: { createPath: KL_PATHS.multiElements, queryPath: (id) => `${KL_PATHS.multiElements}/${encodeURIComponent(id)}` },
-  custom_voices: { createPath: KL_PATHS.customVoices, queryPath: (id) => `${KL_PATHS.customVoices}/${encodeURIComponent(id)}` },
+  multi_elements: taskEndpoints(KL_PATHS.multiElements),
+  custom_voices: taskEndpoints(KL_PATHS.customVoices),
 };
 
 export function klOperation(operation: string): KlTaskEndpoints {

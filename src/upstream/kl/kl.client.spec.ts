@@ -2,13 +2,7 @@ import * as jwt from 'jsonwebtoken';
 import { ManualClock } from '../../platform/time/clock';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import {
-  UpstreamChannel,
-  UpstreamOutcomeUnknownError,
-  UpstreamRejectedError,
-  UpstreamTaskNotFoundError,
-  UpstreamUnavailableError,
-} from '../upstream.types';
+import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
 import { KL_PATHS } from './kl.api';
 
 const envelope = (data: unknown, code = 0, message = 'SUCCEED') => ({ code, message, request_id: 'req-1', data });
@@ -159,11 +153,87 @@ describe('KlClient', () => {
       expect(upstream.requests[0].url).toBe(`${KL_PATHS.customVoices}/up-1`);
     });
 
-    it('maps 404 and the not-found envelope code to TaskNotFound', async () => {
+    it('maps 404 with code 1203 and the not-found envelope code to TaskNotFound', async () => {
       upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
       await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
       upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1203, 'not found')));
       await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+    });
+
+    it('treats a 404 with code 1202 (invalid method) or without a family A body as a rejection, never as a lost task', async () => {
+      upstream.handle((_req, res) => sendJson(res, 404, { code: 1202, message: 'invalid request method', request_id: 'r' }));
+      const error = await stack.kl.fetch(channel, 'multi_elements', 'up-1').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamRejectedError);
+      expect(error).not.toBeInstanceOf(UpstreamTaskNotFoundError);
+      expect(error).toMatchObject({ httpStatus: 404, nativeCode: 1202 });
+      expect(upstream.requests).toHaveLength(1); // no second lookup form for a wrong method
+      upstream.handle((_req, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<html>Not Found</html>'));
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 404 });
+    });
+
+    describe('lookup by external_task_id', () => {
+      const task = { task_id: 'up-7', task_status: 'processing', task_info: { external_task_id: 'task_01PUB' }, created_at: 1, updated_at: 2 };
+
+      it('uses the documented form first: the reference as the path segment', async () => {
+        upstream.handle((_req, res) => sendJson(res, 200, envelope(task)));
+        const snapshot = await stack.kl.fetch(channel, 'multi_elements', 'task_01PUB');
+        expect(upstream.requests.map((r) => r.url)).toEqual([`${KL_PATHS.multiElements}/task_01PUB`]);
+        expect(snapshot).toMatchObject({ state: 'running', upstreamTaskId: 'up-7' });
+      });
+
+      it('falls back to the query-parameter form when the path form finds nothing', async () => {
+        upstream.handle((req, res) =>
+          req.url.includes('?')
+            ? sendJson(res, 200, envelope([{ ...task, task_id: 'other', task_info: { external_task_id: 'someone-else' } }, task]))
+            : sendJson(res, 404, { code: 1203, message: 'not found' }),
+        );
+        const snapshot = await stack.kl.fetch(channel, 'custom_voices', 'task_01PUB');
+        expect(upstream.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+          `GET ${KL_PATHS.customVoices}/task_01PUB`,
+          `GET ${KL_PATHS.customVoices}?external_task_id=task_01PUB`,
+        ]);
+        expect(snapshot).toMatchObject({ state: 'running', upstreamTaskId: 'up-7' });
+      });
+
+      it('accepts a single task from the query form, but only with that exact external ID', async () => {
+        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 200, envelope(task)) : sendJson(res, 200, envelope(null, 1203, 'not found'))));
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).resolves.toMatchObject({ upstreamTaskId: 'up-7' });
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01OTHER')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+      });
+
+      it('is not found when neither form knows it, or the query form is refused', async () => {
+        upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+        expect(upstream.requests).toHaveLength(2);
+        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 400, { code: 1201, message: 'unknown parameter' }) : sendJson(res, 404, { code: 1203 })));
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+      });
+
+      it('lets an outage of the second form through instead of calling the task lost', async () => {
+        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 503, { code: 5001 }) : sendJson(res, 404, { code: 1203 })));
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      });
+    });
+
+    it('shows official voices (owned_by "kling" upstream) as owned by kl, creators as they are', async () => {
+      upstream.handle((_req, res) =>
+        sendJson(
+          res,
+          200,
+          envelope({
+            task_id: 'up-1',
+            task_status: 'succeed',
+            task_result: {
+              voices: [
+                { voice_id: 'v1', owned_by: 'kling' },
+                { voice_id: 'v2', owned_by: 12345 },
+              ],
+            },
+          }),
+        ),
+      );
+      const snapshot = await stack.kl.fetch(channel, 'custom_voices', 'up-1');
+      expect(snapshot.voices.map((v) => v.ownedBy)).toEqual(['kl', '12345']);
     });
 
     it('answers an unreadable payload with state unknown instead of throwing', async () => {
@@ -188,9 +258,21 @@ describe('KlClient', () => {
       expect(upstream.requests[0].url).toBe(`${KL_PATHS.presetsVoices}?pageNum=1&pageSize=30`);
     });
 
+    it('relabels the official preset voices owned_by "kling" as "kl"', async () => {
+      const preset = (owner: unknown) => ({ task_id: 'p', task_status: 'succeed', task_result: { voices: [{ voice_id: 'v', voice_name: 'Warm', owned_by: owner }] } });
+      upstream.handle((_req, res) => sendJson(res, 200, envelope([preset('kling'), preset('Kling'), preset('777'), { task_id: 'odd' }])));
+      const data = await stack.kl.call<Array<{ task_result?: { voices: Array<{ owned_by: string }> } }>>(channel, 'GET', KL_PATHS.presetsVoices, {});
+      expect(data.map((item) => item.task_result?.voices[0].owned_by)).toEqual(['kl', 'kl', '777', undefined]);
+      expect(data[0].task_result?.voices[0]).toMatchObject({ voice_id: 'v', voice_name: 'Warm' });
+    });
+
     it('throws the typed errors: rejection with native code, unavailable without an envelope', async () => {
       upstream.handle((_req, res) => sendJson(res, 400, { code: 1201, message: 'points out of range' }));
-      await expect(stack.kl.call(channel, 'POST', KL_PATHS.addSelection, {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 1201, message: 'points out of range' });
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.addSelection, {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        nativeCode: 1201,
+        message: 'points out of range',
+      });
       upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'session not found' }));
       await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 404 });
       upstream.handle((_req, res) => res.writeHead(200).end('not json'));

@@ -2,7 +2,7 @@ import { CallKind, rejection, throwUnlessSuccess } from '../http/answer-errors';
 import { asNumber, asString, isRecord } from '../http/lenient';
 import type { UpstreamResponse } from '../http/upstream-transport';
 import { UpstreamChannel, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
-import { KL_NOT_FOUND_CODE, isKlServerCode, readKlError } from './kl.error';
+import { KL_NOT_FOUND_CODE, isKlServerCode, isKlTaskNotFound, readKlError } from './kl.error';
 
 /**
  * Unwraps the family A envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
@@ -10,7 +10,7 @@ import { KL_NOT_FOUND_CODE, isKlServerCode, readKlError } from './kl.error';
  * is not an envelope at all (the caller decides how lenient to be about that).
  */
 export function klEnvelopeData(response: UpstreamResponse, kind: CallKind, channel: UpstreamChannel): { envelope: boolean; data: unknown } {
-  throwUnlessSuccess(response, kind, channel, readKlError);
+  throwUnlessSuccess(response, kind, channel, readKlError, isKlTaskNotFound);
   const body = response.body;
   if (!isRecord(body)) return { envelope: false, data: undefined };
   const code = asNumber(body.code);

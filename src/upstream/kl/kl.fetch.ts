@@ -2,6 +2,7 @@ import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, with
 import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
 import type { UpstreamTaskSnapshot, UpstreamVideo, UpstreamVoice } from '../upstream.types';
 import { KL_STATUS, normaliseKlStatus } from './kl.status';
+import { klVoiceOwner } from './kl.voices';
 
 /**
  * Family A task `data` (editing task or custom voice; one shape serves both) -> snapshot.
@@ -15,8 +16,12 @@ export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot 
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus,
-    videos: asArray(result.videos).map(toVideo).filter((video): video is UpstreamVideo => video !== undefined),
-    voices: asArray(result.voices).map(toVoice).filter((voice): voice is UpstreamVoice => voice !== undefined),
+    videos: asArray(result.videos)
+      .map(toVideo)
+      .filter((video): video is UpstreamVideo => video !== undefined),
+    voices: asArray(result.voices)
+      .map(toVoice)
+      .filter((voice): voice is UpstreamVoice => voice !== undefined),
     raw,
   };
   // Needed when the task was looked up by the gateway's reference after an unknown creation outcome.
@@ -52,7 +57,7 @@ function toVoice(item: unknown): UpstreamVoice | undefined {
     voiceId,
     voiceName: asString(voice.voice_name),
     trialUrl: asNonEmptyString(voice.trial_url),
-    // `kl` for official voices, a creator ID (sometimes numeric) otherwise.
-    ownedBy: asString(voice.owned_by),
+    // Official voices come back as `kling` and are shown as `kl`; a creator ID (sometimes numeric) otherwise.
+    ownedBy: klVoiceOwner(asString(voice.owned_by)),
   });
 }

@@ -1,5 +1,8 @@
 /** Family C (`vd`) wire description: paths below the channel base URL, task operations and auth. */
 
+/** The segments every path starts with: the client adds them, so a channel's base URL must not end in them. */
+export const VD_PATH_PREFIX = '/ent/v2';
+
 export const VD_PATHS = {
   reference2video: '/ent/v2/reference2video',
   tasks: '/ent/v2/tasks',

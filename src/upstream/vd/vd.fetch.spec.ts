@@ -26,7 +26,9 @@ describe('toVdSnapshot', () => {
   });
 
   it('reads string numbers and survives odd shapes', () => {
-    expect(toVdSnapshot({ state: 'success', creations: [{ url: 'http://x/v.mp4', duration: '8' }, 'junk', { id: 2 }] }).videos).toEqual([{ url: 'http://x/v.mp4', durationSeconds: 8 }]);
+    expect(toVdSnapshot({ state: 'success', creations: [{ url: 'http://x/v.mp4', duration: '8' }, 'junk', { id: 2 }] }).videos).toEqual([
+      { url: 'http://x/v.mp4', durationSeconds: 8 },
+    ]);
     expect(toVdSnapshot(null)).toMatchObject({ state: 'unknown', videos: [] });
     expect(toVdSnapshot({ state: ['success'], creations: 'x' })).toMatchObject({ state: 'unknown', nativeStatus: '' });
   });

@@ -13,7 +13,9 @@ export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus: asString(payload.state) ?? '',
-    videos: asArray(payload.creations).map(toVideo).filter((video): video is UpstreamVideo => video !== undefined),
+    videos: asArray(payload.creations)
+      .map(toVideo)
+      .filter((video): video is UpstreamVideo => video !== undefined),
     voices: [],
     raw: payload,
   };
