@@ -20,7 +20,10 @@
  * The poll back-off is set to an hour (SYNC_POLL_BASE_MS/MAX_MS) so that a synced task is not due
  * again within the run: each due task is synced exactly once per pass.
  *
- *   node bench/sync.js [--quick] [--stub] [--in-flight 10000] [--finished 100000] [--cycles 5] [--out bench/sync-results.json]
+ *   node bench/sync.js [--quick] [--stub] [--in-flight 10000] [--finished 100000] [--cycles 5] [--out FILE]
+ *
+ * Results go to the OS temp directory (a quick run: bench/sync-results.quick.json, git-ignored), so
+ * that a run never changes a tracked file; `--out bench/sync-results.json` records a new reference run.
  *
  * --stub replaces the family B client's poll with an in-memory answer (database cost only).
  */
@@ -41,7 +44,7 @@ const IN_FLIGHT = Number(opt('in-flight', QUICK ? 2000 : 10_000));
 const FINISHED = Number(opt('finished', QUICK ? 20_000 : 100_000));
 const CYCLES = Number(opt('cycles', QUICK ? 3 : 5));
 const PASSES = QUICK ? [500, 1000, 2000] : [1000, 5000, 10_000];
-const OUT = path.resolve(opt('out', path.join(__dirname, QUICK ? 'sync-results.quick.json' : 'sync-results.json')));
+const OUT = path.resolve(opt('out', QUICK ? path.join(__dirname, 'sync-results.quick.json') : path.join(require('node:os').tmpdir(), 'gateway-bench-sync-results.json')));
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const INSERT_BATCH = 500;
 
@@ -67,7 +70,11 @@ async function createUpstreamTasks(vars, count) {
   const http = require('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const base = new URL(vars.UPSTREAM_AX_BASE_URL);
-  const body = JSON.stringify({ model: 'wx2.7-r2v', input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] }, parameters: { resolution: '720P', duration: 5 } });
+  const body = JSON.stringify({
+    model: 'wx2.7-r2v',
+    input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+    parameters: { resolution: '720P', duration: 5 },
+  });
   const one = () =>
     new Promise((resolve, reject) => {
       const req = http.request(
@@ -77,7 +84,12 @@ async function createUpstreamTasks(vars, count) {
           port: base.port,
           method: 'POST',
           path: '/api/v1/services/aigc/video-generation/video-synthesis',
-          headers: { authorization: `Bearer ${vars.UPSTREAM_AX_API_KEY}`, 'x-dashscope-async': 'enable', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            authorization: `Bearer ${vars.UPSTREAM_AX_API_KEY}`,
+            'x-dashscope-async': 'enable',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (res) => {
           let text = '';
@@ -107,7 +119,10 @@ async function insertRows(ds, rows) {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
     const batch = rows.slice(i, i + INSERT_BATCH);
     const placeholders = batch.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-    await ds.query(`INSERT INTO tasks (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${placeholders}`, batch.flatMap((r) => columns.map((c) => r[c])));
+    await ds.query(
+      `INSERT INTO tasks (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${placeholders}`,
+      batch.flatMap((r) => columns.map((c) => r[c])),
+    );
   }
 }
 
@@ -175,7 +190,11 @@ async function main() {
     const key = (await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: {} })).key;
     const created = await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, {
       headers: { authorization: `Bearer ${key}` },
-      body: { model: 'wx2.7-r2v', input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] }, parameters: { resolution: '720P', duration: 5 } },
+      body: {
+        model: 'wx2.7-r2v',
+        input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+        parameters: { resolution: '720P', duration: 5 },
+      },
     });
 
     seed = new DataSource({ ...dataSourceOptions(databaseUrl, false), name: 'sync-bench-seed' });
@@ -303,7 +322,15 @@ async function main() {
       }
       const ms = Number(process.hrtime.bigint() - s) / 1e6;
       const d = sql.since(before);
-      const pass = { due: n, synced, cycles: cycleCount, ms: lib.round(ms, 0), queries: d.queries, msPerTask: lib.round(ms / synced, 3), queriesPerTask: lib.round(d.queries / synced, 2) };
+      const pass = {
+        due: n,
+        synced,
+        cycles: cycleCount,
+        ms: lib.round(ms, 0),
+        queries: d.queries,
+        msPerTask: lib.round(ms / synced, 3),
+        queriesPerTask: lib.round(d.queries / synced, 2),
+      };
       results.passes.push(pass);
       log(`full pass over ${n} due: ${pass.ms} ms, ${pass.queries} statements, ${pass.cycles} cycles`);
     }
@@ -338,14 +365,22 @@ async function main() {
   };
   results.elapsedSeconds = Math.round((Date.now() - started) / 1000);
   fs.writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`\n${report(results)}\n\nwritten: ${path.relative(process.cwd(), OUT)} (${results.elapsedSeconds} s)\n`);
+  process.stdout.write(`\n${report(results)}\n\nwritten: ${OUT.startsWith(process.cwd()) ? path.relative(process.cwd(), OUT) : OUT} (${results.elapsedSeconds} s)\n`);
 }
 
 function report(r) {
   const m = r.machine;
-  const lines = [`Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}; ${r.mode} mode, ${r.when}; upstream: ${r.settings.upstream}; batch ${r.settings.batchSize}, concurrency ${r.settings.concurrency}.`, ''];
+  const lines = [
+    `Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}; ${r.mode} mode, ${r.when}; upstream: ${r.settings.upstream}; batch ${r.settings.batchSize}, concurrency ${r.settings.concurrency}.`,
+    '',
+  ];
   const c = (x) => [x.label, String(x.dueBefore), `${x.medianMs}`, `${x.medianQueries}`, `${x.msPerTask}`, `${x.queriesPerTask}`];
-  lines.push(lib.markdownTable(['one sync cycle', 'due before', 'ms / cycle (median)', 'SQL statements / cycle', 'ms / task', 'statements / task'], [c(r.cycleWithoutFinished), c(r.cycleWithFinished)]));
+  lines.push(
+    lib.markdownTable(
+      ['one sync cycle', 'due before', 'ms / cycle (median)', 'SQL statements / cycle', 'ms / task', 'statements / task'],
+      [c(r.cycleWithoutFinished), c(r.cycleWithFinished)],
+    ),
+  );
   lines.push('');
   lines.push(
     lib.markdownTable(
@@ -369,8 +404,16 @@ function report(r) {
     lib.markdownTable(
       ['target', 'measured', 'met'],
       [
-        ['cycle cost flat in finished tasks', `${v.flatInFinished.cycleMs.join(' -> ')} ms, ${v.flatInFinished.statements.join(' -> ')} statements per cycle; scan ${v.flatInFinished.scanMs.join(' -> ')} ms`, v.flatInFinished.met ? 'yes' : '**no**'],
-        ['cost linear in in-flight tasks', `${v.linearInInFlight.msPerTask.join(' / ')} ms per task, ${v.linearInInFlight.statementsPerTask.join(' / ')} statements per task`, v.linearInInFlight.met ? 'yes' : '**no**'],
+        [
+          'cycle cost flat in finished tasks',
+          `${v.flatInFinished.cycleMs.join(' -> ')} ms, ${v.flatInFinished.statements.join(' -> ')} statements per cycle; scan ${v.flatInFinished.scanMs.join(' -> ')} ms`,
+          v.flatInFinished.met ? 'yes' : '**no**',
+        ],
+        [
+          'cost linear in in-flight tasks',
+          `${v.linearInInFlight.msPerTask.join(' / ')} ms per task, ${v.linearInInFlight.statementsPerTask.join(' / ')} statements per task`,
+          v.linearInInFlight.met ? 'yes' : '**no**',
+        ],
       ],
     ),
   );

@@ -1,21 +1,68 @@
 #!/usr/bin/env node
 // Demo against a running gateway: one task per family, progress while waiting, result URLs.
 // Usage: API_KEY=vgw_... [GATEWAY_URL=http://localhost:3000] npm run demo
+//        npm run demo -- --new-key   (a new demo account and key through the admin API, then the demo)
 'use strict';
 
+const fs = require('node:fs');
+const path = require('node:path');
+
 const base = (process.env.GATEWAY_URL || 'http://localhost:3000').replace(/\/$/, '');
-const key = process.env.API_KEY;
-if (!key) {
-  console.error('Set API_KEY to a gateway API key (npm start prints a demo key on first start).');
+const newKey = process.argv.includes('--new-key');
+let key = process.env.API_KEY;
+if (!key && !newKey) {
+  console.error('Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.');
   process.exit(2);
 }
-const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
 
-async function call(method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+/** fetch, with an unreachable gateway reported as what to check rather than "fetch failed". */
+async function request(method, urlPath, headers, body) {
+  const url = `${base}${urlPath}`;
+  try {
+    return await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  } catch (error) {
+    const cause = error && error.cause ? error.cause.code || error.cause.message : error.message;
+    const now = process.env.GATEWAY_URL ? `GATEWAY_URL is ${process.env.GATEWAY_URL}` : 'GATEWAY_URL is unset, so http://localhost:3000';
+    throw new Error(`Cannot reach the gateway at ${url} (${cause}). Is it running (npm start)? If it listens elsewhere, set GATEWAY_URL (${now}).`);
+  }
+}
+
+async function call(method, urlPath, body) {
+  const res = await request(method, urlPath, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body);
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(json.error || json)}`);
+  if (!res.ok) throw new Error(`${method} ${urlPath} -> ${res.status} ${JSON.stringify(json.error || json)}`);
   return json;
+}
+
+/** ADMIN_TOKEN, else the token file the gateway keeps (ADMIN_TOKEN_FILE, default data/admin-token). */
+function adminToken() {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = path.resolve(process.env.ADMIN_TOKEN_FILE || 'data/admin-token');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new Error(
+      `--new-key needs the admin token: set ADMIN_TOKEN, or run from the directory where the gateway keeps ${path.relative(process.cwd(), file) || file} (or set ADMIN_TOKEN_FILE).`,
+    );
+  }
+}
+
+/** A new demo account (10,000 credits, every priced model) and its key, through the admin API. */
+async function issueDemoKey() {
+  const token = adminToken();
+  const admin = async (method, urlPath, body) => {
+    const res = await request(method, urlPath, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body);
+    const json = await res.json().catch(() => ({}));
+    if (res.status === 401) throw new Error(`${method} ${urlPath} -> 401: the admin token is not this gateway's (check ADMIN_TOKEN or the token file).`);
+    if (!res.ok) throw new Error(`${method} ${urlPath} -> ${res.status} ${JSON.stringify(json.error || json)}`);
+    return json;
+  };
+  const models = Object.keys((await admin('GET', '/admin/v1/prices')).models || {});
+  const account = await admin('POST', '/admin/v1/accounts', { name: 'demo', balance: 10000000 });
+  await admin('PUT', `/admin/v1/accounts/${account.id}/models`, { models: models.map((model) => ({ model })) });
+  const issued = await admin('POST', `/admin/v1/accounts/${account.id}/keys`, { name: 'demo' });
+  console.log(`new demo account ${account.id} (every model enabled); its API key, shown only now:\nexport API_KEY=${issued.key}\n`);
+  return issued.key;
 }
 
 const families = [
@@ -49,6 +96,7 @@ const families = [
 ];
 
 async function run() {
+  if (newKey) key = await issueDemoKey();
   const started = await Promise.all(families.map(async (f) => ({ ...f, id: await f.create() })));
   for (const f of started) console.log(`created ${f.name}: ${f.id}`);
   const pending = new Set(started);

@@ -19,9 +19,7 @@ export class AccountsAdminController {
 
   @Post('accounts')
   async create(@Body() dto: CreateAccountDto) {
-    return presentAccount(
-      await this.funding.open({ name: dto.name, balance: dto.balance, rateLimitRpm: dto.rate_limit_rpm, maxConcurrentTasks: dto.max_concurrent_tasks }),
-    );
+    return presentAccount(await this.funding.open({ name: dto.name, balance: dto.balance, rateLimitRpm: dto.rate_limit_rpm, maxConcurrentTasks: dto.max_concurrent_tasks }));
   }
 
   @Get('accounts/:id')

@@ -2,20 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 // class-validator checks a property's decorators bottom-up: the type check sits last so a wrong
 // type is reported as such, not as a range.
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  Min,
-  NotEquals,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min, NotEquals, ValidateNested } from 'class-validator';
 import { Capability } from '../core/models/model-catalogue';
 
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
@@ -23,7 +10,11 @@ const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 export class CreateAccountDto {
   @ApiProperty({ example: 'Acme Studio' }) @Length(1, 200) @IsString() name: string;
   @ApiPropertyOptional({ example: 100000, description: 'Opening balance in price units' })
-  @IsOptional() @Min(0) @Max(MAX_AMOUNT) @IsInt() balance?: number;
+  @IsOptional()
+  @Min(0)
+  @Max(MAX_AMOUNT)
+  @IsInt()
+  balance?: number;
   @ApiPropertyOptional({ example: 600 }) @IsOptional() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number;
   @ApiPropertyOptional({ example: 20 }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?: number;
 }
@@ -38,16 +29,24 @@ export class UpdateAccountDto {
 export class CreateKeyDto {
   @ApiPropertyOptional({ example: 'ci' }) @IsOptional() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'ISO 8601 time or Unix seconds' })
-  @IsOptional() expires_at?: string | number;
+  @IsOptional()
+  expires_at?: string | number;
   @ApiPropertyOptional({ example: ['wx2.7-r2v'], description: 'Restrict the key to these models' })
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsString({ each: true }) models?: string[];
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  models?: string[];
 }
 
 export class GrantDto {
   @ApiProperty({ example: 'vdq3' }) @IsString() model: string;
   /** Checked against the model's own capabilities by the service (400 naming the entry). */
   @ApiPropertyOptional({ example: ['reference2video'], isArray: true, type: String })
-  @IsOptional() @IsArray() @IsString({ each: true }) capabilities?: Capability[];
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  capabilities?: Capability[];
 }
 
 export class ReplaceGrantsDto {
@@ -56,6 +55,10 @@ export class ReplaceGrantsDto {
 
 export class BalanceAdjustmentDto {
   @ApiProperty({ example: 50000, description: 'Credit (positive) or debit (negative), in price units' })
-  @NotEquals(0) @Min(-MAX_AMOUNT) @Max(MAX_AMOUNT) @IsInt() delta: number;
+  @NotEquals(0)
+  @Min(-MAX_AMOUNT)
+  @Max(MAX_AMOUNT)
+  @IsInt()
+  delta: number;
   @ApiProperty({ example: 'top-up invoice 2026-11' }) @Length(1, 500) @IsString() reason: string;
 }

@@ -21,7 +21,15 @@ describe('CSV encoding (RFC 4180)', () => {
   });
 
   it('joins a header and rows with CRLF, ending with one', () => {
-    expect(toCsv(['a', 'b'], [[1, 'x,y'], [null, 2]])).toBe('a,b\r\n1,"x,y"\r\n,2\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          [1, 'x,y'],
+          [null, 2],
+        ],
+      ),
+    ).toBe('a,b\r\n1,"x,y"\r\n,2\r\n');
     expect(toCsv(['a'], [])).toBe('a\r\n');
   });
 });

@@ -28,36 +28,49 @@ const TIME_MESSAGE = { message: '$property must be an ISO 8601 time or Unix seco
 export class UsageQueryDto {
   @ApiPropertyOptional({ example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s' })
   @Transform(({ value }) => blankAsAbsent(value))
-  @IsOptional() @Length(1, 64) @IsString()
+  @IsOptional()
+  @Length(1, 64)
+  @IsString()
   account_id?: string;
 
   @ApiPropertyOptional({ example: 'wx2.7-r2v' })
   @Transform(({ value }) => blankAsAbsent(value))
-  @IsOptional() @Length(1, 100) @IsString()
+  @IsOptional()
+  @Length(1, 100)
+  @IsString()
   model?: string;
 
   @ApiPropertyOptional({ type: String, example: '2026-11-01T00:00:00Z', description: 'Rows created at or after this time: ISO 8601 (UTC when no zone is given) or Unix seconds.' })
   @Transform(toTime)
-  @IsOptional() @IsInt(TIME_MESSAGE)
+  @IsOptional()
+  @IsInt(TIME_MESSAGE)
   from?: number;
 
   @ApiPropertyOptional({ type: String, example: '1796083200', description: 'Rows created before this time (exclusive): ISO 8601 or Unix seconds.' })
   @Transform(toTime)
-  @IsOptional() @IsInt(TIME_MESSAGE)
+  @IsOptional()
+  @IsInt(TIME_MESSAGE)
   to?: number;
 
   @ApiPropertyOptional({ type: 'integer', example: 1, default: 1, minimum: 1 })
   @Transform(toInteger)
-  @IsOptional() @Min(1) @Max(1_000_000) @IsInt()
+  @IsOptional()
+  @Min(1)
+  @Max(1_000_000)
+  @IsInt()
   page?: number;
 
   @ApiPropertyOptional({ type: 'integer', example: DEFAULT_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE })
   @Transform(toInteger)
-  @IsOptional() @Min(1) @Max(MAX_PAGE_SIZE) @IsInt()
+  @IsOptional()
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  @IsInt()
   page_size?: number;
 
   @ApiPropertyOptional({ enum: ['json', 'csv'], example: 'csv', description: 'Same as `Accept: text/csv` when `csv`.' })
   @Transform(({ value }) => blankAsAbsent(value))
-  @IsOptional() @IsIn(['json', 'csv'])
+  @IsOptional()
+  @IsIn(['json', 'csv'])
   format?: 'json' | 'csv';
 }

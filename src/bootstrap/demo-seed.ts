@@ -29,13 +29,22 @@ export async function seedDemoAccount(app: INestApplication, explicit: boolean |
   if (!wanted) return explicit === false || !simulatorInUse ? null : findDemoAccount(app);
   const service = app.get(AccountsService);
   const { account } = await app.get(AccountFunding).open({ name: DEMO_ACCOUNT_NAME, balance: DEMO_BALANCE });
-  await service.replaceGrants(account.id, app.get(ModelCatalogue).all().map((m) => ({ model: m.name })));
+  await service.replaceGrants(
+    account.id,
+    app
+      .get(ModelCatalogue)
+      .all()
+      .map((m) => ({ model: m.name })),
+  );
   const { secret } = await service.issueKey(account.id, { name: 'demo' });
   return { accountId: account.id, key: secret };
 }
 
 /** The oldest account named `demo` (the one the first start created), if any. */
 async function findDemoAccount(app: INestApplication): Promise<DemoAccount | null> {
-  const found = await app.get(DataSource).getRepository(AccountEntity).findOne({ where: { name: DEMO_ACCOUNT_NAME }, order: { createdAt: 'ASC' } });
+  const found = await app
+    .get(DataSource)
+    .getRepository(AccountEntity)
+    .findOne({ where: { name: DEMO_ACCOUNT_NAME }, order: { createdAt: 'ASC' } });
   return found ? { accountId: found.id, key: null } : null;
 }

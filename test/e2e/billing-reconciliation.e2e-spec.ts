@@ -8,8 +8,11 @@ import { ReconciliationSweeper } from '../../src/core/tasks/reconciliation/recon
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { newId } from '../../src/platform/ids/ids';
-import { TestAccount } from '../support/gateway-harness';
-import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { Clock } from '../../src/platform/time/clock';
+import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
+import { startSimulator } from '../../src/simulator/simulator';
+import { TestAccount, startGateway } from '../support/gateway-harness';
+import { FAST_ENV, SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
  * Recovery after a crash. The crashed state is written straight into the database through the
@@ -24,6 +27,17 @@ const axBody = (prompt: string) => ({
 });
 const MINUTE = 60_000;
 
+/** The system time, moved forward when the test says so: every worker of the gateway reads it. */
+class AdvancingClock extends Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
 async function money(gw: SimulatedGateway, account: TestAccount) {
   const res = await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200);
   return { balance: res.body.balance as number, held: res.body.held as number, in_flight_tasks: res.body.in_flight_tasks as number };
@@ -35,7 +49,12 @@ async function expectLedgerOk(gw: SimulatedGateway) {
 
 /** A real finished task of the account: the template every planted record is copied from. */
 async function finishedTask(gw: SimulatedGateway, acct: TestAccount): Promise<TaskEntity> {
-  const res = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 template')).expect(200);
+  const res = await gw
+    .http()
+    .post(CREATE)
+    .set(...bearer(acct))
+    .send(axBody('Image 1 template'))
+    .expect(200);
   return eventually(async () => {
     const task = await gw.app.get(TasksRepository).findById(res.body.output.task_id);
     return task?.billingState === 'settled' ? task : null;
@@ -76,9 +95,20 @@ describe('billing: reconciliation after a crash (workers on)', () => {
   let gw: SimulatedGateway;
   let acct: TestAccount;
   let template: TaskEntity;
+  const clock = new AdvancingClock();
 
   beforeAll(async () => {
-    gw = await startSimulatedGateway({ env: { RECONCILE_INTERVAL_MS: '100' } });
+    // As startSimulatedGateway, with the gateway on a clock the test can move.
+    const sim = await startSimulator({ taskMs: 150 });
+    const harness = await startGateway({ channels: simulatorChannels(sim), clock, env: { ...FAST_ENV, RECONCILE_INTERVAL_MS: '100' } });
+    gw = {
+      ...harness,
+      sim,
+      close: async () => {
+        await harness.close();
+        await sim.close();
+      },
+    };
     acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
     template = await finishedTask(gw, acct);
   });
@@ -87,13 +117,31 @@ describe('billing: reconciliation after a crash (workers on)', () => {
   it('crash between the hold and the upstream call: the sync worker releases the hold and ends the task', async () => {
     const base = await money(gw, acct);
     const creates = gw.sim.requests.filter((r) => r.method === 'POST').length;
-    const now = Date.now();
+    const now = clock.nowMs();
+    // Due when TaskEngine.create makes it due: once the dead creator's upstream call must have ended.
+    const callWindow = gw.config.UPSTREAM_TIMEOUT_MS + 5000;
     const task = await plantCrashedTask(gw, template, {
-      phase: 'submitting', outerStatus: 'NOT_START', nativeStatus: 'PENDING', progress: 0, result: null, lastNative: null, nativeUsage: null,
-      createdAt: now - MINUTE, updatedAt: now - MINUTE, finishedAt: null, syncDueAt: now - 1, deadlineAt: now + 60 * MINUTE,
+      phase: 'submitting',
+      outerStatus: 'NOT_START',
+      nativeStatus: 'PENDING',
+      progress: 0,
+      result: null,
+      lastNative: null,
+      nativeUsage: null,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      syncDueAt: now + callWindow,
+      deadlineAt: now + 60 * MINUTE,
     });
     expect(await money(gw, acct)).toEqual({ balance: base.balance - task.estimatedCharge, held: task.estimatedCharge, in_flight_tasks: 1 });
+    // While that call could still be running, the workers leave the record and its hold alone (ten sync cycles)...
+    await new Promise((r) => setTimeout(r, 10 * gw.config.SYNC_INTERVAL_MS));
+    expect(await taskRow(gw, task.id)).toMatchObject({ phase: 'submitting', billingState: 'held' });
+    expect(await money(gw, acct)).toEqual({ balance: base.balance - task.estimatedCharge, held: task.estimatedCharge, in_flight_tasks: 1 });
 
+    // ...and reconcile it once the call must have ended.
+    clock.advance(callWindow);
     await eventually(async () => (await taskRow(gw, task.id)).billingState === 'released');
     expect(await taskRow(gw, task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', finalCharge: null });
     expect(await money(gw, acct)).toEqual(base);
@@ -104,7 +152,7 @@ describe('billing: reconciliation after a crash (workers on)', () => {
 
   it('crash between the terminal switch and settlement: the sweep charges the output seconds and frees the slot', async () => {
     const base = await money(gw, acct);
-    const now = Date.now();
+    const now = clock.nowMs();
     const result = structuredClone(template.result)!;
     result.videos[0].durationSeconds = 4; // of 5 requested: the sweep must price the real output
     const task = await plantCrashedTask(gw, template, { phase: 'succeeded', result, createdAt: now - 2 * MINUTE, finishedAt: now - MINUTE, syncDueAt: null });
@@ -123,8 +171,15 @@ describe('billing: reconciliation after a crash (workers on)', () => {
 
   it('crash between a failure and its release: the sweep releases the hold in full', async () => {
     const base = await money(gw, acct);
-    const now = Date.now();
-    const task = await plantCrashedTask(gw, template, { phase: 'failed', outerStatus: 'FAILURE', failureCode: 'upstream_failed', result: null, finishedAt: now - MINUTE, syncDueAt: null });
+    const now = clock.nowMs();
+    const task = await plantCrashedTask(gw, template, {
+      phase: 'failed',
+      outerStatus: 'FAILURE',
+      failureCode: 'upstream_failed',
+      result: null,
+      finishedAt: now - MINUTE,
+      syncDueAt: null,
+    });
     await eventually(async () => (await taskRow(gw, task.id)).billingState === 'released');
     expect(await money(gw, acct)).toEqual(base);
     expect(await entryKinds(gw, task.id)).toEqual(['hold', 'release']);
@@ -136,7 +191,12 @@ describe('billing: reconciliation after a crash (workers on)', () => {
     await gw.app.get(DataSource).getRepository(AccountEntity).update({ id: leaky.id }, { inFlightTasks: 7 });
     await eventually(async () => (await money(gw, leaky)).in_flight_tasks === 0);
 
-    const res = await gw.http().post(CREATE).set(...bearer(leaky)).send(axBody('Image 1 sim:slow')).expect(200);
+    const res = await gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(leaky))
+      .send(axBody('Image 1 sim:slow'))
+      .expect(200);
     await gw.app.get(DataSource).getRepository(AccountEntity).update({ id: leaky.id }, { inFlightTasks: 0 });
     await eventually(async () => (await money(gw, leaky)).in_flight_tasks === 1);
     // The task then ends normally and gives its slot back.
@@ -151,7 +211,12 @@ describe('billing: the reconciliation sweep runs with the workers only', () => {
     const gw = await startSimulatedGateway({ env: { WORKERS_ENABLED: 'false', RECONCILE_INTERVAL_MS: '50' } });
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
-      const res = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 walks')).expect(200);
+      const res = await gw
+        .http()
+        .post(CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 walks'))
+        .expect(200);
       const open = await taskRow(gw, res.body.output.task_id);
       const now = Date.now();
       const task = await plantCrashedTask(gw, open, { phase: 'failed', failureCode: 'upstream_failed', finishedAt: now - MINUTE, syncDueAt: null });

@@ -21,10 +21,43 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'localhost:6379'],
     ['SIM_TASK_MS', '0'],
-    ['ADMIN_TOKEN', 'short'],
     ['CALLBACK_ALLOW_PRIVATE', 'maybe'],
+    ['LOG_FORMAT', 'xml'],
   ])('names the variable when %s=%s is bad', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}=`));
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '1.5'],
+    ['SIM_TASK_MS', 'soon'],
+  ])('says %s=%s must be an integer (not a range complaint about NaN)', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name}="${value}": ${name} must be an integer number`);
+  });
+
+  it('still states the range for a well-formed integer out of it', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must not be greater than 65535');
+  });
+
+  it('never prints a bad ADMIN_TOKEN, only its name, its length and the rule', () => {
+    const secret = 'tooShortSecret';
+    let message = '';
+    try {
+      loadConfig({ ADMIN_TOKEN: secret });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('Invalid configuration: ADMIN_TOKEN (value hidden, 14 characters): ADMIN_TOKEN must be at least 16 characters');
+    expect(message).not.toContain(secret);
+  });
+
+  it('masks the password of a bad URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://gw:hunter2@db:3306/gw' })).toThrow('DATABASE_URL="mysql://gw:***@db:3306/gw"');
+  });
+
+  it('defaults the log format to auto and the admin token file to the data directory', () => {
+    expect(loadConfig({})).toMatchObject({ LOG_FORMAT: 'auto', ADMIN_TOKEN_FILE: 'data/admin-token' });
+    expect(loadConfig({ LOG_FORMAT: 'json', ADMIN_TOKEN_FILE: '/var/lib/gw/token' })).toMatchObject({ LOG_FORMAT: 'json', ADMIN_TOKEN_FILE: '/var/lib/gw/token' });
   });
 });

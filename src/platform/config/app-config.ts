@@ -3,7 +3,13 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, valida
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+  value === undefined || value === ''
+    ? undefined
+    : value === true || value === 'true' || value === '1'
+      ? true
+      : value === false || value === 'false' || value === '0'
+        ? false
+        : value;
 
 /**
  * Every environment variable the gateway reads (CONTRACT.md §1 and operational knobs), typed and
@@ -11,7 +17,9 @@ const toBool = ({ value }: { value: unknown }) =>
  */
 export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;
-  @IsOptional() @IsString() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, { message: 'DATABASE_URL must be sqlite:<path> or postgres://...' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, { message: 'DATABASE_URL must be sqlite:<path> or postgres://...' })
   DATABASE_URL?: string;
   @IsOptional() @IsString() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' }) REDIS_URL?: string;
   @IsOptional() @IsString() @Matches(/^.{16,}$/, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
@@ -21,6 +29,10 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean() MIGRATIONS_RUN = true;
   @Transform(toBool) @IsBoolean() CALLBACK_ALLOW_PRIVATE = false;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  /** `auto`: human-readable lines when stdout is a terminal, JSON lines otherwise. */
+  @IsIn(['auto', 'json', 'pretty']) LOG_FORMAT: LogFormat = 'auto';
+  /** Where the generated admin token is kept when ADMIN_TOKEN is unset (created with mode 0600, reused at every start). */
+  @IsString() @Matches(/\S/, { message: 'ADMIN_TOKEN_FILE must be a file path' }) ADMIN_TOKEN_FILE = 'data/admin-token';
   /** Request body limit, bytes (413 above). Base64 references make bodies large. */
   @Transform(toInt) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 64 * 1024 * 1024;
   /** Requests per minute for accounts without their own `rate_limit_rpm`. */
@@ -50,6 +62,13 @@ export class AppConfig {
   @IsOptional() @IsString() PRICES_FILE?: string;
 }
 
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Type checks first: `PORT=abc` is "must be an integer", not a range complaint about NaN. */
+const TYPE_CONSTRAINTS = ['isInt', 'isBoolean', 'isString', 'isIn'];
+/** Values never echoed in an error (the message names the variable and the rule only). */
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN']);
+
 /** Validates the environment; on a bad value throws one clear line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
@@ -58,13 +77,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   }
   const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
-  const errors = validateSync(config, { stopAtFirstError: true });
+  const errors = validateSync(config);
   if (errors.length > 0) {
     const first = errors[0];
-    const why = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
-    throw new ConfigError(`Invalid configuration: ${first.property}=${JSON.stringify(env[first.property])}: ${why}`);
+    const constraints = first.constraints ?? {};
+    const rule = TYPE_CONSTRAINTS.find((name) => constraints[name]) ?? Object.keys(constraints)[0];
+    const why = (rule && constraints[rule]) || `${first.property} is invalid`;
+    throw new ConfigError(`Invalid configuration: ${shown(first.property, env[first.property])}: ${why}`);
   }
   return config;
+}
+
+/** `NAME="value"` for the error line, with secrets hidden and URL passwords masked. */
+function shown(name: string, value: string | undefined): string {
+  if (SECRET_VARIABLES.has(name)) return `${name} (value hidden, ${value?.length ?? 0} characters)`;
+  return `${name}=${JSON.stringify(value?.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@/\s]*@/i, '$1***@'))}`;
 }
 
 export class ConfigError extends Error {

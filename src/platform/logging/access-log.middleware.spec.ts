@@ -14,7 +14,16 @@ function capture(level = 'info'): { logger: pino.Logger; lines: () => Array<Reco
     },
   });
   const logger = createRootLogger(level, sink);
-  return { logger, lines: () => chunks.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return {
+    logger,
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 function fakeExchange(url: string) {

@@ -1,7 +1,8 @@
 import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
-import { AppConfig } from '../config/app-config';
+import PinoPretty from 'pino-pretty';
+import { AppConfig, LogFormat } from '../config/app-config';
 import { requestContext } from '../http/request-context';
 import { accessLogMiddleware } from './access-log.middleware';
 
@@ -22,10 +23,22 @@ export const REDACTED_PATHS = [
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
 /**
- * The one pino logger of the process: JSON lines on stdout, credentials redacted. Lines written
- * while a request is being served carry its ID (`req.id`) from the request context.
+ * Nest's own start-up chatter (a line per module and per route, ~40 lines): written at debug, so
+ * that at `info` a start shows what a person needs (the start banner follows the logs).
  */
-export function createRootLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
+export const STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/** `auto` means human-readable on a terminal, JSON lines otherwise (files, pipes, containers). */
+export function resolveLogFormat(format: LogFormat, isTTY = Boolean(process.stdout.isTTY)): 'json' | 'pretty' {
+  return format === 'auto' ? (isTTY ? 'pretty' : 'json') : format;
+}
+
+/**
+ * The one pino logger of the process: JSON lines on stdout (or readable lines with `pretty`),
+ * credentials redacted. Lines written while a request is being served carry its ID (`req.id`)
+ * from the request context.
+ */
+export function createRootLogger(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): pino.Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -33,12 +46,42 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
       const id = requestContext.requestId();
       return id ? { req: { id } } : {};
     },
+    hooks: {
+      logMethod(args, method, lineLevel) {
+        const first = args[0] as unknown as { context?: unknown } | undefined;
+        if (lineLevel === 30 && typeof first === 'object' && first !== null && STARTUP_CONTEXTS.has(first.context as string)) {
+          if (this.isLevelEnabled('debug')) this.debug(...(args as Parameters<pino.LogFn>));
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
   };
-  return destination ? pino(options, destination) : pino(options);
+  const out = format === 'pretty' ? prettyStream(destination) : destination;
+  return out ? pino(options, out) : pino(options);
+}
+
+/** Readable lines: time, level, `[context]`, the message; an access line as `GET /path -> 200 (3 ms)`. */
+function prettyStream(destination?: pino.DestinationStream): PinoPretty.PrettyStream {
+  return PinoPretty({
+    destination: destination ?? 1,
+    sync: true,
+    colorize: destination === undefined && Boolean(process.stdout.isTTY),
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context,req,res,responseTime,route',
+    messageFormat: (log, messageKey) => {
+      const req = log.req as { method?: string; url?: string; id?: string } | undefined;
+      const res = log.res as { statusCode?: number } | undefined;
+      if (req?.method && res) return `${req.method} ${req.url} -> ${res.statusCode} (${String(log.responseTime)} ms) ${String(log[messageKey])}${req.id ? ` [${req.id}]` : ''}`;
+      const context = typeof log.context === 'string' ? `[${log.context}] ` : '';
+      return `${context}${String(log[messageKey] ?? '')}${req?.id ? ` [${req.id}]` : ''}`;
+    },
+  });
 }
 
 /**
- * Structured JSON logs: one access line per request (method, route, status, latency, account,
+ * Structured logs (JSON lines unless LOG_FORMAT or a terminal says otherwise): one access line per request (method, route, status, latency, account,
  * request id), with credentials redacted and bodies never logged.
  *
  * Nest's own `Logger` writes through nestjs-pino to the same root logger. nestjs-pino's per-request
@@ -52,7 +95,7 @@ export class LoggingModule implements NestModule {
   constructor(@Inject(ROOT_LOGGER) private readonly logger: pino.Logger) {}
 
   static forRoot(config: AppConfig): DynamicModule {
-    const root = createRootLogger(config.LOG_LEVEL);
+    const root = createRootLogger(config.LOG_LEVEL, undefined, resolveLogFormat(config.LOG_FORMAT));
     return {
       module: LoggingModule,
       // `logger` given: nestjs-pino writes through it; `forRoutes: []`: its request middleware is mounted nowhere.

@@ -21,7 +21,12 @@ const CONCURRENCY = 8;
 @Injectable()
 export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Callbacks');
-  private readonly loop = new WorkerLoop('callbacks', this.logger, () => this.runCycle(), () => Math.min(this.config.SYNC_INTERVAL_MS, 1000));
+  private readonly loop = new WorkerLoop(
+    'callbacks',
+    this.logger,
+    () => this.runCycle(),
+    () => Math.min(this.config.SYNC_INTERVAL_MS, 1000),
+  );
 
   constructor(
     private readonly outbox: CallbackOutboxRepository,
@@ -57,14 +62,23 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
     }
     const giveUp = attempts >= this.config.CALLBACK_MAX_ATTEMPTS;
     const delay = this.config.CALLBACK_RETRY_BASE_MS * Math.pow(2, attempts - 1) * (0.8 + Math.random() * 0.4);
+    const nextAttemptAt = giveUp ? null : this.clock.nowMs() + Math.round(delay);
     await this.outbox.update(delivery.id, {
       status: giveUp ? 'failed' : 'pending',
       attempts,
-      nextAttemptAt: giveUp ? null : this.clock.nowMs() + Math.round(delay),
+      nextAttemptAt,
       lastError: error.slice(0, 500),
       updatedAt: this.clock.nowMs(),
     });
-    if (giveUp) this.logger.warn({ deliveryId: delivery.id, taskId: delivery.taskId }, 'callback abandoned after the last attempt');
+    const attempt = {
+      taskId: delivery.taskId,
+      deliveryId: delivery.id,
+      attempt: attempts,
+      maxAttempts: this.config.CALLBACK_MAX_ATTEMPTS,
+      reason: error.slice(0, 500),
+    };
+    if (giveUp) this.logger.warn(attempt, 'client callback attempt failed; abandoned after the last attempt');
+    else this.logger.warn({ ...attempt, nextAttemptAt: new Date(nextAttemptAt as number).toISOString() }, 'client callback attempt failed; will retry');
   }
 
   /** One signed POST; null on a 2xx, else why it failed. */

@@ -20,6 +20,10 @@ describe('assertCallbackUrlAllowed', () => {
     expect(() => assertCallbackUrlAllowed(url, true)).not.toThrow();
   });
 
+  it('says how an operator allows a private destination', () => {
+    expect(() => assertCallbackUrlAllowed('http://127.0.0.1:9000/cb', false)).toThrow(/CALLBACK_ALLOW_PRIVATE=true/);
+  });
+
   it.each(['ftp://example.com/x', 'not a url', 'https://user:pw@example.com/'])('refuses malformed %s', (url) => {
     expect(() => assertCallbackUrlAllowed(url, true)).toThrow(expect.objectContaining({ param: 'callback_url' }));
   });

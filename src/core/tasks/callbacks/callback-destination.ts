@@ -22,7 +22,10 @@ export function assertCallbackUrlAllowed(raw: string, allowPrivate: boolean, par
   if (allowPrivate) return;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (PRIVATE_HOSTS.has(host) || host.endsWith('.localhost') || isPrivateAddress(host)) {
-    throw GatewayError.invalid(`${param} points to a loopback, private, link-local or metadata address.`, param);
+    throw GatewayError.invalid(
+      `${param} points to a loopback, private, link-local or metadata address; the gateway refuses these unless its operator sets CALLBACK_ALLOW_PRIVATE=true (for tests and local demos).`,
+      param,
+    );
   }
 }
 

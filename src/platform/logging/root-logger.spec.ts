@@ -1,0 +1,52 @@
+import { Writable } from 'stream';
+import { createRootLogger, resolveLogFormat } from './logging.module';
+
+function sink() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+describe('root logger', () => {
+  it('is human-readable on a terminal and JSON otherwise, unless LOG_FORMAT says which', () => {
+    expect(resolveLogFormat('auto', true)).toBe('pretty');
+    expect(resolveLogFormat('auto', false)).toBe('json');
+    expect(resolveLogFormat('json', true)).toBe('json');
+    expect(resolveLogFormat('pretty', false)).toBe('pretty');
+  });
+
+  it('writes Nest start-up chatter (modules, routes) at debug, everything else as asked', () => {
+    const { lines, stream } = sink();
+    const logger = createRootLogger('info', stream);
+    logger.info({ context: 'InstanceLoader' }, 'AppModule dependencies initialized');
+    logger.info({ context: 'RouterExplorer' }, 'Mapped {/healthz, GET} route');
+    logger.info({ context: 'NestApplication' }, 'Nest application successfully started');
+    logger.info({ context: 'Callbacks' }, 'worker started');
+    logger.warn({ context: 'RoutesResolver' }, 'a warning stays a warning');
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['worker started', 'a warning stays a warning']);
+
+    const verbose = sink();
+    createRootLogger('debug', verbose.stream).info({ context: 'InstanceLoader' }, 'AppModule dependencies initialized');
+    expect(JSON.parse(verbose.lines[0])).toMatchObject({ level: 20, context: 'InstanceLoader', msg: 'AppModule dependencies initialized' });
+  });
+
+  it('pretty: one readable line per entry, access lines as method, path, status and time, secrets still redacted', () => {
+    const { lines, stream } = sink();
+    const logger = createRootLogger('info', stream, 'pretty');
+    logger.info(
+      { req: { method: 'GET', url: '/ax/api/v1/tasks/task_1', id: 'req-1' }, res: { statusCode: 200 }, responseTime: 3, route: '/ax/api/v1/tasks/:id' },
+      'request completed',
+    );
+    logger.warn({ context: 'Callbacks', taskId: 'task_9', reason: 'HTTP 500', channel: { apiKey: 'vgw_secret' } }, 'client callback attempt failed');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/ax\/api\/v1\/tasks\/task_1 -> 200 \(3 ms\) request completed \[req-1\]$/);
+    expect(lines[1]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: \[Callbacks\] client callback attempt failed \{.*"taskId":"task_9".*"reason":"HTTP 500".*\}$/);
+    expect(lines.join('\n')).not.toContain('vgw_secret');
+    expect(lines.join('\n')).not.toMatch(/^\{/m);
+  });
+});
