@@ -65,3 +65,63 @@ describe('LedgerService amounts', () => {
     await expect(service.settle('a', 't', 1000, charge(1000))).resolves.toBe(true);
   });
 });
+
+describe('LedgerService.chargeCall: priced synchronous calls', () => {
+  const charge = (amount: number) => ({ amount, priceVersion: 3, model: 'kl-v1', action: 'session_add', usage: { kind: 'kl-session-op', operation: 'add' } });
+  function recording(takeHold = true) {
+    const calls: string[] = [];
+    const repo = {
+      takeHold: jest.fn(async () => {
+        calls.push('takeHold');
+        return takeHold;
+      }),
+      closeHold: jest.fn(async (_tx: unknown, _a: string, held: number, taken: number) => {
+        calls.push(`closeHold ${held} ${taken}`);
+      }),
+      addEntry: jest.fn(async (_tx: unknown, e: { kind: string; amount: number }) => {
+        calls.push(`entry ${e.kind} ${e.amount}`);
+      }),
+      addUsage: jest.fn(async (_tx: unknown, u: { action: string; amount: number; taskId: string }) => {
+        calls.push(`usage ${u.action} ${u.amount} ${u.taskId}`);
+      }),
+    };
+    return { calls, service: ledgerWith([], [], repo as unknown as Partial<LedgerRepository>) };
+  }
+
+  it('holds, runs the call, then charges and writes the usage row', async () => {
+    const { calls, service } = recording();
+    await expect(service.chargeCall('a', 'ref1', charge(40), async () => 'ok')).resolves.toBe('ok');
+    expect(calls).toEqual(['takeHold', 'entry hold 40', 'closeHold 40 40', 'entry release 40', 'entry charge 40', 'usage session_add 40 ref1']);
+  });
+
+  it('charges nothing and gives the hold back when the call fails', async () => {
+    const { calls, service } = recording();
+    await expect(
+      service.chargeCall('a', 'ref1', charge(40), async () => {
+        throw new Error('upstream down');
+      }),
+    ).rejects.toThrow('upstream down');
+    expect(calls).toEqual(['takeHold', 'entry hold 40', 'closeHold 40 0', 'entry release 40']);
+  });
+
+  it('refuses with insufficient_quota before the call when the balance cannot cover it', async () => {
+    const { calls, service } = recording(false);
+    const work = jest.fn(async () => 'ok');
+    await expect(service.chargeCall('a', 'ref1', charge(40), work)).rejects.toMatchObject({ code: 'insufficient_quota' });
+    expect(work).not.toHaveBeenCalled();
+    expect(calls).toEqual(['takeHold']);
+  });
+
+  it('a free call holds nothing but is still in the usage log; a failed free call leaves no trace', async () => {
+    const { calls, service } = recording();
+    await service.chargeCall('a', 'ref1', charge(0), async () => 'ok');
+    expect(calls).toEqual(['usage session_add 0 ref1']);
+    calls.length = 0;
+    await expect(
+      service.chargeCall('a', 'ref2', charge(0), async () => {
+        throw new Error('x');
+      }),
+    ).rejects.toThrow('x');
+    expect(calls).toEqual([]);
+  });
+});

@@ -94,6 +94,53 @@ export class LedgerService {
     });
   }
 
+  /**
+   * A priced synchronous call (no task record): holds `charge.amount` (403 insufficient_quota when
+   * the balance cannot cover it), runs `work`, then takes the charge and writes the usage row under
+   * `reference` when it succeeds, or gives the hold back in full when it throws. A zero price holds
+   * nothing but still writes the usage row, so every call is in the usage log.
+   */
+  async chargeCall<T>(accountId: string, reference: string, charge: SettlementCharge, work: () => Promise<T>): Promise<T> {
+    const amount = units(charge.amount, 'charge amount');
+    if (amount > 0) {
+      await this.transactions.run(async (tx) => {
+        if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
+        await this.ledger.addEntry(tx, this.entry(accountId, 'hold', amount, reference, `held for ${charge.action}`, charge.priceVersion));
+      });
+    }
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      if (amount > 0) {
+        await this.transactions.run(async (tx) => {
+          await this.ledger.closeHold(tx, accountId, amount, 0);
+          await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, `${charge.action} failed`, charge.priceVersion));
+        });
+      }
+      throw error;
+    }
+    await this.transactions.run(async (tx) => {
+      if (amount > 0) {
+        await this.ledger.closeHold(tx, accountId, amount, amount);
+        await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, 'hold closed at settlement', charge.priceVersion));
+        await this.ledger.addEntry(tx, this.entry(accountId, 'charge', amount, reference, charge.action, charge.priceVersion));
+      }
+      await this.ledger.addUsage(tx, {
+        id: newId('use'),
+        taskId: reference,
+        accountId,
+        model: charge.model,
+        action: charge.action,
+        amount,
+        priceVersion: charge.priceVersion,
+        usage: charge.usage,
+        createdAt: this.clock.nowMs(),
+      });
+    });
+    return result;
+  }
+
   /** Proves the invariant from the entries for every account. */
   async verify(): Promise<{ ok: boolean; accounts_checked: number; mismatches: LedgerMismatch[] }> {
     const [totals, accounts] = await Promise.all([this.ledger.totalsByAccount(), this.accounts.all()]);

@@ -1,0 +1,44 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
+import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
+import { Principal } from '../../../core/accounts/principal';
+import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { Idempotent } from '../../common/idempotency.interceptor';
+import { klEditingTaskSelection } from './kl-editing-model-selection';
+import { KlEditingCreateDto } from './kl-editing.dto';
+import { KlEditingService } from './kl-editing.service';
+
+@ApiTags('family A: editing tasks')
+@Controller('kl/v1/videos/multi-elements')
+export class KlEditingController {
+  constructor(private readonly service: KlEditingService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ClientRoute({ capability: 'editing.task', selection: klEditingTaskSelection })
+  @Idempotent()
+  @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
+  @ApiBody({ type: KlEditingCreateDto })
+  create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.create(principal, model, body);
+  }
+
+  @Get()
+  @ClientRoute()
+  @ApiOperation({ summary: 'List the caller’s editing tasks, newest first' })
+  @ApiQuery({ name: 'pageNum', required: false, type: Number })
+  @ApiQuery({ name: 'pageSize', required: false, type: Number })
+  @ApiQuery({ name: 'filter.model', required: false, type: String })
+  @ApiQuery({ name: 'filter.task_ids', required: false, type: [String] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.service.list(principal, query);
+  }
+
+  @Get(':id')
+  @ClientRoute()
+  @ApiOperation({ summary: 'Query one editing task from the gateway’s record' })
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.service.get(principal, id);
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../../../core/accounts/principal';
+import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { TaskEngine } from '../../../core/tasks/task-engine.service';
+import { TaskQueries } from '../../../core/tasks/task-queries.service';
+import { requestContext } from '../../../platform/http/request-context';
+import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
+import { KlSessionsService } from '../sessions/kl-sessions.service';
+import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
+import { presentKlEditingTask } from './kl-editing-task.presenter';
+import { checkDurationFits, klEditingUpstreamBody, validateKlEditingRequest } from './kl-editing.rules';
+import { parseKlListQuery, presentKlList } from './kl-task-list';
+
+/** Family A editing tasks (SPEC.md endpoints 6-8): validate against the body and the session, hand to the engine, present from the record. */
+@Injectable()
+export class KlEditingService {
+  constructor(
+    private readonly engine: TaskEngine,
+    private readonly queries: TaskQueries,
+    private readonly sessions: KlSessionsService,
+  ) {}
+
+  async create(principal: Principal, model: ModelDescriptor, body: unknown) {
+    const request = validateKlEditingRequest(body);
+    const session = await this.sessions.findLive(principal, request.dto.session_id);
+    checkDurationFits(request.duration, session.originalDuration);
+    const wire = klEditingUpstreamBody(request, session.upstreamSessionId);
+    const task = await this.engine.create(principal, {
+      family: KL_FAMILY_ID,
+      action: KL_MULTI_ELEMENTS,
+      model,
+      upstreamBody: wire.body,
+      snapshot: { ...wire.snapshot, session_id: session.id },
+      billing: request.billing,
+      externalTaskId: request.dto.external_task_id ?? null,
+      callbackUrl: request.dto.callback_url ?? null,
+      creationEcho: { session_id: session.id, duration: request.duration, watermark_enabled: request.dto.watermark_info?.enabled === true },
+    });
+    return klEnvelope(klCreatedData(task), requestContext.requestId());
+  }
+
+  async get(principal: Principal, taskId: string) {
+    return presentKlEditingTask(await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS), requestContext.requestId());
+  }
+
+  async list(principal: Principal, rawQuery: Record<string, unknown>) {
+    const query = parseKlListQuery(rawQuery);
+    const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_MULTI_ELEMENTS, ...query });
+    return presentKlList(page, query, KL_MULTI_ELEMENTS, (task) => presentKlEditingTask(task), requestContext.requestId());
+  }
+}

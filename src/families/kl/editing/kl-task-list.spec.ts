@@ -1,0 +1,34 @@
+import { GatewayError } from '../../../platform/errors';
+import { parseKlListQuery } from './kl-task-list';
+
+const param = (q: Record<string, unknown>) => {
+  try {
+    parseKlListQuery(q);
+  } catch (error) {
+    if (error instanceof GatewayError) return error.param;
+  }
+  return 'accepted';
+};
+
+describe('family A list query', () => {
+  it('defaults and both spellings of filters', () => {
+    expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20, model: undefined, ids: undefined });
+    expect(parseKlListQuery({ pageNum: '2', pageSize: '500', 'filter.model': 'kl-v1-6', 'filter.task_ids': ['a', 'b'] })).toEqual({
+      page: 2,
+      pageSize: 500,
+      model: 'kl-v1-6',
+      ids: ['a', 'b'],
+    });
+    expect(parseKlListQuery({ filter: { task_ids: 'a' } })).toMatchObject({ ids: ['a'] });
+  });
+
+  it.each([
+    [{ pageNum: '0' }, 'pageNum'],
+    [{ pageNum: '501' }, 'pageNum'],
+    [{ pageSize: 'x' }, 'pageSize'],
+    [{ pageSize: '1.5' }, 'pageSize'],
+    [{ 'filter.task_ids': Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'filter.task_ids'],
+  ])('refuses %p', (q, p) => expect(param(q)).toBe(p));
+
+  it('takes 100 task IDs', () => expect(param({ 'filter.task_ids': Array.from({ length: 100 }, (_, i) => `t${i}`) })).toBe('accepted'));
+});

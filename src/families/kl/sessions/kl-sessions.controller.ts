@@ -1,0 +1,56 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
+import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
+import { Principal } from '../../../core/accounts/principal';
+import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { klModelSelection } from '../kl-model-selection';
+import { KlSessionsService } from './kl-sessions.service';
+
+const selection = { capability: 'editing.selection', selection: klModelSelection } as const;
+
+@ApiTags('family A: editing sessions')
+@Controller('kl/v1/videos/multi-elements')
+export class KlSessionsController {
+  constructor(private readonly service: KlSessionsService) {}
+
+  @Post('init-selection')
+  @HttpCode(200)
+  @ClientRoute(selection)
+  @ApiOperation({ summary: 'Initialise a source video into an editing session' })
+  init(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.init(principal, model, body);
+  }
+
+  @Post('add-selection')
+  @HttpCode(200)
+  @ClientRoute(selection)
+  @ApiOperation({ summary: 'Mark points on one frame' })
+  add(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.add(principal, model, body);
+  }
+
+  @Post('delete-selection')
+  @HttpCode(200)
+  @ClientRoute(selection)
+  @ApiOperation({ summary: 'Remove marked points (exactly as added) from one frame' })
+  delete(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.delete(principal, model, body);
+  }
+
+  @Post('clear-selection')
+  @HttpCode(200)
+  @ClientRoute(selection)
+  @ApiOperation({ summary: 'Remove every mark of the session' })
+  clear(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.clear(principal, model, body);
+  }
+
+  @Post('preview-selection')
+  @HttpCode(200)
+  @ClientRoute(selection)
+  @ApiOperation({ summary: 'Render the masked preview of the selection' })
+  preview(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.preview(principal, model, body);
+  }
+}
