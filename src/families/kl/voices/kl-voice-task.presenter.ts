@@ -2,8 +2,11 @@ import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { finalUnitDeduction, klEnvelope, klTaskHeader } from '../tasks/kl-task.presenter';
 import { publicVoiceId } from '../tasks/kl-result-ids';
 
-/** `GET /kl/v1/general/custom-voices/{id}` from the stored record, with the gateway's public IDs only. */
-export function presentKlVoiceTask(task: TaskEntity, requestId?: string) {
+/**
+ * `GET /kl/v1/general/custom-voices/{id}` from the stored record, with the gateway's public IDs only.
+ * `deleted`: public IDs of this task's voices the owner has deleted; they stay listed with `deleted: true`.
+ */
+export function presentKlVoiceTask(task: TaskEntity, requestId?: string, deleted: ReadonlySet<string> = new Set()) {
   const voices = task.phase === 'succeeded' ? (task.result?.voices ?? []) : [];
   return klEnvelope(
     {
@@ -11,6 +14,7 @@ export function presentKlVoiceTask(task: TaskEntity, requestId?: string) {
       task_result: {
         voices: voices.map((voice, i) => ({
           voice_id: publicVoiceId(task.id, i),
+          deleted: deleted.has(publicVoiceId(task.id, i)),
           voice_name: voice.voiceName ?? '',
           trial_url: voice.trialUrl ?? '',
           // Never the upstream account's creator number (the same for every customer).

@@ -1,0 +1,140 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { GatewayError } from '../../../platform/errors';
+import { requestContext } from '../../../platform/http/request-context';
+import { Clock } from '../../../platform/time/clock';
+import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { KL_PATHS } from '../../../upstream/kl/kl.api';
+import { KlClient } from '../../../upstream/kl/kl.client';
+import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstream.types';
+import { KL_FAMILY_ID } from '../kl.ids';
+
+/** A page of official voices is fresh this long; within it the upstream is not asked again. */
+export const KL_PRESETS_FRESH_MS = 60_000;
+/** After that it is still served while the upstream is down, up to this age. */
+export const KL_PRESETS_STALE_MS = 24 * 60 * 60_000;
+const MAX_PAGES_CACHED = 100;
+
+export interface KlPresetVoice {
+  voice_id: string;
+  voice_name: string;
+  trial_url: string;
+  owned_by: string;
+}
+
+export interface KlPresetItem {
+  task_id: string;
+  task_status: string;
+  task_status_msg: string;
+  task_result: { voices: KlPresetVoice[] };
+  created_at: number;
+  updated_at: number;
+}
+
+interface CachedPage {
+  items: KlPresetItem[];
+  fetchedAt: number;
+}
+
+/**
+ * Official preset voices (SPEC.md endpoint 12) from the upstream, per page, kept in memory: fresh
+ * for 60 s, then refetched; when the refetch fails for an upstream fault the last copy (up to 24 h
+ * old) is served instead; with no copy at all the answer is 503. Concurrent misses share one call.
+ */
+@Injectable()
+export class KlPresetsService {
+  private readonly logger = new Logger('KlPresets');
+  private readonly cache = new Map<string, CachedPage>();
+  private readonly inFlight = new Map<string, Promise<KlPresetItem[]>>();
+
+  constructor(
+    private readonly client: KlClient,
+    private readonly channels: ChannelRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  async page(pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+    const key = `${pageNum}:${pageSize}`;
+    const cached = this.cache.get(key);
+    const now = this.clock.nowMs();
+    if (cached && now - cached.fetchedAt < KL_PRESETS_FRESH_MS) return cached.items;
+    try {
+      return await this.fetchShared(key, pageNum, pageSize);
+    } catch (error) {
+      if (error instanceof UpstreamRejectedError) {
+        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, { native: { code: error.nativeCode, message: error.message } });
+      }
+      if (cached && now - cached.fetchedAt < KL_PRESETS_STALE_MS) {
+        this.logger.warn({ err: error, page: key }, 'preset voices served from the cache: the upstream is failing');
+        return cached.items;
+      }
+      if (error instanceof GatewayError) throw error;
+      throw GatewayError.unavailable('The official voice list is temporarily unavailable.');
+    }
+  }
+
+  /** Whether `voiceId` is one of the official voices (the first 500, from the cache when it can). */
+  async isOfficial(voiceId: string): Promise<boolean> {
+    try {
+      const items = await this.page(1, 500);
+      return items.some((item) => item.task_result.voices.some((voice) => voice.voice_id === voiceId));
+    } catch {
+      return false;
+    }
+  }
+
+  private fetchShared(key: string, pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const call = this.fetch(key, pageNum, pageSize).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, call);
+    return call;
+  }
+
+  private async fetch(key: string, pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+    const timing: UpstreamTiming = { upstreamMs: 0 };
+    try {
+      const data = await this.client.call<unknown>(this.channels.forFamily(KL_FAMILY_ID), 'GET', KL_PATHS.presetsVoices, { pageNum, pageSize }, { timing });
+      const items = Array.isArray(data) ? data.map(toPresetItem) : [];
+      this.remember(key, items);
+      return items;
+    } finally {
+      requestContext.addUpstreamTime(timing.upstreamMs);
+    }
+  }
+
+  private remember(key: string, items: KlPresetItem[]): void {
+    this.cache.delete(key);
+    this.cache.set(key, { items, fetchedAt: this.clock.nowMs() });
+    // Insertion order is age order: drop the oldest page beyond the bound.
+    if (this.cache.size > MAX_PAGES_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}
+
+/** Only the documented fields, typed, whatever else the upstream sends. */
+function toPresetItem(raw: unknown): KlPresetItem {
+  const item = record(raw);
+  const voices = Array.isArray(record(item.task_result).voices) ? (record(item.task_result).voices as unknown[]) : [];
+  return {
+    task_id: str(item.task_id),
+    task_status: str(item.task_status) || 'succeed',
+    task_status_msg: str(item.task_status_msg),
+    task_result: {
+      voices: voices.map((v) => {
+        const voice = record(v);
+        return { voice_id: str(voice.voice_id), voice_name: str(voice.voice_name), trial_url: str(voice.trial_url), owned_by: str(voice.owned_by) || 'kl' };
+      }),
+    },
+    created_at: num(item.created_at),
+    updated_at: num(item.updated_at),
+  };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : Number(value) || 0;
+}

@@ -1,0 +1,78 @@
+/**
+ * Shapes of the family A voice requests (SPEC.md endpoints 9 and 13). Types, lengths and unknown
+ * fields through `validateDto`; the cross-field rules live in `kl-voice.rules.ts`. `model_name` and
+ * `model` are accepted because family A's model rule reads them on every create or manage POST.
+ * Decorators run bottom-up and the first failure is reported, so the type check is written last.
+ */
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { MaxChars, NotBlank } from '../../common/text-rules';
+
+export const KL_VOICE_NAME_MAX = 20;
+export const KL_VOICE_EXTENSIONS = ['mp3', 'wav', 'mp4', 'mov'] as const;
+
+export class KlCreateVoiceDto {
+  @ApiPropertyOptional({ example: 'kl-v1', description: 'Model (family A rule: model_name, else model, else kl-v1); needs the voices capability.' })
+  @IsOptional()
+  @IsString()
+  model_name?: string;
+
+  @ApiPropertyOptional({ description: 'Read when model_name is absent.' })
+  @IsOptional()
+  @IsString()
+  model?: string;
+
+  @ApiProperty({ example: 'Narrator', description: `Voice name, at most ${KL_VOICE_NAME_MAX} characters.` })
+  @MaxChars(KL_VOICE_NAME_MAX)
+  @NotBlank()
+  @IsString()
+  voice_name: string;
+
+  @ApiPropertyOptional({
+    example: 'https://example.com/voice.mp3',
+    description: 'http(s) URL of the voice file (.mp3, .wav, .mp4, .mov; 5 to 30 s, one clean voice). Exactly one of voice_url and video_id.',
+  })
+  @IsOptional()
+  @NotBlank()
+  @IsString()
+  voice_url?: string;
+
+  @ApiPropertyOptional({
+    example: 'video_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
+    description: 'A video this account produced through the gateway (an editing task result). Exactly one of voice_url and video_id.',
+  })
+  @IsOptional()
+  @NotBlank()
+  @IsString()
+  video_id?: string;
+
+  @ApiPropertyOptional({ description: 'Delivered by the gateway (signed, retried) with the query answer as body.' })
+  @IsOptional()
+  @IsString()
+  callback_url?: string;
+
+  @ApiPropertyOptional({ description: 'Caller-defined ID, unique per account.' })
+  @IsOptional()
+  @MaxLength(255)
+  @NotBlank()
+  @IsString()
+  external_task_id?: string;
+}
+
+export class KlDeleteVoiceDto {
+  @ApiPropertyOptional({ description: 'Family A model rule (needs the voices capability).' })
+  @IsOptional()
+  @IsString()
+  model_name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  model?: string;
+
+  @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'A custom voice of this account (its gateway voice ID).' })
+  @MaxLength(100)
+  @NotBlank()
+  @IsString()
+  voice_id: string;
+}

@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
+import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
+import { Principal } from '../../../core/accounts/principal';
+import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { Idempotent } from '../../common/idempotency.interceptor';
+import { klModelSelection } from '../kl-model-selection';
+import { KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
+import { KlPresetsResponse, KlVoiceCreatedResponse, KlVoiceDeletedResponse, KlVoiceListResponse, KlVoiceTaskResponse } from './kl-voice.responses';
+import { KlVoicesService } from './kl-voices.service';
+
+@ApiTags('family A: voices')
+@Controller('kl/v1/general')
+export class KlVoicesController {
+  constructor(private readonly service: KlVoicesService) {}
+
+  @Post('custom-voices')
+  @HttpCode(200)
+  @ClientRoute({ capability: 'voices', selection: klModelSelection })
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a custom voice (asynchronous task)' })
+  @ApiBody({ type: KlCreateVoiceDto })
+  @ApiOkResponse({ type: KlVoiceCreatedResponse })
+  create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.create(principal, model, body);
+  }
+
+  @Get('custom-voices/:id')
+  @ClientRoute({ capability: 'voices', selection: 'none' })
+  @ApiOperation({ summary: 'Query one custom voice task from the gateway’s record' })
+  @ApiOkResponse({ type: KlVoiceTaskResponse })
+  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.service.get(principal, id);
+  }
+
+  @Get('custom-voices')
+  @ClientRoute({ capability: 'voices', selection: 'none' })
+  @ApiOperation({ summary: 'List the account’s custom voice tasks (deleted voices stay, marked deleted)' })
+  @ApiQuery({ name: 'pageNum', required: false, type: Number })
+  @ApiQuery({ name: 'pageSize', required: false, type: Number })
+  @ApiQuery({ name: 'filter.model', required: false, type: String })
+  @ApiQuery({ name: 'filter.task_ids', required: false, type: [String], description: 'Repeat for several IDs; at most 100' })
+  @ApiOkResponse({ type: KlVoiceListResponse })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.service.list(principal, query);
+  }
+
+  @Get('presets-voices')
+  @ClientRoute({ capability: 'voices', selection: 'none' })
+  @ApiOperation({ summary: 'List the official preset voices (cached 60 s; served from the cache while the upstream fails)' })
+  @ApiQuery({ name: 'pageNum', required: false, type: Number })
+  @ApiQuery({ name: 'pageSize', required: false, type: Number })
+  @ApiOkResponse({ type: KlPresetsResponse })
+  presets(@Query() query: Record<string, unknown>) {
+    return this.service.presetVoices(query);
+  }
+
+  @Post('delete-voices')
+  @HttpCode(200)
+  @ClientRoute({ capability: 'voices', selection: klModelSelection })
+  @ApiOperation({ summary: 'Delete one of the account’s custom voices' })
+  @ApiBody({ type: KlDeleteVoiceDto })
+  @ApiOkResponse({ type: KlVoiceDeletedResponse })
+  delete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    return this.service.delete(principal, body);
+  }
+}

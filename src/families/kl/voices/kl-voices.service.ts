@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { Principal } from '../../../core/accounts/principal';
+import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { TaskEngine } from '../../../core/tasks/task-engine.service';
+import { TaskQueries } from '../../../core/tasks/task-queries.service';
+import { GatewayError } from '../../../platform/errors';
+import { requestContext } from '../../../platform/http/request-context';
+import { newId } from '../../../platform/ids/ids';
+import { Clock } from '../../../platform/time/clock';
+import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { KL_PATHS } from '../../../upstream/kl/kl.api';
+import { KlClient } from '../../../upstream/kl/kl.client';
+import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstream.types';
+import { KL_CUSTOM_VOICES, KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
+import { KlVoiceUsage } from '../kl.pricing';
+import { parseResultId } from '../tasks/kl-result-ids';
+import { presentKlTaskList } from '../tasks/kl-task-list.presenter';
+import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
+import { KlPresetItem, KlPresetsService } from './kl-presets.service';
+import { presentKlVoiceTask } from './kl-voice-task.presenter';
+import { KlVoiceSource, parseKlListQuery, parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete, videoNotFound } from './kl-voice.rules';
+import { KlVoicesRepository } from './kl-voices.repository';
+
+/** Family A voices: custom voice tasks on the engine, their deletion, the official presets. */
+@Injectable()
+export class KlVoicesService {
+  constructor(
+    private readonly engine: TaskEngine,
+    private readonly queries: TaskQueries,
+    private readonly voices: KlVoicesRepository,
+    private readonly presets: KlPresetsService,
+    private readonly client: KlClient,
+    private readonly channels: ChannelRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(principal: Principal, model: ModelDescriptor, body: unknown) {
+    const { dto, source } = validateKlVoiceCreate(body);
+    const upstreamBody: Record<string, unknown> = {
+      voice_name: dto.voice_name,
+      ...(await this.upstreamSource(principal, source)),
+    };
+    const billing: KlVoiceUsage = { kind: 'kl-voice' };
+    const task = await this.engine.create(principal, {
+      family: KL_FAMILY_ID,
+      action: KL_CUSTOM_VOICES,
+      model,
+      upstreamBody,
+      // The caller's own video ID is kept, not the upstream's.
+      snapshot: { voice_name: dto.voice_name, ...(source.kind === 'url' ? { voice_url: source.url } : { video_id: dto.video_id }) },
+      billing,
+      externalTaskId: dto.external_task_id ?? null,
+      callbackUrl: dto.callback_url ?? null,
+    });
+    return klEnvelope(klCreatedData(task), requestContext.requestId());
+  }
+
+  async get(principal: Principal, taskId: string) {
+    const task = await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_CUSTOM_VOICES);
+    const deleted = await this.voices.deletedIds(principal.account.id, [task.id]);
+    return presentKlVoiceTask(task, requestContext.requestId(), deleted);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>) {
+    const request = parseKlListQuery(query);
+    const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_CUSTOM_VOICES, ...request });
+    const deleted = await this.voices.deletedIds(
+      principal.account.id,
+      page.items.map((t) => t.id),
+    );
+    return presentKlTaskList(page, request, (task) => presentKlVoiceTask(task, undefined, deleted), requestContext.requestId());
+  }
+
+  async presetVoices(query: Record<string, unknown>) {
+    const { page, pageSize } = parseKlPresetsQuery(query);
+    const items: KlPresetItem[] = await this.presets.page(page, pageSize);
+    return klEnvelope(items, requestContext.requestId());
+  }
+
+  /**
+   * Deletes one of the caller's custom voices: claimed in the database first (exactly one caller
+   * wins), then deleted upstream, then marked deleted. A failed upstream call gives the claim back.
+   */
+  async delete(principal: Principal, body: unknown) {
+    const { voice_id: voiceId } = validateKlVoiceDelete(body);
+    const accountId = principal.account.id;
+    const ref = parseResultId('voice', voiceId);
+    if (!ref) {
+      if (await this.presets.isOfficial(voiceId)) throw GatewayError.invalid('Only custom voices can be deleted; this is an official voice.', 'voice_id');
+      throw voiceNotFound();
+    }
+    const task = await this.queries.findVisible(principal, KL_FAMILY_ID, ref.taskId, KL_CUSTOM_VOICES).catch(() => null);
+    const upstreamVoice = task?.phase === 'succeeded' ? task.result?.voices?.[ref.index] : undefined;
+    if (!task || !upstreamVoice?.voiceId) throw voiceNotFound();
+
+    const now = this.clock.nowMs();
+    await this.voices.ensure({ id: voiceId, accountId, taskId: task.id, voiceIndex: ref.index, upstreamVoiceId: upstreamVoice.voiceId, createdAt: now, updatedAt: now });
+    const deleteTaskId = newId('task');
+    if (!(await this.voices.claimDeletion(voiceId, accountId, deleteTaskId, now))) {
+      const row = await this.voices.findOwned(voiceId, accountId);
+      throw GatewayError.invalid(row?.deleteState === 'deleted' ? 'This voice is already deleted.' : 'This voice is already being deleted.', 'voice_id');
+    }
+    try {
+      await this.deleteUpstream(task, upstreamVoice.voiceId);
+    } catch (error) {
+      await this.voices.releaseDeletion(voiceId, deleteTaskId, this.clock.nowMs());
+      throw error;
+    }
+    await this.voices.confirmDeletion(voiceId, deleteTaskId, this.clock.nowMs());
+    return klEnvelope({ task_id: deleteTaskId, task_status: 'succeed' }, requestContext.requestId());
+  }
+
+  private async deleteUpstream(task: TaskEntity, upstreamVoiceId: string): Promise<void> {
+    const channel = this.channels.byId(task.channelId) ?? this.channels.forFamily(KL_FAMILY_ID);
+    const timing: UpstreamTiming = { upstreamMs: 0 };
+    try {
+      await this.client.call(channel, 'POST', KL_PATHS.deleteVoices, { voice_id: upstreamVoiceId }, { timing });
+    } catch (error) {
+      // The upstream no longer knows the voice (e.g. an earlier deletion whose answer was lost): it is gone.
+      if (error instanceof UpstreamRejectedError && error.httpStatus === 404) return;
+      if (error instanceof UpstreamRejectedError) {
+        throw GatewayError.invalid(`The upstream rejected the deletion: ${error.message}`, 'voice_id', { native: { code: error.nativeCode, message: error.message } });
+      }
+      throw GatewayError.unavailable('The voice could not be deleted now; try again.');
+    } finally {
+      requestContext.addUpstreamTime(timing.upstreamMs);
+    }
+  }
+
+  /** The upstream body's voice source; a `video_id` must name a succeeded editing result of this account. */
+  private async upstreamSource(principal: Principal, source: KlVoiceSource): Promise<Record<string, unknown>> {
+    if (source.kind === 'url') return { voice_url: source.url };
+    const task = await this.queries.findVisible(principal, KL_FAMILY_ID, source.taskId, KL_MULTI_ELEMENTS).catch(() => null);
+    const video = task?.phase === 'succeeded' ? task.result?.videos?.[source.index] : undefined;
+    if (!video?.id) throw videoNotFound();
+    return { video_id: video.id };
+  }
+}
+
+function voiceNotFound(): GatewayError {
+  return new GatewayError(404, 'not_found', 'Voice not found.', 'voice_id');
+}
