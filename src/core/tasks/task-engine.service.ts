@@ -102,7 +102,8 @@ export class TaskEngine {
       return await this.lifecycle.applySnapshot(task, { ...accepted.snapshot, state }, { upstreamTaskId: accepted.upstreamTaskId });
     } catch (error) {
       this.logger.error({ err: error, taskId: task.id }, 'upstream accepted the task but recording it failed; left for the sync worker');
-      await this.tasks.update(task.id, { upstreamTaskId: accepted.upstreamTaskId, phase: 'active', syncDueAt: this.clock.nowMs() }).catch(() => undefined);
+      // Conditional: a task someone ended meanwhile (e.g. the sync worker) is never reopened.
+      await this.tasks.updateIfOpen(task.id, { upstreamTaskId: accepted.upstreamTaskId, phase: 'active', syncDueAt: this.clock.nowMs() }).catch(() => undefined);
       throw GatewayError.internal();
     }
   }
@@ -119,7 +120,8 @@ export class TaskEngine {
       // The request went out and no answer came: the upstream may have the task. Keep the
       // record and its hold; the sync worker reconciles it at once.
       this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unknown' });
-      await this.tasks.update(task.id, { syncDueAt: this.clock.nowMs(), updatedAt: this.clock.nowMs() });
+      // Conditional: an ended task must not become due again.
+      await this.tasks.updateIfOpen(task.id, { syncDueAt: this.clock.nowMs(), updatedAt: this.clock.nowMs() });
       return GatewayError.unavailable('The upstream did not answer in time. The task was not confirmed and will not be charged.');
     }
     this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unavailable' });

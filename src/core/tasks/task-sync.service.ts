@@ -72,8 +72,15 @@ export class TaskSyncService {
       return this.lifecycle.failByGateway(task, 'upstream_task_lost', 'The upstream no longer knows this task.');
     }
     this.logger.warn({ taskId: task.id, err: error instanceof Error ? error.message : String(error) }, 'task sync failed; will retry');
-    const changes = { ...(lost ? { nativeStatus: lost.nativeStatus } : {}), syncAttempts: attempts, syncDueAt: this.clock.nowMs() + this.lifecycle.pollDelay(attempts), leaseOwner: null, leaseUntil: null };
-    await this.tasks.update(task.id, changes);
+    const changes = {
+      ...(lost ? { nativeStatus: lost.nativeStatus } : {}),
+      syncAttempts: attempts,
+      syncDueAt: this.clock.nowMs() + this.lifecycle.pollDelay(attempts),
+      leaseOwner: null,
+      leaseUntil: null,
+    };
+    // Conditional: a task someone ended while this sync ran must not become due (or change) again.
+    if (!(await this.tasks.updateIfOpen(task.id, changes))) return (await this.tasks.findById(task.id)) ?? task;
     return Object.assign(task, changes);
   }
 }

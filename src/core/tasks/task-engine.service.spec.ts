@@ -1,0 +1,153 @@
+import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
+import { GatewayError } from '../../platform/errors';
+import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamUnavailableError } from '../../upstream/upstream.types';
+
+/** Creates one task and returns what the caller got (the task or the error) with the stored row. */
+async function create(f: ReturnType<typeof newFakes>) {
+  let error: unknown = null;
+  const task = await f.engine.create(principal(), draft()).catch((e: unknown) => {
+    error = e;
+    return null;
+  });
+  const id = f.client.submits[0]?.options?.clientReference;
+  return { task, error, row: id ? f.tasks.row(id) : null };
+}
+
+function gatewayError(error: unknown): GatewayError {
+  if (!(error instanceof GatewayError)) throw new Error(`expected a GatewayError, got ${String(error)}`);
+  return error;
+}
+
+describe('TaskEngine.create', () => {
+  it('accepted: the task is active with its upstream ID, the estimate held and the slot taken', async () => {
+    const f = newFakes();
+    const { task, row } = await create(f);
+    expect(task?.phase).toBe('active');
+    expect(row).toMatchObject({ phase: 'active', upstreamTaskId: 'up-1', billingState: 'held' });
+    expect(row?.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+    expect(f.callbacks.queued).toHaveLength(0);
+  });
+
+  it('rejected (4xx): 400 with the native error, the task rejected, the hold released and the slot freed', async () => {
+    const f = newFakes();
+    f.client.onSubmit = () => Promise.reject(new UpstreamRejectedError(400, 1201, 'prompt too long'));
+    const { error, row } = await create(f);
+    const e = gatewayError(error);
+    expect(e.status).toBe(400);
+    expect(e.options).toMatchObject({ native: { code: 1201, message: 'prompt too long' } });
+    expect(row).toMatchObject({ phase: 'rejected', failureCode: '1201', billingState: 'released', syncDueAt: null });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    expect(f.ledgerRepository.kinds(row!.id)).toEqual(['hold', 'release']);
+  });
+
+  it('unavailable (5xx, breaker): 503, the task rejected, the hold released and the slot freed', async () => {
+    const f = newFakes();
+    f.client.onSubmit = () => Promise.reject(new UpstreamUnavailableError('502 from upstream', 502));
+    const { error, row } = await create(f);
+    expect(gatewayError(error).status).toBe(503);
+    expect(row).toMatchObject({ phase: 'rejected', failureCode: 'upstream_unavailable', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('an unexpected client fault is treated as unavailable: 503, nothing kept', async () => {
+    const f = newFakes();
+    f.client.onSubmit = () => Promise.reject(new TypeError('bug in a client'));
+    const { error, row } = await create(f);
+    expect(gatewayError(error).status).toBe(503);
+    expect(row).toMatchObject({ phase: 'rejected', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('outcome unknown: 503, the record kept submitting with its hold and slot, due for reconciliation now', async () => {
+    const f = newFakes();
+    f.client.onSubmit = () => Promise.reject(new UpstreamOutcomeUnknownError('timed out after sending'));
+    const { error, row } = await create(f);
+    expect(gatewayError(error).status).toBe(503);
+    expect(row).toMatchObject({ phase: 'submitting', billingState: 'held', upstreamTaskId: null, syncDueAt: f.clock.nowMs() });
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+    expect(f.callbacks.queued).toHaveLength(0);
+  });
+
+  it('outcome unknown on a task someone ended meanwhile: the ended task is not made due again', async () => {
+    const f = newFakes();
+    f.client.onSubmit = async () => {
+      const id = f.client.submits[0].options!.clientReference!;
+      await f.lifecycle.failByGateway(f.tasks.row(id), 'creation_unconfirmed', 'ended by the sync worker');
+      throw new UpstreamOutcomeUnknownError('timed out after sending');
+    };
+    const { error, row } = await create(f);
+    expect(gatewayError(error).status).toBe(503);
+    expect(row).toMatchObject({ phase: 'failed', syncDueAt: null });
+  });
+
+  it('acceptance-recording failure: 500, the upstream ID written as a last resort, the hold kept, due now', async () => {
+    const f = newFakes();
+    f.tasks.faults.set('updateIfOpen', new Error('database went away'));
+    const { error, row } = await create(f);
+    const e = gatewayError(error);
+    expect(e.status).toBe(500);
+    expect(row).toMatchObject({ phase: 'active', upstreamTaskId: 'up-1', billingState: 'held', syncDueAt: f.clock.nowMs() });
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+  });
+
+  it('acceptance-recording failure on a task someone ended meanwhile: the last resort never reopens it', async () => {
+    const f = newFakes();
+    f.client.onSubmit = async () => {
+      const id = f.client.submits[0].options!.clientReference!;
+      await f.lifecycle.failByGateway(f.tasks.row(id), 'creation_unconfirmed', 'ended by the sync worker');
+      // Then recording the acceptance fails (the snapshot's conditional write throws).
+      f.tasks.faults.set('updateIfOpen', new Error('database went away'));
+      return { upstreamTaskId: 'up-1', snapshot: snapshot({ state: 'queued' }) };
+    };
+    const { error, row } = await create(f);
+    expect(gatewayError(error).status).toBe(500);
+    expect(row).toMatchObject({ phase: 'failed', billingState: 'released', syncDueAt: null });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('an accepted answer that ends the task at once settles it: charged, slot freed, callback queued', async () => {
+    const f = newFakes();
+    f.client.onSubmit = async () => ({ upstreamTaskId: 'up-9', snapshot: snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] }) });
+    const { task, row } = await create(f);
+    expect(task?.phase).toBe('succeeded');
+    expect(row).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: 80 });
+    expect(f.account()).toEqual({ balance: 920, held: 0, inFlightTasks: 0 });
+    expect(f.callbacks.for(row!.id)).toHaveLength(1);
+  });
+
+  it('the concurrency cap: 429 before anything is held or sent', async () => {
+    const f = newFakes();
+    f.account().inFlightTasks = 2;
+    const error = await f.engine.create(principal({ maxConcurrentTasks: 2 }), draft()).catch((e: unknown) => e);
+    expect(gatewayError(error).status).toBe(429);
+    expect(f.client.submits).toHaveLength(0);
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 2 });
+  });
+
+  it('an insufficient balance: 403 before the upstream is called', async () => {
+    const f = newFakes();
+    f.account().balance = 50;
+    const error = await f.engine.create(principal(), draft()).catch((e: unknown) => e);
+    expect(gatewayError(error).status).toBe(403);
+    expect(f.client.submits).toHaveLength(0);
+    expect(f.tasks.rows.size).toBe(0);
+  });
+
+  it('no channel for the family: 503 before anything is taken', async () => {
+    const f = newFakes();
+    f.upstreams.channels = [];
+    const error = await f.engine.create(principal(), draft()).catch((e: unknown) => e);
+    expect(gatewayError(error).status).toBe(503);
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('a taken external_task_id: 400 on that field, nothing taken', async () => {
+    const f = newFakes();
+    f.seedTask({ externalTaskId: 'mine-1' });
+    const before = { ...f.account() };
+    const error = await f.engine.create(principal(), draft({ externalTaskId: 'mine-1' })).catch((e: unknown) => e);
+    expect(gatewayError(error)).toMatchObject({ status: 400, param: 'external_task_id' });
+    expect(f.account()).toEqual(before);
+  });
+});

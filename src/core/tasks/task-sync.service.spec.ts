@@ -1,0 +1,128 @@
+import { CHANNEL, newFakes, snapshot } from '../../../test/support/fakes';
+import { UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../../upstream/upstream.types';
+
+describe('TaskSyncService.sync', () => {
+  it('poll: a running snapshot keeps the task active and schedules the next poll', async () => {
+    const f = newFakes();
+    const task = f.seedTask();
+    const result = await f.sync.sync(task);
+    expect(result.phase).toBe('active');
+    const row = f.tasks.row(task.id);
+    expect(row).toMatchObject({ phase: 'active', nativeStatus: 'RUNNING', syncAttempts: 1, leaseOwner: null, billingState: 'held' });
+    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expect(f.client.fetches).toEqual([{ operation: 'r2v', id: 'up-1' }]);
+  });
+
+  it('deadline: ends the task as deadline_exceeded without asking the upstream, hold released, slot freed, callback queued', async () => {
+    const f = newFakes();
+    const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
+    f.clock.advance(1000);
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'deadline_exceeded', billingState: 'released', syncDueAt: null, nativeStatus: 'FAILED' });
+    expect(f.client.fetches).toHaveLength(0);
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    expect(f.callbacks.for(task.id)).toHaveLength(1);
+  });
+
+  it('reconcile, upstream cannot look up by reference: creation_unconfirmed, hold released, slot freed', async () => {
+    const f = newFakes();
+    const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', billingState: 'released' });
+    expect(f.client.fetches).toHaveLength(0);
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('reconcile, the upstream has it: adopted without charge (hold released), active with its upstream ID, slot kept', async () => {
+    const f = newFakes();
+    f.families.lookUpByReference = true;
+    f.client.onFetch = async () => snapshot({ state: 'running', upstreamTaskId: 'up-adopted' });
+    const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
+    await f.sync.sync(task);
+    expect(f.client.fetches).toEqual([{ operation: 'r2v', id: task.id }]);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', upstreamTaskId: 'up-adopted', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 1 });
+    // When it later succeeds, nothing is charged and the slot is freed once.
+    f.client.onFetch = async () => snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] });
+    await f.sync.sync(f.tasks.row(task.id));
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'succeeded', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    expect(f.ledgerRepository.kinds(task.id)).not.toContain('charge');
+  });
+
+  it('reconcile, the upstream does not know it: creation_unconfirmed, hold released', async () => {
+    const f = newFakes();
+    f.families.lookUpByReference = true;
+    f.client.onFetch = () => Promise.reject(new UpstreamTaskNotFoundError('404'));
+    const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('reconcile, the lookup fails otherwise: retried later, still submitting with its hold', async () => {
+    const f = newFakes();
+    f.families.lookUpByReference = true;
+    f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('503'));
+    const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
+    await f.sync.sync(task);
+    const row = f.tasks.row(task.id);
+    expect(row).toMatchObject({ phase: 'submitting', billingState: 'held', syncAttempts: 1, leaseOwner: null });
+    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+  });
+
+  it('channel removed: ends the task as channel_removed, hold released', async () => {
+    const f = newFakes();
+    const task = f.seedTask({ channelId: 'gone' });
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'channel_removed', billingState: 'released' });
+    expect(f.account().inFlightTasks).toBe(0);
+  });
+
+  it('retry later: an unavailable upstream keeps the task active and held, due after a back-off', async () => {
+    const f = newFakes();
+    f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('502', 502));
+    const task = f.seedTask({ syncAttempts: 2 });
+    await f.sync.sync(task);
+    const row = f.tasks.row(task.id);
+    expect(row).toMatchObject({ phase: 'active', billingState: 'held', syncAttempts: 3, leaseOwner: null, leaseUntil: null });
+    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+    expect(f.callbacks.queued).toHaveLength(0);
+  });
+
+  it('retry later on a task someone ended during the poll: the ended task is not made due again', async () => {
+    const f = newFakes();
+    const task = f.seedTask();
+    f.client.onFetch = async () => {
+      // e.g. the upstream's callback ended it while this poll was on the wire
+      await f.lifecycle.applySnapshot(f.tasks.row(task.id), snapshot({ state: 'failed' }));
+      throw new UpstreamUnavailableError('502', 502);
+    };
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', syncDueAt: null, syncAttempts: 0 });
+  });
+
+  it('not found under budget: retried; at the budget: upstream_task_lost with the hold released', async () => {
+    const f = newFakes();
+    f.client.onFetch = () => Promise.reject(new UpstreamTaskNotFoundError('404'));
+    const task = f.seedTask({ syncAttempts: 3 });
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', syncAttempts: 4 });
+    await f.sync.sync(f.tasks.row(task.id));
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'upstream_task_lost', billingState: 'released' });
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('a terminal snapshot ends the task through the lifecycle: settled, slot freed, callback queued', async () => {
+    const f = newFakes();
+    f.client.onFetch = async () => snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4', durationSeconds: 4 }] });
+    const task = f.seedTask();
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: 80, syncDueAt: null });
+    expect(f.account()).toEqual({ balance: 920, held: 0, inFlightTasks: 0 });
+    expect(f.callbacks.for(task.id)).toHaveLength(1);
+    expect(CHANNEL.id).toBe(task.channelId);
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * One typed fake factory for unit tests of the task engine, the lifecycle and the sync service.
+ *
+ * Every fake is a subclass of the real class (or of the abstract port) with the methods those
+ * services call replaced by in-memory versions, so the real constructors take them with no cast.
+ * The constructors of the real classes only store their TypeORM arguments; those come from a
+ * DataSource that is never connected, so no database is opened and any method not overridden
+ * here fails loudly instead of silently passing.
+ */
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
+import { Principal } from '../../src/core/accounts/principal';
+import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
+import { BillableUsage, TaskOutcome } from '../../src/core/billing/billable-usage';
+import { LedgerEntryEntity } from '../../src/core/billing/entities/ledger-entry.entity';
+import { PriceVersionEntity } from '../../src/core/billing/entities/price-version.entity';
+import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.entity';
+import { LedgerRepository } from '../../src/core/billing/ledger.repository';
+import { LedgerService } from '../../src/core/billing/ledger.service';
+import { PricingService } from '../../src/core/billing/pricing.service';
+import { Charge, PriceTable, PricingCatalogue, PricingRule } from '../../src/core/billing/pricing/index';
+import { ModelDescriptor } from '../../src/core/models/model-catalogue';
+import { CallbackOutbox } from '../../src/core/tasks/callbacks/callback-outbox.service';
+import { CallbackOutboxRepository } from '../../src/core/tasks/callbacks/callback-outbox.repository';
+import { CallbackDeliveryEntity } from '../../src/core/tasks/entities/callback-delivery.entity';
+import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
+import { TaskDraft } from '../../src/core/tasks/task-draft';
+import { TaskEngine } from '../../src/core/tasks/task-engine.service';
+import { FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
+import { TaskLifecycle } from '../../src/core/tasks/task-lifecycle.service';
+import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
+import { TasksRepository } from '../../src/core/tasks/tasks.repository';
+import { UpstreamDirectory } from '../../src/core/tasks/upstream-directory';
+import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
+import { TransactionRunner } from '../../src/platform/database/transaction-runner';
+import { MetricsService } from '../../src/platform/metrics/metrics.service';
+import { ManualClock } from '../../src/platform/time/clock';
+import { FetchOptions, SubmitOptions, UpstreamChannel, UpstreamSubmitResult, UpstreamTaskClient, UpstreamTaskSnapshot } from '../../src/upstream/upstream.types';
+
+/** Never connected: it only gives the real constructors the TypeORM objects they store. */
+const offline = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
+const offlineManager: EntityManager = offline.manager;
+
+const OPEN_PHASES = new Set(['submitting', 'active']);
+
+/** A method of the fake task repository that a test can make fail once. */
+type TasksFault = 'insert' | 'update' | 'updateIfOpen';
+
+export class FakeTasksRepository extends TasksRepository {
+  readonly rows = new Map<string, TaskEntity>();
+  /** Scripted failures: the next call of the named method throws this error (once). */
+  readonly faults = new Map<TasksFault, Error>();
+  /** Every plain (unconditional) `update`, for assertions. */
+  readonly plainUpdates: Array<{ id: string; changes: Partial<TaskEntity> }> = [];
+
+  constructor() {
+    super(new Repository(TaskEntity, offlineManager), offline);
+  }
+
+  /** The stored row (a copy), or throws: tests read state through this. */
+  row(id: string): TaskEntity {
+    const row = this.rows.get(id);
+    if (!row) throw new Error(`no task ${id} in the fake repository`);
+    return Object.assign(new TaskEntity(), row);
+  }
+
+  put(task: TaskEntity): void {
+    this.rows.set(task.id, Object.assign(new TaskEntity(), task));
+  }
+
+  private fault(method: TasksFault): void {
+    const error = this.faults.get(method);
+    if (!error) return;
+    this.faults.delete(method);
+    throw error;
+  }
+
+  override async insert(task: TaskEntity): Promise<void> {
+    this.fault('insert');
+    if (this.rows.has(task.id)) throw new Error(`duplicate task ${task.id}`);
+    this.put(task);
+  }
+
+  override async close(_tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
+    const row = this.rows.get(taskId);
+    if (!row || row.billingState !== 'held') return false;
+    Object.assign(row, { billingState: to, finalCharge }, priceVersion !== null ? { priceVersion } : {});
+    return true;
+  }
+
+  override async findById(id: string): Promise<TaskEntity | null> {
+    return this.rows.has(id) ? this.row(id) : null;
+  }
+
+  override async externalIdTaken(accountId: string, externalTaskId: string): Promise<boolean> {
+    return [...this.rows.values()].some((t) => t.accountId === accountId && t.externalTaskId === externalTaskId);
+  }
+
+  override async update(id: string, changes: Partial<TaskEntity>): Promise<void> {
+    this.fault('update');
+    this.plainUpdates.push({ id, changes });
+    const row = this.rows.get(id);
+    if (row) Object.assign(row, changes);
+  }
+
+  override async updateIfOpen(id: string, changes: Partial<TaskEntity>): Promise<boolean> {
+    this.fault('updateIfOpen');
+    const row = this.rows.get(id);
+    if (!row || !OPEN_PHASES.has(row.phase)) return false;
+    Object.assign(row, changes);
+    return true;
+  }
+}
+
+export interface FakeAccount {
+  balance: number;
+  held: number;
+  inFlightTasks: number;
+}
+
+/** Account balances and slots, shared by the accounts and ledger fakes. */
+export class FakeAccountsRepository extends AccountsRepository {
+  readonly state = new Map<string, FakeAccount>();
+
+  constructor() {
+    super(new Repository(AccountEntity, offlineManager));
+  }
+
+  account(id: string): FakeAccount {
+    const account = this.state.get(id);
+    if (!account) throw new Error(`no account ${id} in the fake repository`);
+    return account;
+  }
+
+  override async tryTakeTaskSlot(accountId: string, cap: number): Promise<boolean> {
+    const account = this.account(accountId);
+    if (account.inFlightTasks >= cap) return false;
+    account.inFlightTasks += 1;
+    return true;
+  }
+
+  override async releaseTaskSlot(accountId: string): Promise<void> {
+    const account = this.account(accountId);
+    if (account.inFlightTasks > 0) account.inFlightTasks -= 1;
+  }
+}
+
+/** The SQL of money over the fake accounts; the real LedgerService runs on top of it. */
+export class FakeLedgerRepository extends LedgerRepository {
+  readonly entries: LedgerEntryEntity[] = [];
+  readonly usage: UsageRecordEntity[] = [];
+
+  constructor(private readonly accounts: FakeAccountsRepository) {
+    super(offline);
+  }
+
+  override async takeHold(_tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
+    const account = this.accounts.account(accountId);
+    if (account.balance < amount) return false;
+    account.balance -= amount;
+    account.held += amount;
+    return true;
+  }
+
+  override async closeHold(_tx: EntityManager, accountId: string, held: number, charge: number): Promise<void> {
+    const account = this.accounts.account(accountId);
+    account.balance += held - charge;
+    account.held -= held;
+  }
+
+  override async addEntry(_tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
+    this.entries.push(entry);
+  }
+
+  override async addUsage(_tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
+    this.usage.push(usage);
+  }
+
+  kinds(taskId: string): string[] {
+    return this.entries.filter((e) => e.taskId === taskId).map((e) => e.kind);
+  }
+}
+
+/** Runs the work at once on the offline manager (the fakes ignore it). No rollback is modelled. */
+export class FakeTransactionRunner extends TransactionRunner {
+  runs = 0;
+
+  constructor() {
+    super(offline);
+  }
+
+  override run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    this.runs += 1;
+    return work(offlineManager);
+  }
+}
+
+/** A catalogue with no models: the fake pricing never consults it. */
+class EmptyPricingCatalogue extends PricingCatalogue {
+  all(): readonly ModelDescriptor[] {
+    return [];
+  }
+  find(): ModelDescriptor | undefined {
+    return undefined;
+  }
+  capabilities(): readonly never[] {
+    return [];
+  }
+  pricingRule(): PricingRule<BillableUsage> | undefined {
+    return undefined;
+  }
+  priceEntryClass(): undefined {
+    return undefined;
+  }
+}
+
+/** Flat prices: every estimate is `estimateAmount`, every final charge `finalAmount`. */
+export class FakePricingService extends PricingService {
+  estimateAmount = 100;
+  finalAmount = 80;
+  priceVersion = 1;
+
+  constructor(config: AppConfig, clock: ManualClock) {
+    super(new Repository(PriceVersionEntity, offlineManager), config, clock, new EmptyPricingCatalogue());
+  }
+
+  override table(): PriceTable {
+    throw new Error('the fake pricing has no table');
+  }
+
+  override estimate(): Charge {
+    return { amount: this.estimateAmount, priceVersion: this.priceVersion, breakdown: { base: this.estimateAmount } };
+  }
+
+  override async final(): Promise<Charge> {
+    return { amount: this.finalAmount, priceVersion: this.priceVersion, breakdown: { base: this.finalAmount } };
+  }
+
+  override billedSeconds(_usage: BillableUsage, outcome: TaskOutcome): { seconds: number; reported: boolean } {
+    return { seconds: outcome.outputSeconds ?? 5, reported: outcome.outputSeconds !== undefined };
+  }
+}
+
+/** Records the queued callbacks instead of writing outbox rows. */
+export class FakeCallbackOutbox extends CallbackOutbox {
+  readonly queued: TaskEntity[] = [];
+
+  constructor(families: TaskFamilies, clock: ManualClock) {
+    super(new CallbackOutboxRepository(new Repository(CallbackDeliveryEntity, offlineManager)), families, clock);
+  }
+
+  override async enqueue(task: TaskEntity): Promise<void> {
+    if (task.callbackUrl) this.queued.push(Object.assign(new TaskEntity(), task));
+  }
+
+  for(taskId: string): TaskEntity[] {
+    return this.queued.filter((t) => t.id === taskId);
+  }
+}
+
+export class FakeTaskFamilies extends TaskFamilies {
+  lookUpByReference = false;
+
+  statusWords(): FamilyStatusWords {
+    return { submitted: 'SUBMITTED', succeeded: 'SUCCEEDED', failed: 'FAILED' };
+  }
+  present(task: TaskEntity): unknown {
+    return { id: task.id, status: task.nativeStatus };
+  }
+  upstreamOperation(_family: string, action: string): string {
+    return action;
+  }
+  canLookUpByReference(): boolean {
+    return this.lookUpByReference;
+  }
+}
+
+/** What the scripted client answers; each call records its arguments. */
+export class FakeUpstreamClient implements UpstreamTaskClient {
+  readonly family = 'ax';
+  readonly submits: Array<{ operation: string; body: Record<string, unknown>; options?: SubmitOptions }> = [];
+  readonly fetches: Array<{ operation: string; id: string }> = [];
+  onSubmit: () => Promise<UpstreamSubmitResult> = async () => ({ upstreamTaskId: 'up-1', snapshot: snapshot({ state: 'queued', nativeStatus: 'QUEUED' }) });
+  onFetch: (id: string) => Promise<UpstreamTaskSnapshot> = async () => snapshot({ state: 'running', nativeStatus: 'RUNNING' });
+
+  submit(_channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult> {
+    this.submits.push({ operation, body, options });
+    return this.onSubmit();
+  }
+
+  fetch(_channel: UpstreamChannel, operation: string, id: string, _options?: FetchOptions): Promise<UpstreamTaskSnapshot> {
+    this.fetches.push({ operation, id });
+    return this.onFetch(id);
+  }
+}
+
+export const CHANNEL: UpstreamChannel = { id: 'ax-default', family: 'ax', baseUrl: 'http://upstream.test', apiKey: 'k' };
+
+export class FakeUpstreamDirectory extends UpstreamDirectory {
+  readonly client_ = new FakeUpstreamClient();
+  channels: UpstreamChannel[] = [CHANNEL];
+
+  pick(family: string): UpstreamChannel | null {
+    return this.channels.find((c) => c.family === family) ?? null;
+  }
+  channel(id: string): UpstreamChannel | undefined {
+    return this.channels.find((c) => c.id === id);
+  }
+  client(): UpstreamTaskClient {
+    return this.client_;
+  }
+}
+
+export function snapshot(overrides: Partial<UpstreamTaskSnapshot> & Pick<UpstreamTaskSnapshot, 'state'>): UpstreamTaskSnapshot {
+  return { nativeStatus: overrides.state.toUpperCase(), videos: [], voices: [], raw: { fake: true }, ...overrides };
+}
+
+export const ACCOUNT_ID = 'acc_1';
+
+export function principal(overrides: Partial<Principal['account']> = {}): Principal {
+  return {
+    account: { id: ACCOUNT_ID, name: 'Test', rateLimitRpm: null, maxConcurrentTasks: null, ...overrides },
+    apiKey: { id: 'key_1', prefix: 'sk-test', models: null },
+    grants: new Map(),
+  };
+}
+
+export const MODEL: ModelDescriptor = { name: 'ax-model', family: 'ax', protocol: 'v1', capabilities: [] };
+
+export function draft(overrides: Partial<TaskDraft> = {}): TaskDraft {
+  return {
+    family: 'ax',
+    action: 'r2v',
+    model: MODEL,
+    upstreamBody: { prompt: 'a cat' },
+    snapshot: { prompt: 'a cat' },
+    billing: { kind: 'ax-r2v', durationSeconds: 5 },
+    callbackUrl: 'https://client.example.com/hook',
+    ...overrides,
+  };
+}
+
+/** The whole engine over in-memory fakes: real TaskEngine, TaskLifecycle, TaskSyncService and LedgerService. */
+export function newFakes(env: Record<string, string> = {}) {
+  const config = loadConfig(env);
+  const clock = new ManualClock();
+  const tasks = new FakeTasksRepository();
+  const accounts = new FakeAccountsRepository();
+  accounts.state.set(ACCOUNT_ID, { balance: 1000, held: 0, inFlightTasks: 0 });
+  const ledgerRepository = new FakeLedgerRepository(accounts);
+  const transactions = new FakeTransactionRunner();
+  const ledger = new LedgerService(ledgerRepository, accounts, transactions, clock, tasks);
+  const pricing = new FakePricingService(config, clock);
+  const families = new FakeTaskFamilies();
+  const callbacks = new FakeCallbackOutbox(families, clock);
+  const metrics = new MetricsService();
+  const upstreams = new FakeUpstreamDirectory();
+  const lifecycle = new TaskLifecycle(tasks, accounts, ledger, pricing, callbacks, metrics, transactions, families, clock, config);
+  const engine = new TaskEngine(tasks, accounts, ledger, pricing, lifecycle, upstreams, transactions, metrics, families, clock, config);
+  const sync = new TaskSyncService(tasks, lifecycle, upstreams, ledger, families, clock);
+  const client = upstreams.client_;
+
+  /** Stores a task as the engine would have left it (held estimate, slot taken), in the given state. */
+  function seedTask(overrides: Partial<TaskEntity> = {}): TaskEntity {
+    const now = clock.nowMs();
+    const base: Partial<TaskEntity> = {
+      id: `task_${tasks.rows.size + 1}`,
+      accountId: ACCOUNT_ID,
+      apiKeyId: 'key_1',
+      family: 'ax',
+      action: 'r2v',
+      model: MODEL.name,
+      channelId: CHANNEL.id,
+      upstreamTaskId: 'up-1',
+      phase: 'active',
+      nativeStatus: 'RUNNING',
+      outerStatus: 'IN_PROGRESS',
+      progress: 10,
+      failureCode: null,
+      failureReason: null,
+      requestSnapshot: {},
+      creationEcho: null,
+      result: null,
+      lastNative: null,
+      nativeUsage: null,
+      externalTaskId: null,
+      callbackUrl: 'https://client.example.com/hook',
+      callbackToken: null,
+      billableUsage: { kind: 'ax-r2v', durationSeconds: 5 },
+      billingState: 'held',
+      estimatedCharge: 100,
+      finalCharge: null,
+      priceVersion: 1,
+      createdAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      syncDueAt: now,
+      syncAttempts: 0,
+      leaseOwner: 'worker-1',
+      leaseUntil: now + 30_000,
+      deadlineAt: now + config.TASK_DEADLINE_MS,
+    };
+    const task: TaskEntity = Object.assign(new TaskEntity(), base, overrides);
+    const account = accounts.account(task.accountId);
+    if (task.billingState === 'held') {
+      account.balance -= task.estimatedCharge;
+      account.held += task.estimatedCharge;
+    }
+    if (task.phase === 'submitting' || task.phase === 'active') account.inFlightTasks += 1;
+    tasks.put(task);
+    return Object.assign(new TaskEntity(), task);
+  }
+
+  return {
+    config,
+    clock,
+    tasks,
+    accounts,
+    ledgerRepository,
+    ledger,
+    transactions,
+    pricing,
+    families,
+    callbacks,
+    metrics,
+    upstreams,
+    client,
+    lifecycle,
+    engine,
+    sync,
+    seedTask,
+    account: () => accounts.account(ACCOUNT_ID),
+  };
+}
+
+export type Fakes = ReturnType<typeof newFakes>;
