@@ -62,7 +62,12 @@ describe('billing: hold, settle and release through a task’s life', () => {
   afterAll(() => gw.close());
 
   const newAccount = (balance = BALANCE) => gw.admin.account({ models: ['wx2.7-r2v'], balance });
-  const create = (account: TestAccount, body: unknown) => gw.http().post(CREATE).set(...bearer(account)).send(body as object);
+  const create = (account: TestAccount, body: unknown) =>
+    gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(account))
+      .send(body as object);
   const upstreamCreates = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
 
   it('success: holds the estimate, then charges the output seconds, logs one usage row and proves the ledger', async () => {
@@ -78,7 +83,14 @@ describe('billing: hold, settle and release through a task’s life', () => {
 
     const usage = await usageRows(gw, acct);
     expect(usage.total).toBe(1);
-    expect(usage.items[0]).toMatchObject({ task_id: taskId, account_id: acct.id, model: 'wx2.7-r2v', action: 'r2v', amount: estimate(5), price_version: task.priceVersion });
+    expect(usage.items[0]).toMatchObject({
+      task_id: taskId,
+      account_id: acct.id,
+      model: 'wx2.7-r2v',
+      action: 'reference2video',
+      amount: estimate(5),
+      price_version: task.priceVersion,
+    });
     expect(usage.items[0].usage).toMatchObject({ output_seconds: 5, breakdown: { base: price.per_second['720P'] * 5, reference_images: price.per_reference_image } });
     expect(await entryKinds(gw, taskId)).toEqual(['charge', 'hold', 'release']);
     await expectLedgerOk(gw);
@@ -133,9 +145,14 @@ describe('billing: hold, settle and release through a task’s life', () => {
     const usage = await usageRows(gw, acct);
     expect(usage.items).toHaveLength(1);
     expect(usage.items[0]).toMatchObject({ task_id: taskId, amount: estimate(3, 1, 1) });
-    expect(usage.items[0].usage).toMatchObject({ output_seconds: 3, referenceVideos: 1 });
+    expect(usage.items[0].usage).toMatchObject({ output_seconds: 3, output_seconds_source: 'upstream', reference_videos: 1 });
+    expect(usage.items[0].usage).not.toHaveProperty('referenceVideos');
     // The caller still sees the native figure, as information only.
-    const query = await gw.http().get(`/ax/api/v1/tasks/${taskId}`).set(...bearer(acct)).expect(200);
+    const query = await gw
+      .http()
+      .get(`/ax/api/v1/tasks/${taskId}`)
+      .set(...bearer(acct))
+      .expect(200);
     expect(query.body.usage).toMatchObject({ duration: 8 });
     await expectLedgerOk(gw);
   });
@@ -156,6 +173,22 @@ describe('billing: hold, settle and release through a task’s life', () => {
     await create(acct, axBody('Image 1 walks')).expect(200);
     expect((await accountMoney(gw, acct)).balance).toBe(0);
   });
+
+  it('usage rows speak one language across families: one action name, snake_case facts, output seconds for family C too', async () => {
+    const acct = await gw.admin.account({ models: ['vdq2'], balance: BALANCE });
+    const res = await gw
+      .http()
+      .post('/vd/ent/v2/reference2video')
+      .set(...bearer(acct))
+      .send({ model: 'vdq2', images: ['https://example.com/a.png'], prompt: 'the cat walks', duration: 4 })
+      .expect(200);
+    await ended(gw, res.body.task_id);
+    const [row] = (await usageRows(gw, acct)).items;
+    // The family C upstream reports no per-output seconds: the requested duration is what was billed.
+    expect(row).toMatchObject({ action: 'reference2video', model: 'vdq2' });
+    expect(row.usage).toMatchObject({ kind: 'vd-r2v', duration_seconds: 4, off_peak: false, output_seconds: 4, output_seconds_source: 'requested' });
+    expect(Object.keys(row.usage).filter((key) => /[A-Z]/.test(key))).toEqual([]);
+  });
 });
 
 describe('billing: a task past its deadline', () => {
@@ -163,7 +196,12 @@ describe('billing: a task past its deadline', () => {
     const gw = await startSimulatedGateway({ taskMs: 300, env: { TASK_DEADLINE_MS: '1000' } });
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: BALANCE });
-      const res = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 walks sim:slow')).expect(200);
+      const res = await gw
+        .http()
+        .post(CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 walks sim:slow'))
+        .expect(200);
       const taskId = res.body.output.task_id;
       const holding = await accountMoney(gw, acct);
       expect(holding.held).toBeGreaterThan(0);

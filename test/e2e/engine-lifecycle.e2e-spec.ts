@@ -37,7 +37,12 @@ describe('task engine: failure paths and lessons from the field', () => {
     const gw = await startSimulatedGateway({ env: { UPSTREAM_TIMEOUT_MS: '300' } });
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
-      const res = await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:hang')).expect(503);
+      const res = await gw
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 sim:hang'))
+        .expect(503);
       expect(res.body).toMatchObject({ code: 'ServiceUnavailable', error: { code: 'service_unavailable' } });
       await eventually(async () => (await accountState(gw, acct.id)).held === 0);
       const state = await accountState(gw, acct.id);
@@ -56,10 +61,15 @@ describe('task engine: failure paths and lessons from the field', () => {
     const first = await startSimulatedGateway({ sim, env: { ...db, UPSTREAM_TIMEOUT_MS: '300', WORKERS_ENABLED: 'false' } });
     try {
       acct = await first.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
-      await first.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:hang')).expect(503);
+      await first
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 sim:hang'))
+        .expect(503);
       const held = await accountState(first, acct.id);
       expect(held.held).toBeGreaterThan(0); // the hold stays while the outcome is unknown
-      const open = await first.app.get(TasksRepository).list({ accountId: acct.id, family: 'ax', action: 'r2v', offset: 0, limit: 10 });
+      const open = await first.app.get(TasksRepository).list({ accountId: acct.id, family: 'ax', action: 'reference2video', offset: 0, limit: 10 });
       taskId = open.items[0].id;
       expect(open.items[0].phase).toBe('submitting');
     } finally {
@@ -96,7 +106,11 @@ describe('task engine: failure paths and lessons from the field', () => {
       const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as { callback_url?: string };
       expect(sent.callback_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/callbacks/upstream/[A-Za-z0-9_-]{20,}$`));
       const done = await eventually(async () => {
-        const q = await gw.http().get(`/vd/ent/v2/tasks/${res.body.task_id}/creations`).set(...bearer(acct)).expect(200);
+        const q = await gw
+          .http()
+          .get(`/vd/ent/v2/tasks/${res.body.task_id}/creations`)
+          .set(...bearer(acct))
+          .expect(200);
         return q.body.state === 'success' ? q.body : null;
       }, 4000);
       expect(done.creations).toHaveLength(1);
@@ -111,10 +125,19 @@ describe('task engine: failure paths and lessons from the field', () => {
     const gw = await startSimulatedGateway({ taskMs: 600, env: { TASK_DEADLINE_MS: '1000' } });
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
-      const res = await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:slow')).expect(200);
+      const res = await gw
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 sim:slow'))
+        .expect(200);
       const id = res.body.output.task_id;
       const done = await eventually(async () => {
-        const q = await gw.http().get(`/ax/api/v1/tasks/${id}`).set(...bearer(acct)).expect(200);
+        const q = await gw
+          .http()
+          .get(`/ax/api/v1/tasks/${id}`)
+          .set(...bearer(acct))
+          .expect(200);
         return q.body.output.task_status !== 'RUNNING' && q.body.output.task_status !== 'PENDING' ? q.body : null;
       }, 4000);
       expect(done.output).toMatchObject({ task_status: 'FAILED', code: 'deadline_exceeded', end_time: expect.any(String) });
@@ -133,17 +156,34 @@ describe('task engine: failure paths and lessons from the field', () => {
     const gw = await startSimulatedGateway({ taskMs: 60000 });
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'] });
-      const res = await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 lenient')).expect(200);
+      const res = await gw
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 lenient'))
+        .expect(200);
       const id = res.body.output.task_id;
       const upstreamId = (await gw.app.get(TasksRepository).findById(id))!.upstreamTaskId!;
       gw.sim.forceState('ax', upstreamId, { output: { task_status: 'REPROCESSING' } });
-      await eventually(async () => (await gw.http().get(`/ax/api/v1/tasks/${id}`).set(...bearer(acct))).body.output.task_status === 'UNKNOWN');
+      await eventually(
+        async () =>
+          (
+            await gw
+              .http()
+              .get(`/ax/api/v1/tasks/${id}`)
+              .set(...bearer(acct))
+          ).body.output.task_status === 'UNKNOWN',
+      );
       gw.sim.forceState('ax', upstreamId, {
         output: { task_status: 'SUCCEEDED', video_url: 'https://cdn.example.com/v.mp4', end_time: '2026-01-01 00:00:05.000' },
         usage: { duration: '9.0', output_video_duration: '5', video_count: '1' },
       });
       const done = await eventually(async () => {
-        const q = await gw.http().get(`/ax/api/v1/tasks/${id}`).set(...bearer(acct)).expect(200);
+        const q = await gw
+          .http()
+          .get(`/ax/api/v1/tasks/${id}`)
+          .set(...bearer(acct))
+          .expect(200);
         return q.body.output.task_status === 'SUCCEEDED' ? q.body : null;
       });
       expect(done.output.video_url).toBe('https://cdn.example.com/v.mp4');
@@ -159,8 +199,19 @@ describe('task engine: failure paths and lessons from the field', () => {
     const gw = await startSimulatedGateway();
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'] });
-      for (let i = 0; i < 8; i++) await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:reject')).expect(400);
-      await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 fine')).expect(200);
+      for (let i = 0; i < 8; i++)
+        await gw
+          .http()
+          .post(AX_CREATE)
+          .set(...bearer(acct))
+          .send(axBody('Image 1 sim:reject'))
+          .expect(400);
+      await gw
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 fine'))
+        .expect(200);
     } finally {
       await gw.close();
     }
@@ -170,10 +221,21 @@ describe('task engine: failure paths and lessons from the field', () => {
     const gw = await startSimulatedGateway();
     try {
       const acct = await gw.admin.account({ models: ['wx2.7-r2v'] });
-      for (let i = 0; i < 5; i++) await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 sim:error500')).expect(503);
+      for (let i = 0; i < 5; i++)
+        await gw
+          .http()
+          .post(AX_CREATE)
+          .set(...bearer(acct))
+          .send(axBody('Image 1 sim:error500'))
+          .expect(503);
       const posts = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
       const before = posts();
-      await gw.http().post(AX_CREATE).set(...bearer(acct)).send(axBody('Image 1 fine')).expect(503);
+      await gw
+        .http()
+        .post(AX_CREATE)
+        .set(...bearer(acct))
+        .send(axBody('Image 1 fine'))
+        .expect(503);
       expect(posts()).toBe(before);
     } finally {
       await gw.close();

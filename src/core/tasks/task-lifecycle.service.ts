@@ -155,7 +155,26 @@ export class TaskLifecycle {
       priceVersion,
       model: task.model,
       action: task.action,
-      usage: { ...task.billableUsage, output_seconds: outputSeconds ?? null, breakdown },
+      usage: { ...snakeCaseKeys(task.billableUsage), ...this.outputSecondsOf(task, outputSeconds), breakdown },
     };
   }
+
+  /**
+   * The seconds billed as output, for the usage row: the upstream's figure where it reports one,
+   * else the requested duration (`output_seconds_source` says which); null for work not priced by time.
+   */
+  private outputSecondsOf(task: TaskEntity, reported: number | undefined): { output_seconds: number | null; output_seconds_source: 'upstream' | 'requested' | null } {
+    try {
+      const billed = this.pricing.billedSeconds(task.billableUsage, { outputSeconds: reported });
+      if (billed.seconds > 0) return { output_seconds: billed.seconds, output_seconds_source: billed.reported ? 'upstream' : 'requested' };
+    } catch {
+      // Unreadable usage: the row still records the charge; the seconds stay unknown.
+    }
+    return { output_seconds: null, output_seconds_source: null };
+  }
+}
+
+/** Usage rows speak one naming style (snake_case, like the API): `durationSeconds` -> `duration_seconds`. */
+export function snakeCaseKeys(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 }
