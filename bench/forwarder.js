@@ -30,13 +30,10 @@ const server = http.createServer((req, res) => {
     return;
   }
   const headers = { ...req.headers, ...route.headers, host: route.base.host };
-  const upstream = http.request(
-    { agent, hostname: route.base.hostname, port: route.base.port, method: req.method, path: match[2], headers },
-    (answer) => {
-      res.writeHead(answer.statusCode || 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
+  const upstream = http.request({ agent, hostname: route.base.hostname, port: route.base.port, method: req.method, path: match[2], headers }, (answer) => {
+    res.writeHead(answer.statusCode || 502, answer.headers);
+    answer.pipe(res);
+  });
   upstream.on('error', () => {
     if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json' });
     res.end('{"error":"upstream unavailable"}');

@@ -20,14 +20,37 @@ const CENTRES = [
   ['model grant lookup', (f) => /core\/accounts\/(guards\/model-access\.guard|repositories\/model-grants)|core\/models\/catalogue/.test(f.url)],
   ['rate limit', (f) => /rate-limit|rate-limiter-flexible/.test(f.url)],
   ['idempotency', (f) => /idempotency/.test(f.url)],
-  ['validation (class-validator, rules)', (f) => /class-validator|class-transformer|platform\/validation|api\/.*\.(rules|dto)\.js|core\/models\/rules|text-rules|validator\/lib/.test(f.url)],
-  ['logging (pino, nestjs-pino)', (f) => /node_modules\/(pino|pino-http|pino-std-serializers|nestjs-pino|sonic-boom|fast-redact|thread-stream|on-exit-leak-free|quick-format-unescaped|safe-stable-stringify|fast-safe-stringify)\//.test(f.url) || /platform\/logging/.test(f.url)],
+  [
+    'validation (class-validator, rules)',
+    (f) => /class-validator|class-transformer|platform\/validation|api\/.*\.(rules|dto)\.js|core\/models\/rules|text-rules|validator\/lib/.test(f.url),
+  ],
+  [
+    'logging (pino, nestjs-pino)',
+    (f) =>
+      /node_modules\/(pino|pino-http|pino-std-serializers|nestjs-pino|sonic-boom|fast-redact|thread-stream|on-exit-leak-free|quick-format-unescaped|safe-stable-stringify|fast-safe-stringify)\//.test(
+        f.url,
+      ) || /platform\/logging/.test(f.url),
+  ],
   ['metrics (prom-client)', (f) => /node_modules\/(prom-client|tdigest|bintrees)\//.test(f.url) || /platform\/metrics/.test(f.url)],
-  ['upstream client (axios, transport)', (f) => /node_modules\/(axios|follow-redirects|form-data|proxy-from-env|cockatiel|request-filtering-agent)\//.test(f.url) || /dist\/src\/upstream\//.test(f.url)],
-  ['persistence (TypeORM, SQLite)', (f) => /node_modules\/(typeorm|better-sqlite3|sqlite3|pg|app-root-path|reflect-metadata)\//.test(f.url) || /platform\/database|repository\.js|\.repository\.js|billing\/ledger|entities\//.test(f.url)],
+  [
+    'upstream client (axios, transport)',
+    (f) => /node_modules\/(axios|follow-redirects|form-data|proxy-from-env|cockatiel|request-filtering-agent)\//.test(f.url) || /dist\/src\/upstream\//.test(f.url),
+  ],
+  [
+    'persistence (TypeORM, SQLite)',
+    (f) =>
+      /node_modules\/(typeorm|better-sqlite3|sqlite3|pg|app-root-path|reflect-metadata)\//.test(f.url) ||
+      /platform\/database|repository\.js|\.repository\.js|billing\/ledger|entities\//.test(f.url),
+  ],
   ['task engine, presenters (app code)', (f) => /dist\/src\/(core|api)\//.test(f.url)],
   ['request context, ids, errors (platform)', (f) => /dist\/src\/platform\//.test(f.url)],
-  ['Nest + Express + rxjs', (f) => /node_modules\/(@nestjs|express|router|body-parser|raw-body|iconv-lite|type-is|mime-types|content-type|qs|side-channel|finalhandler|send|serve-static|on-finished|parseurl|path-to-regexp|rxjs|tslib|depd|debug|http-errors|statuses|media-typer|negotiator|accepts|vary|cookie|encodeurl|escape-html|etag|fresh|range-parser|proxy-addr|forwarded|ipaddr\.js|merge-descriptors|utils-merge|methods|array-flatten|setprototypeof|safe-buffer|bytes|unpipe|ee-first|destroy|toidentifier|inherits|call-bind|get-intrinsic|has-symbols|function-bind|es-errors|gopd|hasown|math-intrinsics|dunder-proto|es-object-atoms|es-define-property|call-bound|object-inspect|side-channel-list|side-channel-map|side-channel-weakmap|uid|iterare|fast-safe-stringify|load-esm)\//.test(f.url)],
+  [
+    'Nest + Express + rxjs',
+    (f) =>
+      /node_modules\/(@nestjs|express|router|body-parser|raw-body|iconv-lite|type-is|mime-types|content-type|qs|side-channel|finalhandler|send|serve-static|on-finished|parseurl|path-to-regexp|rxjs|tslib|depd|debug|http-errors|statuses|media-typer|negotiator|accepts|vary|cookie|encodeurl|escape-html|etag|fresh|range-parser|proxy-addr|forwarded|ipaddr\.js|merge-descriptors|utils-merge|methods|array-flatten|setprototypeof|safe-buffer|bytes|unpipe|ee-first|destroy|toidentifier|inherits|call-bind|get-intrinsic|has-symbols|function-bind|es-errors|gopd|hasown|math-intrinsics|dunder-proto|es-object-atoms|es-define-property|call-bound|object-inspect|side-channel-list|side-channel-map|side-channel-weakmap|uid|iterare|fast-safe-stringify|load-esm)\//.test(
+        f.url,
+      ),
+  ],
 ];
 
 function categorise(profile) {
@@ -128,7 +151,10 @@ function main() {
   if (!target) throw new Error('usage: node bench/profile-summary.js <file.cpuprofile | dir> [--top N] [--json out.json]');
   const top = Number(argv[argv.indexOf('--top') + 1]) || 25;
   const files = fs.statSync(target).isDirectory()
-    ? fs.readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(target, f))
+    ? fs
+        .readdirSync(target)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => path.join(target, f))
     : [target];
   const summary = summarise(files, argv.includes('--top') ? top : 25);
   const lines = [`busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${files.length} profile${files.length > 1 ? 's' : ''})`, ''];

@@ -45,7 +45,11 @@ async function main() {
     await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] } });
     const key = (await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: { name: 'bench' } })).key;
     const auth = { authorization: `Bearer ${key}` };
-    const bBody = { model: 'wx2.7-r2v', input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] }, parameters: { resolution: '720P', duration: 5 } };
+    const bBody = {
+      model: 'wx2.7-r2v',
+      input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+      parameters: { resolution: '720P', duration: 5 },
+    };
     const cBody = { model: 'vdq3', subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }], prompt: '@cat plays' };
     const ids = [];
     // Warm the principal cache so the steady state is measured.

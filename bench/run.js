@@ -98,7 +98,10 @@ async function main() {
 
   const cleanups = [];
   const cleanup = async () => {
-    while (cleanups.length) await cleanups.pop()().catch(() => undefined);
+    while (cleanups.length)
+      await cleanups
+        .pop()()
+        .catch(() => undefined);
   };
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
@@ -115,7 +118,9 @@ async function main() {
       for (const scenario of SCENARIOS) {
         const row = { label: scenario.label };
         for (const target of [forwarder, gateway]) {
-          log(`${scenario.label} -> ${target.name}: warm-up ${WARMUP_S}s; ${CONNECTIONS} connections ${DURATION_S}s; ${RATE} req/s paced ${RATE_DURATION_S}s; ${RATE} req/s autocannon ${RATE_DURATION_S}s`);
+          log(
+            `${scenario.label} -> ${target.name}: warm-up ${WARMUP_S}s; ${CONNECTIONS} connections ${DURATION_S}s; ${RATE} req/s paced ${RATE_DURATION_S}s; ${RATE} req/s autocannon ${RATE_DURATION_S}s`,
+          );
           await load(target, scenario, { connections: CONNECTIONS, duration: WARMUP_S });
           const throughput = await load(target, scenario, { connections: CONNECTIONS, duration: DURATION_S });
           const fixedRate = await pacedLoad(target, scenario, { rate: RATE, seconds: RATE_DURATION_S });
@@ -127,13 +132,18 @@ async function main() {
         row.addedP99Ms = lib.round(row.gateway.fixedRate.latency.p99 - row.forwarder.fixedRate.latency.p99, 3);
         row.addedP99MsAutocannon = lib.round(row.gateway.fixedRateAutocannon.latency.p99 - row.forwarder.fixedRateAutocannon.latency.p99, 3);
         results.scenarios[scenario.id] = row;
-        log(`  rps gateway ${row.gateway.throughput.rps} / forwarder ${row.forwarder.throughput.rps} = ${row.ratio}; p99 added at ${RATE}/s: paced ${row.addedP99Ms} ms, autocannon ${row.addedP99MsAutocannon} ms`);
+        log(
+          `  rps gateway ${row.gateway.throughput.rps} / forwarder ${row.forwarder.throughput.rps} = ${row.ratio}; p99 added at ${RATE}/s: paced ${row.addedP99Ms} ms, autocannon ${row.addedP99MsAutocannon} ms`,
+        );
       }
       if (!QUICK && !ONLY) {
         // The framework's floor: the gateway's cheapest route (no key, no database, no upstream).
         const health = { id: 'healthz', method: 'GET', path: () => '/healthz' };
         await load(gateway, health, { connections: CONNECTIONS, duration: WARMUP_S });
-        results.floor = { label: 'gateway GET /healthz (no auth, no database, no upstream)', throughput: await load(gateway, health, { connections: CONNECTIONS, duration: DURATION_S }) };
+        results.floor = {
+          label: 'gateway GET /healthz (no auth, no database, no upstream)',
+          throughput: await load(gateway, health, { connections: CONNECTIONS, duration: DURATION_S }),
+        };
         log(`  floor: gateway /healthz ${results.floor.throughput.rps} req/s`);
       }
       const mem = gwSampler.stop();
@@ -153,7 +163,9 @@ async function main() {
   results.elapsedSeconds = Math.round((Date.now() - started) / 1000);
   const previous = RSS_ONLY && fs.existsSync(OUT) ? JSON.parse(fs.readFileSync(OUT, 'utf8')) : null;
   // --rss-run alone keeps the last throughput figures and replaces only the RSS run.
-  const merged = previous ? { ...previous, rss: { ...previous.rss, run: results.rss.run }, targets: targets({ ...previous, rss: { ...previous.rss, run: results.rss.run } }) } : results;
+  const merged = previous
+    ? { ...previous, rss: { ...previous.rss, run: results.rss.run }, targets: targets({ ...previous, rss: { ...previous.rss, run: results.rss.run } }) }
+    : results;
   fs.writeFileSync(OUT, `${JSON.stringify(merged, null, 2)}\n`);
   process.stdout.write(`\n${report(merged)}\n\nwritten: ${path.relative(process.cwd(), OUT)} (${results.elapsedSeconds} s)\n`);
 }
@@ -386,7 +398,9 @@ function report(results) {
   const st = results.settings;
   const lines = [];
   lines.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB RAM, Node ${m.node} (${m.platform})`);
-  lines.push(`Run: ${results.mode} mode, ${results.when}; throughput at ${st.connections} connections for ${st.durationSeconds} s (after ${st.warmupSeconds} s warm-up); fixed rate ${st.fixedRate} req/s for ${st.fixedRateSeconds} s; gateway LOG_LEVEL=${st.logLevel}, simulator task time ${st.simTaskMs} ms${st.syncLoad ? ', sync worker polling (--sync-load)' : ''}.`);
+  lines.push(
+    `Run: ${results.mode} mode, ${results.when}; throughput at ${st.connections} connections for ${st.durationSeconds} s (after ${st.warmupSeconds} s warm-up); fixed rate ${st.fixedRate} req/s for ${st.fixedRateSeconds} s; gateway LOG_LEVEL=${st.logLevel}, simulator task time ${st.simTaskMs} ms${st.syncLoad ? ', sync worker polling (--sync-load)' : ''}.`,
+  );
   lines.push('');
   const scenarios = Object.values(results.scenarios || {});
   if (scenarios.length) {
@@ -406,13 +420,7 @@ function report(results) {
     lines.push('');
     lines.push(
       lib.markdownTable(
-        [
-          `at ${st.fixedRate} req/s`,
-          'forwarder p50 / p99 ms (paced)',
-          'gateway p50 / p99 ms (paced)',
-          'added p50 / p99 ms (paced)',
-          'added p99 ms (autocannon overallRate)',
-        ],
+        [`at ${st.fixedRate} req/s`, 'forwarder p50 / p99 ms (paced)', 'gateway p50 / p99 ms (paced)', 'added p50 / p99 ms (paced)', 'added p99 ms (autocannon overallRate)'],
         scenarios.map((r) => [
           r.label,
           `${fmt(r.forwarder.fixedRate.latency.p50)} / ${fmt(r.forwarder.fixedRate.latency.p99)}`,
@@ -425,17 +433,31 @@ function report(results) {
     lines.push('');
   }
   const other = [];
-  if (results.floor) other.push([results.floor.label, `${fmt(results.floor.throughput.rps, 0)} req/s`, `p50 / p99 ${fmt(results.floor.throughput.latency.p50)} / ${fmt(results.floor.throughput.latency.p99)} ms`]);
+  if (results.floor)
+    other.push([
+      results.floor.label,
+      `${fmt(results.floor.throughput.rps, 0)} req/s`,
+      `p50 / p99 ${fmt(results.floor.throughput.latency.p50)} / ${fmt(results.floor.throughput.latency.p99)} ms`,
+    ]);
   if (results.rss.throughputRun) other.push(['gateway peak RSS, runs above', `${fmt(results.rss.throughputRun.peakMb, 1)} MB`, `${results.rss.throughputRun.requests} requests`]);
   if (results.rss.run) {
     const r = results.rss.run;
-    other.push([`gateway peak RSS, ${r.requests}-request run (fresh process)`, `${fmt(r.peakRssMb, 1)} MB`, `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB`]);
+    other.push([
+      `gateway peak RSS, ${r.requests}-request run (fresh process)`,
+      `${fmt(r.peakRssMb, 1)} MB`,
+      `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB`,
+    ]);
   }
   if (other.length) {
     lines.push(lib.markdownTable(['also measured', 'value', 'detail'], other));
     lines.push('');
   }
-  lines.push(lib.markdownTable(['target', 'measured', 'goal', 'met'], results.targets.map((t) => [t.target, String(t.value), t.goal, t.met ? 'yes' : '**no**'])));
+  lines.push(
+    lib.markdownTable(
+      ['target', 'measured', 'goal', 'met'],
+      results.targets.map((t) => [t.target, String(t.value), t.goal, t.met ? 'yes' : '**no**']),
+    ),
+  );
   return lines.join('\n');
 }
 

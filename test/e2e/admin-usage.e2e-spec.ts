@@ -46,13 +46,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   if (field !== '' || row.length > 0) throw new Error('CSV does not end with CRLF');
   return rows;
@@ -63,7 +72,10 @@ describe('admin usage log: GET /admin/v1/usage', () => {
   const list = (query: string) => gw.admin.get(`/admin/v1/usage${query}`);
   const ids = (items: Row[]) => items.map((r) => r.id);
   const expectedIds = (keep: (row: UsageRecordEntity) => boolean, rows: UsageRecordEntity[]) =>
-    rows.filter(keep).sort((x, y) => y.createdAt - x.createdAt).map((r) => r.id);
+    rows
+      .filter(keep)
+      .sort((x, y) => y.createdAt - x.createdAt)
+      .map((r) => r.id);
   const rows = Array.from({ length: 12 }, (_, i) => usageRow(i));
 
   beforeAll(async () => {
@@ -160,9 +172,7 @@ describe('admin usage log: GET /admin/v1/usage', () => {
     }
     const [header, ...lines] = parseCsv(viaAccept.text);
     expect(header).toEqual(['id', 'task_id', 'account_id', 'model', 'action', 'amount', 'price_version', 'usage', 'created_at']);
-    expect(lines).toEqual(
-      (json.body.items as Row[]).map((row) => header.map((column) => (typeof row[column] === 'object' ? JSON.stringify(row[column]) : String(row[column])))),
-    );
+    expect(lines).toEqual((json.body.items as Row[]).map((row) => header.map((column) => (typeof row[column] === 'object' ? JSON.stringify(row[column]) : String(row[column])))));
     expect(lines).toHaveLength(3);
     // The usage JSON holds commas and quotes, so it must be a quoted field with doubled quotes.
     expect(viaAccept.text).toContain('"{""kind"":""test"",""durationSeconds"":');

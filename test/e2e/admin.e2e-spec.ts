@@ -43,7 +43,9 @@ describe('admin API', () => {
 
   it('replaces grants, with all capabilities by default and unknown models refused', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Grants' }).expect(201);
-    const res = await gw.admin.put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'kl-v1-6' }, { model: 'vdq3', capabilities: ['reference2video'] }] }).expect(200);
+    const res = await gw.admin
+      .put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'kl-v1-6' }, { model: 'vdq3', capabilities: ['reference2video'] }] })
+      .expect(200);
     expect(res.body.models).toEqual([
       { model: 'kl-v1-6', capabilities: ['editing.selection', 'editing.task', 'voices'] },
       { model: 'vdq3', capabilities: ['reference2video'] },

@@ -22,10 +22,19 @@ describe('family B through the simulator', () => {
   });
   afterAll(() => gw.close());
 
-  const create = (body: unknown, account: TestAccount = acct) => gw.http().post(CREATE).set(...bearer(account)).send(body as object);
+  const create = (body: unknown, account: TestAccount = acct) =>
+    gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(account))
+      .send(body as object);
   /** Create calls the upstream received (the sync worker's polls run beside the tests). */
   const creates = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
-  const query = (id: string, account: TestAccount = acct) => gw.http().get(`/ax/api/v1/tasks/${id}`).set(...bearer(account));
+  const query = (id: string, account: TestAccount = acct) =>
+    gw
+      .http()
+      .get(`/ax/api/v1/tasks/${id}`)
+      .set(...bearer(account));
 
   it('creates a task, answers PENDING with a public id and reaches SUCCEEDED with a video URL', async () => {
     const res = await create(newProtocolBody()).expect(200);
@@ -129,7 +138,12 @@ describe('family B through the simulator', () => {
       expect(res.body).toMatchObject({ code: 'AccessDenied', error: { code: 'permission_denied', param: 'model' } });
       await gw.admin.put(`/admin/v1/accounts/${temp.id}/models`, { models: [{ model: 'kl-v1', capabilities: ['voices'] }, { model: 'wx2.7-r2v' }] }).expect(200);
       const cap = await gw.admin.account({ models: [{ model: 'kl-v1', capabilities: ['voices'] }] });
-      const wrong = await gw.http().post(CREATE).set(...bearer(cap)).send({ ...newProtocolBody(), model: 'kl-v1' }).expect(403);
+      const wrong = await gw
+        .http()
+        .post(CREATE)
+        .set(...bearer(cap))
+        .send({ ...newProtocolBody(), model: 'kl-v1' })
+        .expect(403);
       expect(wrong.body.error.code).toBe('permission_denied');
     });
 
@@ -142,7 +156,11 @@ describe('family B through the simulator', () => {
   describe('rate limits', () => {
     it('429 rate_limit_exceeded with Retry-After and RateLimit headers past the per-minute limit', async () => {
       const limited = await gw.admin.account({ models: ['wx2.7-r2v'], rate_limit_rpm: 2 });
-      const q = () => gw.http().get('/ax/api/v1/tasks/task_none').set(...bearer(limited));
+      const q = () =>
+        gw
+          .http()
+          .get('/ax/api/v1/tasks/task_none')
+          .set(...bearer(limited));
       const first = await q().expect(404);
       expect(first.headers['ratelimit-limit']).toBe('2');
       expect(first.headers['ratelimit-remaining']).toBe('1');
@@ -178,7 +196,9 @@ describe('family B through the simulator', () => {
       await create(newProtocolBody('Image 1 a')).set('Idempotency-Key', 'k-2').expect(200);
       const res = await create(newProtocolBody('Image 1 b')).set('Idempotency-Key', 'k-2').expect(422);
       expect(res.body.error.code).toBe('idempotency_mismatch');
-      await create({ ...newProtocolBody('Image 1 c'), parameters: { duration: 99 } }).set('Idempotency-Key', 'k-3').expect(400);
+      await create({ ...newProtocolBody('Image 1 c'), parameters: { duration: 99 } })
+        .set('Idempotency-Key', 'k-3')
+        .expect(400);
       await create(newProtocolBody('Image 1 c')).set('Idempotency-Key', 'k-3').expect(200);
     });
 
@@ -187,10 +207,21 @@ describe('family B through the simulator', () => {
       try {
         const a = await slow.admin.account({ models: ['wx2.7-r2v'] });
         const body = newProtocolBody('Image 1 sim:hang');
-        const first = slow.http().post(CREATE).set(...bearer(a)).set('Idempotency-Key', 'k-4').send(body);
+        const first = slow
+          .http()
+          .post(CREATE)
+          .set(...bearer(a))
+          .set('Idempotency-Key', 'k-4')
+          .send(body);
         const firstDone = first.then((r) => r);
         await eventually(async () => slow.sim.requests.some((r) => r.method === 'POST'));
-        const second = await slow.http().post(CREATE).set(...bearer(a)).set('Idempotency-Key', 'k-4').send(body).expect(409);
+        const second = await slow
+          .http()
+          .post(CREATE)
+          .set(...bearer(a))
+          .set('Idempotency-Key', 'k-4')
+          .send(body)
+          .expect(409);
         expect(second.body.error.code).toBe('idempotency_in_progress');
         expect((await firstDone).status).toBe(503);
       } finally {

@@ -32,7 +32,12 @@ async function expectLedgerOk(gw: SimulatedGateway) {
 /** What one create holds, measured on a throwaway account (so the test follows the price table). */
 async function measureEstimate(gw: SimulatedGateway): Promise<number> {
   const probe = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 10_000_000 });
-  await gw.http().post(CREATE).set(...bearer(probe)).send(axBody('Image 1 probe sim:slow')).expect(200);
+  await gw
+    .http()
+    .post(CREATE)
+    .set(...bearer(probe))
+    .send(axBody('Image 1 probe sim:slow'))
+    .expect(200);
   return (await money(gw, probe)).held;
 }
 
@@ -50,7 +55,15 @@ describe('billing: the concurrent last-balance race', () => {
     const upstreamCreates = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
     const before = upstreamCreates();
 
-    const responses = await Promise.all(Array.from({ length: 3 * N }, (_, i) => gw.http().post(CREATE).set(...bearer(acct)).send(axBody(`Image 1 racer ${i} sim:slow`))));
+    const responses = await Promise.all(
+      Array.from({ length: 3 * N }, (_, i) =>
+        gw
+          .http()
+          .post(CREATE)
+          .set(...bearer(acct))
+          .send(axBody(`Image 1 racer ${i} sim:slow`)),
+      ),
+    );
 
     const accepted = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status !== 200);
@@ -84,7 +97,12 @@ describe('billing: double settlement charges once', () => {
   const entriesFor = async (taskId: string) => (await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ taskId })).map((e) => e.kind).sort();
 
   async function createTask(acct: TestAccount): Promise<TaskEntity> {
-    const res = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 walks')).expect(200);
+    const res = await gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(acct))
+      .send(axBody('Image 1 walks'))
+      .expect(200);
     return (await gw.app.get(TasksRepository).findById(res.body.output.task_id)) as TaskEntity;
   }
 

@@ -27,8 +27,18 @@ async function verifyCli(databaseUrl: string) {
 async function writeBooks(gw: Harness): Promise<string> {
   const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
   await gw.admin.post(`/admin/v1/accounts/${acct.id}/balance`, { delta: -1000, reason: 'refund' }).expect(200);
-  const done = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 walks')).expect(200);
-  await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 waits sim:slow')).expect(200);
+  const done = await gw
+    .http()
+    .post(CREATE)
+    .set(...bearer(acct))
+    .send(axBody('Image 1 walks'))
+    .expect(200);
+  await gw
+    .http()
+    .post(CREATE)
+    .set(...bearer(acct))
+    .send(axBody('Image 1 waits sim:slow'))
+    .expect(200);
   await eventually(async () => (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}`)).body.items.some((u: { task_id: string }) => u.task_id === done.body.output.task_id));
   return acct.id;
 }

@@ -34,8 +34,16 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     await gw.http().put('/admin/v1/prices').send({}).expect(401);
     const table = await current();
     expect(table).toMatchObject({ version: 1, unit: 'millicredit', currency_unit: expect.any(String) });
-    expect(Object.keys(table.models).sort()).toEqual(FAMILY_REGISTRY.all().map((m) => m.name).sort());
-    expect(table.models['wx2.7-r2v']).toEqual({ per_second: { '720P': expect.any(Number), '1080P': expect.any(Number) }, per_reference_image: expect.any(Number), per_reference_video: expect.any(Number) });
+    expect(Object.keys(table.models).sort()).toEqual(
+      FAMILY_REGISTRY.all()
+        .map((m) => m.name)
+        .sort(),
+    );
+    expect(table.models['wx2.7-r2v']).toEqual({
+      per_second: { '720P': expect.any(Number), '1080P': expect.any(Number) },
+      per_reference_image: expect.any(Number),
+      per_reference_video: expect.any(Number),
+    });
   });
 
   it.each([
@@ -62,7 +70,12 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
   });
 
   it('a new version is used by later holds and charges, while a task held before settles at its own version', async () => {
-    const before = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 early sim:slow')).expect(200);
+    const before = await gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(acct))
+      .send(axBody('Image 1 early sim:slow'))
+      .expect(200);
     const v1 = await current();
 
     const table = await current();
@@ -71,7 +84,12 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     expect(put.body).toMatchObject({ version: 2, models: { 'wx2.7-r2v': { per_second: { '720P': v1.models['wx2.7-r2v'].per_second['720P'] + 1000 } } } });
     expect(await current()).toEqual(put.body);
 
-    const after = await gw.http().post(CREATE).set(...bearer(acct)).send(axBody('Image 1 late')).expect(200);
+    const after = await gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(acct))
+      .send(axBody('Image 1 late'))
+      .expect(200);
     const early = await settledTask(before.body.output.task_id);
     const late = await settledTask(after.body.output.task_id);
     expect(early.priceVersion).toBe(1);
@@ -83,7 +101,12 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     expect(versionOf(early.id)).toBe(1);
     expect(versionOf(late.id)).toBe(2);
     const charges = await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ accountId: acct.id, kind: 'charge' });
-    expect(charges.map((c) => [c.taskId, c.priceVersion]).sort()).toEqual([[early.id, 1], [late.id, 2]].sort());
+    expect(charges.map((c) => [c.taskId, c.priceVersion]).sort()).toEqual(
+      [
+        [early.id, 1],
+        [late.id, 2],
+      ].sort(),
+    );
     expect((await gw.admin.get('/admin/v1/ledger/verify').expect(200)).body.ok).toBe(true);
   });
 

@@ -46,7 +46,12 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   it('rejects a body above the limit with 413', async () => {
     const small = await startGateway({ env: { BODY_LIMIT_BYTES: '2048' } });
     try {
-      const res = await small.http().post('/vd/ent/v2/reference2video').set('Content-Type', 'application/json').send({ prompt: 'x'.repeat(5000) }).expect(413);
+      const res = await small
+        .http()
+        .post('/vd/ent/v2/reference2video')
+        .set('Content-Type', 'application/json')
+        .send({ prompt: 'x'.repeat(5000) })
+        .expect(413);
       expect(res.body).toMatchObject({ code: 413, reason: 'BadRequest', error: { code: 'request_too_large' } });
     } finally {
       await small.close();
@@ -65,7 +70,13 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     const res = await gw.http().get('/docs-json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(Object.keys(res.body.paths)).toEqual(
-      expect.arrayContaining(['/admin/v1/accounts', '/ax/api/v1/services/aigc/video-generation/video-synthesis', '/ax/api/v1/tasks/{task_id}', '/vd/ent/v2/reference2video', '/vd/ent/v2/tasks/{id}/creations']),
+      expect.arrayContaining([
+        '/admin/v1/accounts',
+        '/ax/api/v1/services/aigc/video-generation/video-synthesis',
+        '/ax/api/v1/tasks/{task_id}',
+        '/vd/ent/v2/reference2video',
+        '/vd/ent/v2/tasks/{id}/creations',
+      ]),
     );
     expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['AxNewCreateBodyDto', 'AxOldCreateBodyDto', 'VdSubjectModeRequestDto']));
   });

@@ -30,8 +30,17 @@ describe('family C through the simulator', () => {
   });
   afterAll(() => gw.close());
 
-  const create = (body: unknown, account: TestAccount = acct) => gw.http().post(CREATE).set(...bearer(account)).send(body as object);
-  const creations = (id: string, account: TestAccount = acct) => gw.http().get(`/vd/ent/v2/tasks/${id}/creations`).set(...bearer(account));
+  const create = (body: unknown, account: TestAccount = acct) =>
+    gw
+      .http()
+      .post(CREATE)
+      .set(...bearer(account))
+      .send(body as object);
+  const creations = (id: string, account: TestAccount = acct) =>
+    gw
+      .http()
+      .get(`/vd/ent/v2/tasks/${id}/creations`)
+      .set(...bearer(account));
   const untilState = (id: string, state: string) =>
     eventually(async () => {
       const res = await creations(id).expect(200);
@@ -61,7 +70,11 @@ describe('family C through the simulator', () => {
     expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(res.body.videos).toBeUndefined();
     const done = await untilState(res.body.task_id, 'success');
-    expect(done).toMatchObject({ id: res.body.task_id, err_code: '', creations: [{ id: expect.stringMatching(/^creation_/), url: expect.stringContaining('/assets/sample.mp4') }] });
+    expect(done).toMatchObject({
+      id: res.body.task_id,
+      err_code: '',
+      creations: [{ id: expect.stringMatching(/^creation_/), url: expect.stringContaining('/assets/sample.mp4') }],
+    });
   });
 
   it('non-subject vdq2-pro: echoes videos and succeeds', async () => {
@@ -136,7 +149,12 @@ describe('family C through the simulator', () => {
       const strict = await startSimulatedGateway({ env: { CALLBACK_ALLOW_PRIVATE: 'false' } });
       try {
         const a = await strict.admin.account({ models: ['vdq3'] });
-        const res = await strict.http().post(CREATE).set(...bearer(a)).send(subjectBody('@cat x', { callback_url: 'http://127.0.0.1:9/hook' })).expect(400);
+        const res = await strict
+          .http()
+          .post(CREATE)
+          .set(...bearer(a))
+          .send(subjectBody('@cat x', { callback_url: 'http://127.0.0.1:9/hook' }))
+          .expect(400);
         expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
       } finally {
         await strict.close();

@@ -22,9 +22,7 @@ export interface Harness {
  * PostgreSQL + Redis when DATABASE_URL / REDIS_URL are set (the second CI pass). Each harness
  * starts from an empty schema.
  */
-export async function startGateway(
-  options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {},
-): Promise<Harness> {
+export async function startGateway(options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {}): Promise<Harness> {
   const env = { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']), ...options.env };
   const config = loadConfig(env);
   // keepData: a restart of the same gateway on the same database.
@@ -65,13 +63,22 @@ export class AdminClient {
   constructor(private readonly http: () => ReturnType<typeof request>) {}
 
   post(path: string, body: unknown) {
-    return this.http().post(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+    return this.http()
+      .post(path)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send(body as object);
   }
   put(path: string, body: unknown) {
-    return this.http().put(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+    return this.http()
+      .put(path)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send(body as object);
   }
   patch(path: string, body: unknown) {
-    return this.http().patch(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`).send(body as object);
+    return this.http()
+      .patch(path)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .send(body as object);
   }
   get(path: string) {
     return this.http().get(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
@@ -81,7 +88,9 @@ export class AdminClient {
   }
 
   /** An account with a key and the given models (all capabilities unless stated). */
-  async account(options: { models?: Array<string | { model: string; capabilities?: string[] }>; balance?: number; rate_limit_rpm?: number; max_concurrent_tasks?: number } = {}): Promise<TestAccount> {
+  async account(
+    options: { models?: Array<string | { model: string; capabilities?: string[] }>; balance?: number; rate_limit_rpm?: number; max_concurrent_tasks?: number } = {},
+  ): Promise<TestAccount> {
     const created = await this.post('/admin/v1/accounts', {
       name: 'test account',
       balance: options.balance ?? 100_000_000,

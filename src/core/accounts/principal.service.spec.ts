@@ -52,7 +52,7 @@ describe('PrincipalService', () => {
 
   it('refuses an expired key', async () => {
     const { service, key, clock } = setup();
-    key.expiresAt = clock.nowMs() - 1 as never;
+    key.expiresAt = (clock.nowMs() - 1) as never;
     expect(await service.resolve('vgw_good')).toBeNull();
   });
 

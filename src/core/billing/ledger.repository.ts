@@ -39,10 +39,14 @@ export class LedgerRepository {
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
   async adjustBalance(tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
-    const qb = tx.createQueryBuilder().update(AccountEntity).set({ balance: () => 'balance + :delta' });
-    const result = await (delta >= 0
-      ? qb.where('id = :accountId', { accountId, delta: Math.trunc(delta) })
-      : qb.where('id = :accountId AND balance >= :need', { accountId, delta: Math.trunc(delta), need: -delta })
+    const qb = tx
+      .createQueryBuilder()
+      .update(AccountEntity)
+      .set({ balance: () => 'balance + :delta' });
+    const result = await (
+      delta >= 0
+        ? qb.where('id = :accountId', { accountId, delta: Math.trunc(delta) })
+        : qb.where('id = :accountId AND balance >= :need', { accountId, delta: Math.trunc(delta), need: -delta })
     ).execute();
     return (result.affected ?? 0) === 1;
   }

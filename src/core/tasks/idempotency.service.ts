@@ -32,14 +32,26 @@ export class IdempotencyService {
   ) {}
 
   static fingerprint(method: string, path: string, body: unknown): string {
-    return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+    return createHash('sha256')
+      .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+      .digest('hex');
   }
 
   async begin(accountId: string, key: string, requestHash: string): Promise<IdempotencyStart> {
     const now = this.clock.nowMs();
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        await insertRow(this.repo.manager, IdempotencyRecordEntity, { accountId, key, requestHash, state: 'in_flight', responseStatus: null, responseBody: null, responseHeaders: null, createdAt: now, expiresAt: now + KEEP_MS });
+        await insertRow(this.repo.manager, IdempotencyRecordEntity, {
+          accountId,
+          key,
+          requestHash,
+          state: 'in_flight',
+          responseStatus: null,
+          responseBody: null,
+          responseHeaders: null,
+          createdAt: now,
+          expiresAt: now + KEEP_MS,
+        });
         return { kind: 'proceed' };
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;

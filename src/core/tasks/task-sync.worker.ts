@@ -20,7 +20,12 @@ const LEASE_MS = 60000;
 export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('TaskSyncWorker');
   private readonly owner = newId('worker');
-  private readonly loop = new WorkerLoop('sync', this.logger, () => this.runCycle(), () => this.config.SYNC_INTERVAL_MS);
+  private readonly loop = new WorkerLoop(
+    'sync',
+    this.logger,
+    () => this.runCycle(),
+    () => this.config.SYNC_INTERVAL_MS,
+  );
 
   constructor(
     private readonly tasks: TasksRepository,

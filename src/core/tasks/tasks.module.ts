@@ -13,7 +13,6 @@ import { TaskQueries } from './task-queries.service';
 import { TaskSyncService } from './task-sync.service';
 import { TaskSyncWorker } from './task-sync.worker';
 import { TasksPersistenceModule } from './tasks-persistence.module';
-import { TasksRepository } from './tasks.repository';
 
 /** A task's whole life: creation, sync, settlement, callbacks. The UpstreamDirectory comes from the app root. */
 @Module({

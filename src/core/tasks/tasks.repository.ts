@@ -80,9 +80,12 @@ export class TasksRepository implements HoldGate {
 
   /** An account's visible tasks of one action, newest first (rejected creations are not tasks to the caller). */
   async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
-    const qb = this.repo
-      .createQueryBuilder('t')
-      .where('t.account_id = :accountId AND t.family = :family AND t.action = :action AND t.phase <> :rejected', { accountId: query.accountId, family: query.family, action: query.action, rejected: 'rejected' });
+    const qb = this.repo.createQueryBuilder('t').where('t.account_id = :accountId AND t.family = :family AND t.action = :action AND t.phase <> :rejected', {
+      accountId: query.accountId,
+      family: query.family,
+      action: query.action,
+      rejected: 'rejected',
+    });
     if (query.model) qb.andWhere('t.model = :model', { model: query.model });
     if (query.models) qb.andWhere('t.model IN (:...models)', { models: query.models.length ? query.models : [''] });
     if (query.ids) qb.andWhere('t.id IN (:...ids)', { ids: query.ids.length ? query.ids : [''] });

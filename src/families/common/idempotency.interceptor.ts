@@ -33,11 +33,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           return of(start.body);
         }
         return next.handle().pipe(
-          mergeMap((body) =>
-            from(
-              this.idempotency.complete(accountId, key, { status: res.statusCode, body, headers: pickHeaders(res) }).then(() => body),
-            ),
-          ),
+          mergeMap((body) => from(this.idempotency.complete(accountId, key, { status: res.statusCode, body, headers: pickHeaders(res) }).then(() => body))),
           catchError((error: unknown) => from(this.idempotency.abandon(accountId, key)).pipe(mergeMap(() => throwError(() => error)))),
         );
       }),

@@ -76,7 +76,18 @@ describe('URLs', () => {
     expect(parseHttpUrl(url, 'u').protocol).toMatch(/^https?:$/);
   });
 
-  it.each(['ftp://x.com/a.png', 'file:///etc/passwd', 'x.com/a.png', 'javascript:alert(1)', 'http://', '', 'https:x.com/a.png', ' https://x.com/a.png', 'https://x.com/a b.png', 'https:///x.com'])('rejects %j as not http(s)', (url) => {
+  it.each([
+    'ftp://x.com/a.png',
+    'file:///etc/passwd',
+    'x.com/a.png',
+    'javascript:alert(1)',
+    'http://',
+    '',
+    'https:x.com/a.png',
+    ' https://x.com/a.png',
+    'https://x.com/a b.png',
+    'https:///x.com',
+  ])('rejects %j as not http(s)', (url) => {
     expect(errorOf(() => parseHttpUrl(url, 'u')).param).toBe('u');
   });
 

@@ -219,16 +219,16 @@ export function checkImageBytes(bytes: Uint8Array, limits: ImageLimits, param: s
     throw GatewayError.invalid(`${param}: PNG images must not have transparency (alpha channel or tRNS).`, param);
   }
   const { width, height } = probe;
-  for (const [side, value] of [['width', width], ['height', height]] as const) {
+  for (const [side, value] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
     if (value < limits.minSide || value > limits.maxSide) {
       throw GatewayError.invalid(`${param}: image ${side} ${value} px is outside ${limits.minSide} to ${limits.maxSide} px.`, param);
     }
   }
   if (limits.maxAspectRatio !== undefined && Math.max(width, height) > limits.maxAspectRatio * Math.min(width, height)) {
-    throw GatewayError.invalid(
-      `${param}: image aspect ratio ${width}:${height} is outside 1:${limits.maxAspectRatio} to ${limits.maxAspectRatio}:1.`,
-      param,
-    );
+    throw GatewayError.invalid(`${param}: image aspect ratio ${width}:${height} is outside 1:${limits.maxAspectRatio} to ${limits.maxAspectRatio}:1.`, param);
   }
   return probe;
 }
@@ -349,10 +349,7 @@ export function checkVideoDataUrl(value: string, limits: VideoLimits, param: str
   const probe = probeVideo(Buffer.from(data.base64, 'base64'));
   if (!probe || probe.durationSeconds === null) throw GatewayError.invalid(`${param} is not a readable MP4/MOV video.`, param);
   if (probe.durationSeconds < limits.minSeconds || probe.durationSeconds > limits.maxSeconds) {
-    throw GatewayError.invalid(
-      `${param}: video duration ${probe.durationSeconds} s is outside ${limits.minSeconds} to ${limits.maxSeconds} s.`,
-      param,
-    );
+    throw GatewayError.invalid(`${param}: video duration ${probe.durationSeconds} s is outside ${limits.minSeconds} to ${limits.maxSeconds} s.`, param);
   }
   return { ...probe, mime: data.mime, byteLength: data.byteLength };
 }

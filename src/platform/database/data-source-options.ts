@@ -3,8 +3,11 @@ import { dirname } from 'path';
 import { DataSourceOptions } from 'typeorm';
 import { InitialSchema1763900000000 } from './migrations/1763900000000-initial-schema';
 import { ReconciliationIndexes1764000000000 } from './migrations/1764000000000-reconciliation-indexes';
+import { OneActionName1764100000000 } from './migrations/1764100000000-one-action-name';
+import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions';
+import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
 
-export const MIGRATIONS = [InitialSchema1763900000000, ReconciliationIndexes1764000000000];
+export const MIGRATIONS = [InitialSchema1763900000000, ReconciliationIndexes1764000000000, OneActionName1764100000000, KlSessions1764200000000, KlVoices1764300000000];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 

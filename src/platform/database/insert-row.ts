@@ -6,5 +6,11 @@ import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
  * PostgreSQL). Hot paths never need either.
  */
 export async function insertRow<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, values: T): Promise<void> {
-  await manager.createQueryBuilder().insert().into(entity).values(values as never).updateEntity(false).execute();
+  await manager
+    .createQueryBuilder()
+    .insert()
+    .into(entity)
+    .values(values as never)
+    .updateEntity(false)
+    .execute();
 }

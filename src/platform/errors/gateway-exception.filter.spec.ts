@@ -62,7 +62,10 @@ describe('GatewayExceptionFilter', () => {
 
   it('passes an upstream rejection’s own native code and message on', () => {
     const { host, res } = hostFor('/ax/api/v1/services/aigc/video-generation/video-synthesis');
-    filter.catch(GatewayError.invalid('The upstream rejected the request', null, { native: { code: 'InvalidParameter.DataInspection', message: 'input image not allowed' } }), host);
+    filter.catch(
+      GatewayError.invalid('The upstream rejected the request', null, { native: { code: 'InvalidParameter.DataInspection', message: 'input image not allowed' } }),
+      host,
+    );
     expect(res.body).toMatchObject({ code: 'InvalidParameter.DataInspection', message: 'input image not allowed', error: { code: 'invalid_request' } });
   });
 });

@@ -23,8 +23,15 @@ export class HealthController {
   @Get('readyz')
   async ready(@Res() res: Response): Promise<void> {
     const checks: Record<string, string> = {};
-    checks.database = await this.dataSource.query('SELECT 1').then(() => 'ok', () => 'down');
-    if (this.redis.client) checks.redis = await this.redis.client.ping().then(() => 'ok', () => 'down');
+    checks.database = await this.dataSource.query('SELECT 1').then(
+      () => 'ok',
+      () => 'down',
+    );
+    if (this.redis.client)
+      checks.redis = await this.redis.client.ping().then(
+        () => 'ok',
+        () => 'down',
+      );
     const ok = Object.values(checks).every((v) => v === 'ok');
     res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
   }

@@ -8,7 +8,12 @@ describe('WorkerLoop', () => {
     const results = [10, 10, 3];
     let calls = 0;
     const delays: number[] = [];
-    const loop = new WorkerLoop('test', logger, async () => results[calls++] ?? 0, () => 60000);
+    const loop = new WorkerLoop(
+      'test',
+      logger,
+      async () => results[calls++] ?? 0,
+      () => 60000,
+    );
     loop.start(0, (done) => {
       const d = (done as number) >= 10 ? 0 : 60000;
       delays.push(d);
@@ -22,10 +27,15 @@ describe('WorkerLoop', () => {
 
   it('keeps going after a failing cycle, and stops when asked', async () => {
     let calls = 0;
-    const loop = new WorkerLoop('test', logger, async () => {
-      calls++;
-      if (calls === 1) throw new Error('boom');
-    }, () => 1);
+    const loop = new WorkerLoop(
+      'test',
+      logger,
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('boom');
+      },
+      () => 1,
+    );
     loop.start(0);
     for (let i = 0; i < 200 && calls < 3; i++) await new Promise((r) => setTimeout(r, 10));
     await loop.stop();

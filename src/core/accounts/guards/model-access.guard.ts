@@ -24,8 +24,7 @@ export interface CapabilityRequirement {
 }
 
 export const CAPABILITY_KEY = 'gateway:capability';
-export const RequiresCapability = (capability: Capability, selection: ModelSelection) =>
-  SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
+export const RequiresCapability = (capability: Capability, selection: ModelSelection) => SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
 
 /** The common rule: the body's `model`, required. */
 export const modelFromBody: ModelSelector = (body) => {

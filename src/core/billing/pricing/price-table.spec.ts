@@ -48,7 +48,11 @@ describe('shipped config/prices.json', () => {
   });
 
   it('prices every catalogue model and nothing else', () => {
-    expect(Object.keys(table.models).sort()).toEqual(FAMILY_REGISTRY.all().map((m) => m.name).sort());
+    expect(Object.keys(table.models).sort()).toEqual(
+      FAMILY_REGISTRY.all()
+        .map((m) => m.name)
+        .sort(),
+    );
   });
 
   it('prices exactly the resolutions each family C model accepts', () => {

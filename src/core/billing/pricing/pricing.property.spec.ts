@@ -24,14 +24,26 @@ const entryOf: Record<string, fc.Arbitrary<unknown>> = {
     per_reference_video: price,
   }),
   kl: fc.record(
-    { edit_per_second: fc.record({ std: price, pro: price }), voice: price, session_ops: fc.record({ init: price, add: price, delete: price, clear: price, preview: price }, { requiredKeys: [] }) },
+    {
+      edit_per_second: fc.record({ std: price, pro: price }),
+      voice: price,
+      session_ops: fc.record({ init: price, add: price, delete: price, clear: price, preview: price }, { requiredKeys: [] }),
+    },
     { requiredKeys: ['edit_per_second', 'voice'] },
   ),
 };
 const anyTable: fc.Arbitrary<PriceTable> = fc
   .tuple(fc.integer({ min: 1, max: 1000 }), ...FAMILY_REGISTRY.all().map((m: ModelDescriptor) => entryOf[m.family]))
   .map(([version, ...entries]) =>
-    validatePriceTable({ version, unit: 'millicredit', currency_unit: '1/1000 credit', models: Object.fromEntries(FAMILY_REGISTRY.all().map((m: ModelDescriptor, i: number) => [m.name, entries[i]])) }, FAMILY_REGISTRY),
+    validatePriceTable(
+      {
+        version,
+        unit: 'millicredit',
+        currency_unit: '1/1000 credit',
+        models: Object.fromEntries(FAMILY_REGISTRY.all().map((m: ModelDescriptor, i: number) => [m.name, entries[i]])),
+      },
+      FAMILY_REGISTRY,
+    ),
   );
 
 /** A valid usage for `model` under `table` (only what the table can price, as request rules ensure). */
@@ -62,7 +74,10 @@ function usageFor(table: PriceTable, model: string): fc.Arbitrary<BillableUsage>
   return fc.oneof(
     fc.record({ kind: fc.constant('kl-edit' as const), mode: fc.constantFrom('std' as const, 'pro' as const), durationSeconds: fc.constantFrom(5 as const, 10 as const) }),
     fc.constant({ kind: 'kl-voice' as const }),
-    fc.record({ kind: fc.constant('kl-session-op' as const), operation: fc.constantFrom('init' as const, 'add' as const, 'delete' as const, 'clear' as const, 'preview' as const) }),
+    fc.record({
+      kind: fc.constant('kl-session-op' as const),
+      operation: fc.constantFrom('init' as const, 'add' as const, 'delete' as const, 'clear' as const, 'preview' as const),
+    }),
   );
 }
 

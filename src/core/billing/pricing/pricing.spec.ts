@@ -25,8 +25,25 @@ function tableWith(edit: (raw: any) => void): PriceTable {
 
 type AxUsage = AxBillableUsage;
 type VdUsage = VdBillableUsage;
-const axUsage = (over: Partial<AxUsage> = {}): AxUsage => ({ kind: 'ax-r2v', resolution: '720P', durationSeconds: 5, referenceImages: 0, referenceVideos: 0, audio: null, ...over });
-const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({ kind: 'vd-r2v', mode: 'non-subject', resolution: '720p', durationSeconds: 5, audio: false, offPeak: false, referenceVideos: 0, ...over });
+const axUsage = (over: Partial<AxUsage> = {}): AxUsage => ({
+  kind: 'ax-r2v',
+  resolution: '720P',
+  durationSeconds: 5,
+  referenceImages: 0,
+  referenceVideos: 0,
+  audio: null,
+  ...over,
+});
+const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({
+  kind: 'vd-r2v',
+  mode: 'non-subject',
+  resolution: '720p',
+  durationSeconds: 5,
+  audio: false,
+  offPeak: false,
+  referenceVideos: 0,
+  ...over,
+});
 
 describe('family B pricing', () => {
   const p = ax('wx2.7-r2v');
@@ -207,7 +224,9 @@ describe('final charge', () => {
 
   it('bills family B and family A edits by output seconds too', () => {
     const axu = axUsage({ durationSeconds: 10, referenceImages: 2 });
-    expect(finalCharge(FAMILY_REGISTRY, table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image);
+    expect(finalCharge(FAMILY_REGISTRY, table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(
+      4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image,
+    );
     const klu: BillableUsage = { kind: 'kl-edit', mode: 'std', durationSeconds: 10 };
     expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 9.5 }).amount).toBe(est('kl-v1-6', klu));
     expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 5 }).amount).toBe(5 * kl('kl-v1-6').edit_per_second!.std);

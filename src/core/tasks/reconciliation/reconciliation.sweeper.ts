@@ -32,7 +32,12 @@ export class ReconciliationSweeper implements OnApplicationBootstrap, OnApplicat
   private readonly logger = new Logger('Reconciliation');
   private readonly drift = new SlotDriftTracker();
   private accountCursor = '';
-  private readonly loop = new WorkerLoop('reconciliation', this.logger, async () => (await this.runCycle()).endingsCompleted, () => this.config.RECONCILE_INTERVAL_MS);
+  private readonly loop = new WorkerLoop(
+    'reconciliation',
+    this.logger,
+    async () => (await this.runCycle()).endingsCompleted,
+    () => this.config.RECONCILE_INTERVAL_MS,
+  );
 
   constructor(
     private readonly repo: ReconciliationRepository,

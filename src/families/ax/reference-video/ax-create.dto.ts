@@ -33,7 +33,11 @@ import { MaxChars, NotBlank } from '../../common/text-rules';
 // ---------------------------------------------------------------------------------------------
 
 export class AxMediaItemDto {
-  @ApiProperty({ enum: AX_MEDIA_TYPES, example: 'reference_image', description: 'reference_image (subject or scene), reference_video (subject plus voice), first_frame (at most one).' })
+  @ApiProperty({
+    enum: AX_MEDIA_TYPES,
+    example: 'reference_image',
+    description: 'reference_image (subject or scene), reference_video (subject plus voice), first_frame (at most one).',
+  })
   @IsIn(AX_MEDIA_TYPES)
   @IsString()
   type: AxMediaType;
@@ -49,7 +53,7 @@ export class AxMediaItemDto {
 
   @ApiPropertyOptional({
     example: 'https://example.com/voice.mp3',
-    description: 'http(s) URL of a WAV or MP3 voice sample for this material\'s subject; reference_image and reference_video items only.',
+    description: "http(s) URL of a WAV or MP3 voice sample for this material's subject; reference_image and reference_video items only.",
   })
   @IsOptional()
   @NotBlank()

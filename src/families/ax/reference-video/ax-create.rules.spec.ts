@@ -54,10 +54,7 @@ function media(images: number, videos = 0, firstFrames = 0): Body[] {
 }
 
 function refs(images: number, videos = 0): string[] {
-  return [
-    ...Array.from({ length: images }, (_, i) => `https://cdn.example.com/i${i}.jpg`),
-    ...Array.from({ length: videos }, (_, i) => `https://cdn.example.com/v${i}.mov`),
-  ];
+  return [...Array.from({ length: images }, (_, i) => `https://cdn.example.com/i${i}.jpg`), ...Array.from({ length: videos }, (_, i) => `https://cdn.example.com/v${i}.mov`)];
 }
 
 function errorOf(body: unknown): GatewayError {
@@ -149,10 +146,7 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['watermark true', newBody({ 'parameters.watermark': true })],
       ['a video URL with .MOV', newBody({ 'input.media': [{ type: 'reference_video', url: 'http://x.com/a.MOV' }] })],
       ['a video URL without extension', newBody({ 'input.media': [{ type: 'reference_video', url: 'https://x.com/stream?id=4' }] })],
-      ...['jpg', 'jpeg', 'png', 'bmp', 'webp', 'JPG'].map((ext): [string, Body] => [
-        `an image URL .${ext}`,
-        newBody({ 'input.media[0].url': `https://x.com/a.${ext}?sig=a.gif` }),
-      ]),
+      ...['jpg', 'jpeg', 'png', 'bmp', 'webp', 'JPG'].map((ext): [string, Body] => [`an image URL .${ext}`, newBody({ 'input.media[0].url': `https://x.com/a.${ext}?sig=a.gif` })]),
       ['an image URL without extension', newBody({ 'input.media[0].url': 'https://x.com/image' })],
       ['reference_voice .wav on an image', newBody({ 'input.media[0].reference_voice': VOICE })],
       ['reference_voice .mp3 on a video', newBody({ 'input.media': [{ type: 'reference_video', url: VID, reference_voice: 'https://x.com/v.MP3' }] })],
@@ -214,11 +208,7 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['reference_voice over ftp', newBody({ 'input.media[0].reference_voice': 'ftp://x.com/v.wav' }), 'input.media[0].reference_voice'],
       ['reference_voice as data URL', newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }), 'input.media[0].reference_voice'],
       ['reference_voice numeric', newBody({ 'input.media[0].reference_voice': 1 }), 'input.media[0].reference_voice'],
-      [
-        'reference_voice on a first_frame',
-        newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }),
-        'input.media[1].reference_voice',
-      ],
+      ['reference_voice on a first_frame', newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }), 'input.media[1].reference_voice'],
       // Base64 images
       ['Base64 PNG 239 px wide', newBody({ 'input.media[0].url': dataUrl('image/png', png(239, 240)) }), 'input.media[0].url'],
       ['Base64 PNG 239 px high', newBody({ 'input.media[0].url': dataUrl('image/png', png(240, 239)) }), 'input.media[0].url'],
@@ -233,11 +223,7 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['malformed Base64', newBody({ 'input.media[0].url': 'data:image/png;base64,iVBOR%%%' }), 'input.media[0].url'],
       ['data URL without base64', newBody({ 'input.media[0].url': 'data:image/png,abc' }), 'input.media[0].url'],
       ['Base64 image over 20 MiB', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { padTo: 20 * MiB + 1 })) }), 'input.media[0].url'],
-      [
-        'Base64 first_frame 239 px',
-        newBody({ 'input.media': [...media(2), { type: 'first_frame', url: dataUrl('image/png', png(239, 239)) }] }),
-        'input.media[2].url',
-      ],
+      ['Base64 first_frame 239 px', newBody({ 'input.media': [...media(2), { type: 'first_frame', url: dataUrl('image/png', png(239, 239)) }] }), 'input.media[2].url'],
       // parameters
       ['resolution 720p (case)', newBody({ 'parameters.resolution': '720p' }), 'parameters.resolution'],
       ['resolution 4K', newBody({ 'parameters.resolution': '4K' }), 'parameters.resolution'],
@@ -279,7 +265,11 @@ describe('new protocol (wx2.7-r2v)', () => {
     ['a 2nd first_frame', newBody({ 'input.media': media(1, 0, 2) }), 'at most 1 first_frame'],
     ['a video as data URL', newBody({ 'input.media': [{ type: 'reference_video', url: dataUrl('video/mp4', mp4(5)) }] }), 'must be an http(s) URL, not inline data'],
     ['a voice as data URL', newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }), 'must be an http(s) URL, not inline data'],
-    ['a voice on a first_frame', newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }), 'only accepted on reference_image and reference_video'],
+    [
+      'a voice on a first_frame',
+      newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }),
+      'only accepted on reference_image and reference_video',
+    ],
   ])('says why it rejects %s', (_, body, message) => {
     expect(errorOf(body).message).toContain(message);
   });
@@ -359,7 +349,14 @@ describe('new protocol (wx2.7-r2v)', () => {
 
   it('never puts Base64 in the snapshot but forwards it upstream', () => {
     const bytes = png(240, 240);
-    const out = accept(newBody({ 'input.media': [{ type: 'reference_image', url: PNG_OK }, { type: 'first_frame', url: dataUrl('image/jpeg', jpeg(640, 480)) }] }));
+    const out = accept(
+      newBody({
+        'input.media': [
+          { type: 'reference_image', url: PNG_OK },
+          { type: 'first_frame', url: dataUrl('image/jpeg', jpeg(640, 480)) },
+        ],
+      }),
+    );
     expect((out.upstreamBody.input.media as Body[])[0].url).toBe(PNG_OK);
     expect(out.snapshot).toEqual({
       ...out.upstreamBody,

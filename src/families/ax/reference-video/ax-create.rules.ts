@@ -178,10 +178,7 @@ function checkReferenceFieldNames(input: Json): void {
   const deprecated = given(input, 'reference_video_urls');
   if (!current && !deprecated) throw nativeMissingReferences();
   if (current && deprecated) {
-    throw GatewayError.invalid(
-      'Send input.reference_urls only; input.reference_video_urls is its deprecated name and may not be sent as well.',
-      'input.reference_video_urls',
-    );
+    throw GatewayError.invalid('Send input.reference_urls only; input.reference_video_urls is its deprecated name and may not be sent as well.', 'input.reference_video_urls');
   }
 }
 

@@ -132,10 +132,7 @@ export function checkAxOldReferences(refs: readonly unknown[], param: string): A
     throw GatewayError.invalid(`${param} may hold at most ${limits.videos.max} reference videos (got ${videos}).`, param);
   }
   if (outside(urls.length, limits.total)) {
-    throw GatewayError.invalid(
-      `${param} must hold ${limits.total.min} to ${limits.total.max} references, images and videos together (got ${urls.length}).`,
-      param,
-    );
+    throw GatewayError.invalid(`${param} must hold ${limits.total.min} to ${limits.total.max} references, images and videos together (got ${urls.length}).`, param);
   }
   urls.forEach((url, i) => {
     const itemParam = `${param}[${i}]`;

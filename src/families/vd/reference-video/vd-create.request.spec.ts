@@ -109,7 +109,15 @@ describe('body shape', () => {
   });
 
   it('rejects duplicate subject names, which the prompt could not tell apart', () => {
-    rejects(subject({ subjects: [{ name: 'cat', images: [IMG] }, { name: 'cat', images: [IMG] }] }), 'subjects[1].name');
+    rejects(
+      subject({
+        subjects: [
+          { name: 'cat', images: [IMG] },
+          { name: 'cat', images: [IMG] },
+        ],
+      }),
+      'subjects[1].name',
+    );
   });
 });
 

@@ -226,19 +226,6 @@ const ALL_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
 const PAYLOAD_MAX = 'p'.repeat(1_048_576);
 const PAYLOAD_OVER = PAYLOAD_MAX + 'p';
 
-/** A PNG header of the given size: image-size reads only the IHDR chunk. */
-function pngDataUrl(width: number, height: number, mime = 'image/png'): string {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  b[24] = 8;
-  b[25] = 6;
-  return `data:${mime};base64,${b.toString('base64')}`;
-}
-
 function run(body: unknown): VdCreateRequest | GatewayError {
   try {
     return validateVdCreateRequest(body, { randomSeed: () => SEED });
@@ -317,7 +304,15 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
     });
     expect(r.upstreamBody).toMatchObject({ model, duration: e.duration.default, resolution: e.resolution.default, aspect_ratio: '16:9', seed: SEED, wm_position: 3 });
     expect('audio' in r.upstreamBody).toBe(e.audio.supported);
-    expect(r.billing).toEqual({ kind: 'vd-r2v', mode, resolution: e.resolution.default, durationSeconds: e.duration.default, audio: e.audio.default, offPeak: false, referenceVideos: 0 });
+    expect(r.billing).toEqual({
+      kind: 'vd-r2v',
+      mode,
+      resolution: e.resolution.default,
+      durationSeconds: e.duration.default,
+      audio: e.audio.default,
+      offPeak: false,
+      referenceVideos: 0,
+    });
   });
 
   // Duration: both ends accepted, one past each end rejected, 0 per the "0 not accepted" rule, strict type.
@@ -396,13 +391,20 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
     ok(`${s.imageSubjects} image subjects`, { subjects: subjectsOf(s.imageSubjects, imageSubject) }, (r) => expect(r.echo.images).toHaveLength(s.imageSubjects));
     bad(`${s.imageSubjects + 1} image subjects`, { subjects: subjectsOf(s.imageSubjects + 1, imageSubject) }, 'subjects');
     bad('no subjects', { subjects: [] }, 'subjects');
-    ok(`${s.imagesEach} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach, img) }] }, (r) =>
-      expect(r.echo.images).toEqual(range(s.imagesEach, img)),
-    );
+    ok(`${s.imagesEach} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach, img) }] }, (r) => expect(r.echo.images).toEqual(range(s.imagesEach, img)));
     bad(`${s.imagesEach + 1} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach + 1, img) }] }, 'subjects[0].images');
     bad('subject without images or videos', { subjects: [{ name: 'a' }] }, 'subjects[0].images');
     bad('subject with empty images', { subjects: [{ name: 'a', images: [] }] }, 'subjects[0].images');
-    bad('bad image in the second subject', { subjects: [{ name: 'a', images: [IMG] }, { name: 'b', images: ['https://x.example/b.gif'] }] }, 'subjects[1].images[0]');
+    bad(
+      'bad image in the second subject',
+      {
+        subjects: [
+          { name: 'a', images: [IMG] },
+          { name: 'b', images: ['https://x.example/b.gif'] },
+        ],
+      },
+      'subjects[1].images[0]',
+    );
     if (s.videosEach > 0) {
       const mixed = [...subjectsOf(s.imageSubjects, imageSubject), ...subjectsOf(s.videoSubjects, videoSubject).map((x, i) => ({ ...x, name: `v${i}` }))];
       ok(`${s.imageSubjects} image + ${s.videoSubjects} video subjects`, { subjects: mixed }, (r) => {
@@ -471,7 +473,9 @@ describe('family C rule table', () => {
   });
 
   it('covers exactly the family C models of the catalogue', () => {
-    const catalogue = FAMILY_REGISTRY.all().filter((m) => m.family === 'vd').map((m) => m.name);
+    const catalogue = FAMILY_REGISTRY.all()
+      .filter((m) => m.family === 'vd')
+      .map((m) => m.name);
     expect(Object.keys(VD_MODEL_RULES).sort()).toEqual(catalogue.sort());
     expect(Object.keys(SPEC_MATRIX).sort()).toEqual(catalogue.sort());
   });

@@ -16,7 +16,12 @@ import {
 
 describe('family C rule functions', () => {
   it('keys the table by the catalogue names of family C, each row naming itself', () => {
-    expect([...VD_MODEL_NAMES].sort()).toEqual(FAMILY_REGISTRY.all().filter((m) => m.family === 'vd').map((m) => m.name).sort());
+    expect([...VD_MODEL_NAMES].sort()).toEqual(
+      FAMILY_REGISTRY.all()
+        .filter((m) => m.family === 'vd')
+        .map((m) => m.name)
+        .sort(),
+    );
     for (const name of VD_MODEL_NAMES) expect(VD_MODEL_RULES[name].model).toBe(name);
   });
 
