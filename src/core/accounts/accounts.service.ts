@@ -78,7 +78,7 @@ export class AccountsService {
     const account = await this.require(accountId);
     Object.assign(account, stripUndefined(changes), { updatedAt: this.clock.nowMs() });
     await this.accounts.save(account);
-    this.principals.invalidate();
+    await this.principals.invalidate();
     return this.details(accountId);
   }
 
@@ -111,7 +111,7 @@ export class AccountsService {
       key.revokedAt = this.clock.nowMs();
       await this.keys.save(key);
     }
-    this.principals.invalidate();
+    await this.principals.invalidate();
     return key;
   }
 
@@ -133,7 +133,7 @@ export class AccountsService {
       return { id: newId('grant'), accountId, model: g.model, capabilities: [...(g.capabilities ?? model.capabilities)], createdAt: now };
     });
     await this.grants.replaceForAccount(accountId, grants);
-    this.principals.invalidate();
+    await this.principals.invalidate();
     return this.details(accountId);
   }
 

@@ -46,7 +46,7 @@ describe('PrincipalService', () => {
     await service.resolve('vgw_good');
     expect(calls.keys).toBe(2);
     key.revokedAt = clock.nowMs();
-    service.invalidate();
+    await service.invalidate();
     expect(await service.resolve('vgw_good')).toBeNull();
   });
 

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { RedisConnection } from '../../platform/redis/redis.provider';
 import { Clock } from '../../platform/time/clock';
 import { hashApiKey } from './api-key-secret';
 import { Principal } from './principal';
@@ -10,6 +12,8 @@ const CACHE_TTL_MS = 5000;
 /** Bounds memory when a flood of random keys is presented; the oldest entries go first. */
 const CACHE_MAX_ENTRIES = 10000;
 const TOUCH_EVERY_MS = 60000;
+/** Redis channel on which any instance announces an admin change: every instance drops its cache. */
+export const PRINCIPALS_INVALIDATED_CHANNEL = 'gw:principals:invalidated';
 
 interface CachedPrincipal {
   principal: Principal | null;
@@ -21,11 +25,14 @@ interface CachedPrincipal {
 
 /**
  * Resolves an API key to its account, grants and restrictions. A short cache keeps the database
- * off the hot path; any admin change on this instance drops it at once (revocation holds here
- * immediately, and on other instances within the cache TTL).
+ * off the hot path; any admin change drops it at once: on this instance directly, and on every
+ * other instance through a Redis message when REDIS_URL is set (without Redis, other instances
+ * sharing the database see the change within the cache TTL, 5 s).
  */
 @Injectable()
-export class PrincipalService {
+export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('PrincipalService');
+  private subscriber: Redis | null = null;
   private readonly cache = new Map<string, CachedPrincipal>();
   /** Loads in progress, shared by concurrent requests with the same key. */
   private readonly loading = new Map<string, Promise<CachedPrincipal>>();
@@ -36,7 +43,21 @@ export class PrincipalService {
     private readonly keys: ApiKeysRepository,
     private readonly grants: ModelGrantsRepository,
     private readonly clock: Clock,
+    @Optional() private readonly redis?: RedisConnection,
   ) {}
+
+  async onModuleInit(): Promise<void> {
+    const client = this.redis?.client;
+    if (!client) return;
+    this.subscriber = client.duplicate();
+    this.subscriber.on('message', () => this.cache.clear());
+    this.subscriber.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'principal invalidation channel error'));
+    await this.subscriber.subscribe(PRINCIPALS_INVALIDATED_CHANNEL);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
 
   /** The principal for a presented key, or null when the key is unknown, revoked, expired or its account disabled. */
   async resolve(secret: string): Promise<Principal | null> {
@@ -50,9 +71,20 @@ export class PrincipalService {
     return entry.principal;
   }
 
-  /** Drops every cached principal (called after any admin change). */
-  invalidate(): void {
+  /**
+   * Drops every cached principal (called after any admin change), here and, through Redis, on
+   * every other instance before the admin call answers. A Redis failure is logged, not thrown:
+   * the change is committed, and other instances see it within the cache TTL.
+   */
+  async invalidate(): Promise<void> {
     this.cache.clear();
+    const client = this.redis?.client;
+    if (!client) return;
+    try {
+      await client.publish(PRINCIPALS_INVALIDATED_CHANNEL, String(this.clock.nowMs()));
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not announce a principal change; other instances see it within the cache TTL');
+    }
   }
 
   private loadOnce(hash: string, now: number): Promise<CachedPrincipal> {

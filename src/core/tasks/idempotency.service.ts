@@ -1,18 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'crypto';
-import { Repository } from 'typeorm';
+import { EntityManager, IsNull, Repository } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
 import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
+import { requestContext } from '../../platform/http/request-context';
 import { Clock } from '../../platform/time/clock';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
+import { TaskEntity } from './entities/task.entity';
+import { creationFailed } from './task-lifecycle.service';
+import { TasksRepository } from './tasks.repository';
 
 const KEEP_MS = 24 * 3600 * 1000;
-/** An in-flight record this old belongs to a request that died with its process. */
+/** A record of an older version (in flight, no task named) this old belongs to a request that died with its process. */
 const STALE_IN_FLIGHT_MS = 5 * 60 * 1000;
 
-export type IdempotencyStart = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> };
+export type IdempotencyStart =
+  | { kind: 'proceed' }
+  | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> }
+  /** A task exists for the key but its answer was never stored (a crash, or storing failed): answer from the task. */
+  | { kind: 'task'; task: TaskEntity };
 
 export interface StoredResponse {
   status: number;
@@ -20,14 +28,36 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
+/** The key was tied to another request's task while this one was creating its own (its transaction rolled back). */
+export class IdempotencyKeyTakenError extends Error {
+  constructor() {
+    super('The Idempotency-Key was tied to another task first.');
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
+
+function inProgress(): GatewayError {
+  return new GatewayError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed.', 'Idempotency-Key');
+}
+
 /**
- * `Idempotency-Key` for every task-creating POST (CONTRACT §7): one row per account and key,
- * claimed by insert (the primary key decides races on any number of instances).
+ * `Idempotency-Key` for every task-creating POST (CONTRACT §7). The key is written in the task's
+ * creation transaction (slot, hold, record and key commit together, `bind`), so it exists exactly
+ * when a task does:
+ * - no record: no task was created under the key (or its creation failed before committing): proceed;
+ * - a stored answer: replay it;
+ * - a task whose creation is still open (`submitting`): 409, the first request is in flight (after a
+ *   crash, until the sync worker reconciles it, at most `UPSTREAM_TIMEOUT_MS` + 5 s later);
+ * - a task whose creation failed (upstream rejection, never confirmed): nothing was created for the
+ *   caller, the record is dropped and the request proceeds;
+ * - any other task: the created answer is rebuilt from the task record.
+ * Validation failures never reach the transaction, so they are not remembered.
  */
 @Injectable()
 export class IdempotencyService {
   constructor(
     @InjectRepository(IdempotencyRecordEntity) private readonly repo: Repository<IdempotencyRecordEntity>,
+    private readonly tasks: TasksRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -38,48 +68,65 @@ export class IdempotencyService {
   }
 
   async begin(accountId: string, key: string, requestHash: string): Promise<IdempotencyStart> {
-    const now = this.clock.nowMs();
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        await insertRow(this.repo.manager, IdempotencyRecordEntity, {
-          accountId,
-          key,
-          requestHash,
-          state: 'in_flight',
-          responseStatus: null,
-          responseBody: null,
-          responseHeaders: null,
-          createdAt: now,
-          expiresAt: now + KEEP_MS,
-        });
-        return { kind: 'proceed' };
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-      }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = this.clock.nowMs();
       const existing = await this.repo.findOneBy({ accountId, key });
-      if (!existing) continue;
-      const stale = existing.expiresAt <= now || (existing.state === 'in_flight' && now - existing.createdAt > STALE_IN_FLIGHT_MS);
-      if (stale) {
+      if (!existing) return { kind: 'proceed' };
+      if (existing.expiresAt <= now) {
         await this.repo.delete({ accountId, key, createdAt: existing.createdAt });
         continue;
       }
       if (existing.requestHash !== requestHash) {
         throw new GatewayError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request body.', 'Idempotency-Key');
       }
-      if (existing.state === 'in_flight') {
-        throw new GatewayError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed.', 'Idempotency-Key');
+      if (existing.state === 'done') {
+        return { kind: 'replay', status: existing.responseStatus ?? 200, body: existing.responseBody, headers: existing.responseHeaders ?? {} };
       }
-      return { kind: 'replay', status: existing.responseStatus ?? 200, body: existing.responseBody, headers: existing.responseHeaders ?? {} };
+      if (!existing.taskId) {
+        // Written before the request's work by an older version: in flight until stale.
+        if (now - existing.createdAt <= STALE_IN_FLIGHT_MS) throw inProgress();
+        await this.repo.delete({ accountId, key, createdAt: existing.createdAt, taskId: IsNull() });
+        continue;
+      }
+      const task = await this.tasks.findForAccount(existing.taskId, accountId);
+      if (task?.phase === 'submitting') throw inProgress();
+      if (!task || creationFailed(task)) {
+        await this.repo.delete({ accountId, key, taskId: existing.taskId, state: 'in_flight' });
+        continue;
+      }
+      return { kind: 'task', task };
     }
-    throw new GatewayError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed.', 'Idempotency-Key');
+    throw inProgress();
   }
 
+  /** Stores the answer to replay. Best effort for the caller: without it, a retry is answered from the task. */
   async complete(accountId: string, key: string, response: StoredResponse): Promise<void> {
     await this.repo.update({ accountId, key }, { state: 'done', responseStatus: response.status, responseBody: response.body as never, responseHeaders: response.headers });
   }
+}
 
-  /** Forgets a key whose request failed, so a corrected retry with the same key works. */
-  async abandon(accountId: string, key: string): Promise<void> {
-    await this.repo.delete({ accountId, key, state: 'in_flight' });
+/**
+ * Ties the current request's `Idempotency-Key` (if it sent one) to its task, inside the creation
+ * transaction. A key another request tied first rolls this creation back (`IdempotencyKeyTakenError`).
+ */
+export async function bindIdempotencyKey(tx: EntityManager, accountId: string, taskId: string, now: number): Promise<void> {
+  const claim = requestContext.current()?.idempotency;
+  if (!claim) return;
+  try {
+    await insertRow(tx, IdempotencyRecordEntity, {
+      accountId,
+      key: claim.key,
+      requestHash: claim.requestHash,
+      state: 'in_flight',
+      taskId,
+      responseStatus: null,
+      responseBody: null,
+      responseHeaders: null,
+      createdAt: now,
+      expiresAt: now + KEEP_MS,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new IdempotencyKeyTakenError();
+    throw error;
   }
 }

@@ -50,7 +50,8 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.nowMs();
     const due = await this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE);
     await runPool(due, this.config.SYNC_CONCURRENCY, (task) => this.sync.sync(task));
-    this.metrics.tasksInFlight.set(due.length);
+    // Every open task of every instance, not this cycle's batch.
+    this.metrics.tasksInFlight.set(await this.tasks.countOpen());
     this.metrics.syncCycleSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return due.length;
   }

@@ -3,7 +3,7 @@ import { AX_FAMILY_ID, AX_REFERENCE2VIDEO } from './ax.ids';
 import { AX_ERRORS } from './ax.errors';
 import { AxModule } from './ax.module';
 import { AX_PRICING_RULE, AxModelPrice } from './ax.pricing';
-import { presentAxTask } from './reference-video/ax-task.presenter';
+import { presentAxCreatedAnswer, presentAxTask } from './reference-video/ax-task.presenter';
 
 const capabilities = ['reference2video'];
 
@@ -16,7 +16,7 @@ export const AX_FAMILY: FamilyDefinition = {
   ],
   statusWords: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED' },
   errors: AX_ERRORS,
-  actions: { [AX_REFERENCE2VIDEO]: { upstreamOperation: 'r2v', present: (task) => presentAxTask(task) } },
+  actions: { [AX_REFERENCE2VIDEO]: { upstreamOperation: 'r2v', present: (task) => presentAxTask(task), presentCreated: presentAxCreatedAnswer } },
   pricing: { entry: AxModelPrice, rules: { 'ax-r2v': AX_PRICING_RULE } },
   // The upstream cannot look a task up by a reference of ours.
   lookupByReference: false,

@@ -23,9 +23,19 @@ export function firstViolation(errors: ValidationError[], parent = ''): { param:
   return null;
 }
 
+/** Longest caller-chosen text (a field name or path) echoed in an error; a junk key may be megabytes long. */
+export const MAX_ECHOED_CHARS = 128;
+
+/** Caps a caller-chosen text before it is echoed in an error message or `param`. */
+export function capEchoed(text: string): string {
+  return text.length > MAX_ECHOED_CHARS ? `${text.slice(0, MAX_ECHOED_CHARS)}...` : text;
+}
+
 export function toGatewayError(errors: ValidationError[]): GatewayError {
-  const violation = firstViolation(errors) ?? { param: null, message: 'Invalid request body.' };
-  return GatewayError.invalid(violation.message, violation.param);
+  const violation = firstViolation(errors);
+  if (!violation) return GatewayError.invalid('Invalid request body.');
+  const param = capEchoed(violation.param);
+  return GatewayError.invalid(violation.message.split(violation.param).join(param), param);
 }
 
 /**
@@ -37,7 +47,7 @@ export function validateDto<T extends object>(cls: ClassConstructor<T>, body: un
     throw GatewayError.invalid('The request body must be a JSON object.');
   }
   const forbidden = options.allowUnknown ? null : findForbiddenKey(body, '');
-  if (forbidden) throw GatewayError.invalid(`Unknown field '${forbidden}'.`, forbidden);
+  if (forbidden) throw GatewayError.invalid(`Unknown field '${capEchoed(forbidden)}'.`, capEchoed(forbidden));
   const instance = plainToInstance(cls, body, { enableImplicitConversion: false, exposeDefaultValues: false });
   const errors = validateSync(instance, {
     whitelist: true,

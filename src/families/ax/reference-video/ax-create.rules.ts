@@ -169,20 +169,30 @@ function nativeMissingReferences(): GatewayError {
 
 /**
  * The upstream's own rejection, kept for native clients (CONTRACT §3): neither `reference_urls`
- * nor `reference_video_urls`, or an invented reference field name. Sending both is a plain 400.
+ * nor `reference_video_urls` (absent, null or empty), or an invented reference field name.
+ * Sending both is a plain 400.
  */
 function checkReferenceFieldNames(input: Json): void {
   const invented = Object.keys(input).find((k) => !OLD_INPUT_FIELDS.has(k) && AX_OLD.inventedReferenceField.test(k));
   if (invented !== undefined) throw nativeMissingReferences();
   const current = given(input, 'reference_urls');
   const deprecated = given(input, 'reference_video_urls');
+  // An empty list provides no reference either: the upstream's own words.
   if (!current && !deprecated) throw nativeMissingReferences();
+  if (!current && isEmptyList(input.reference_video_urls)) throw nativeMissingReferences();
+  if (!deprecated && isEmptyList(input.reference_urls)) throw nativeMissingReferences();
   if (current && deprecated) {
     throw GatewayError.invalid('Send input.reference_urls only; input.reference_video_urls is its deprecated name and may not be sent as well.', 'input.reference_video_urls');
   }
 }
 
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
+}
+
 function validateOld(body: Json, model: string, rules: AxModelRules): AxCreateRequest {
+  // No `input` at all carries no reference either: the native rejection, as for an empty one.
+  if (body.input === undefined || body.input === null) throw nativeMissingReferences();
   if (isObject(body.input)) checkReferenceFieldNames(body.input);
   const dto = validateDto(AxOldCreateBodyDto, body);
   const { input } = dto;

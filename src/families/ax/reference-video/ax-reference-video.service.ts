@@ -6,7 +6,7 @@ import { TaskQueries } from '../../../core/tasks/task-queries.service';
 import { requestContext } from '../../../platform/http/request-context';
 import { AX_FAMILY_ID, AX_REFERENCE2VIDEO } from '../ax.ids';
 import { validateAxCreateRequest } from './ax-create.rules';
-import { presentAxCreated, presentAxTask } from './ax-task.presenter';
+import { AX_DEPRECATED_FIELD_ECHO, presentAxCreated, presentAxTask } from './ax-task.presenter';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 
 /** Family B reference-to-video: validate, hand to the engine, present from the record. */
@@ -27,6 +27,7 @@ export class AxReferenceVideoService {
       upstreamBody: request.upstreamBody as unknown as Record<string, unknown>,
       snapshot: request.snapshot,
       billing: request.billing,
+      creationEcho: request.usedDeprecatedField ? { [AX_DEPRECATED_FIELD_ECHO]: true } : null,
     });
     return { answer: presentAxCreated(task, requestContext.requestId() ?? ''), deprecatedField: request.usedDeprecatedField };
   }

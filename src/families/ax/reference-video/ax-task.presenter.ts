@@ -1,7 +1,12 @@
 import { randomUUID } from 'crypto';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import type { CreatedAnswer } from '../../../core/tasks/task-families';
+import { requestContext } from '../../../platform/http/request-context';
 import { axTimestamp } from '../../../platform/time/formats';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
+
+/** `creationEcho` flag: the request used the deprecated `input.reference_video_urls`. */
+export const AX_DEPRECATED_FIELD_ECHO = 'used_reference_video_urls';
 
 const AX_STATUSES = new Set(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
 
@@ -16,6 +21,12 @@ export function axTaskStatus(task: TaskEntity): string {
 /** Creation answer: PENDING with the gateway's public task ID. */
 export function presentAxCreated(task: TaskEntity, requestId: string): AxCreatedResponse {
   return { request_id: requestId, output: { task_id: task.id, task_status: 'PENDING' } };
+}
+
+/** The creation answer rebuilt from the record, with the `Deprecation` header the first answer carried. */
+export function presentAxCreatedAnswer(task: TaskEntity): CreatedAnswer {
+  const deprecated = task.creationEcho?.[AX_DEPRECATED_FIELD_ECHO] === true;
+  return { body: presentAxCreated(task, requestContext.requestId() ?? ''), headers: deprecated ? { deprecation: 'true' } : {} };
 }
 
 /** Query answer in the upstream's shape (CONTRACT §4), from the stored record only. */

@@ -6,22 +6,8 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidateNested,
-  ValidationOptions,
-  buildMessage,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
+import { MaxChars } from '../../common/text-rules';
 import { VD_LIMITS, VD_MODEL_NAMES } from '../rules/vd-model-rules';
 import { isHttpUrl } from '../rules/vd-media';
 
@@ -164,7 +150,7 @@ export abstract class VdCreateCommonDto {
   @ApiPropertyOptional({ description: 'Pass-through, at most 1048576 characters.', maxLength: VD_LIMITS.payloadMaxChars, example: 'order-7781' })
   @IsOptional()
   @IsString()
-  @MaxLength(VD_LIMITS.payloadMaxChars)
+  @MaxChars(VD_LIMITS.payloadMaxChars)
   payload?: string;
 
   @ApiPropertyOptional({ description: 'Pass-through metadata, a JSON-formatted string.', example: '{"campaign":"spring"}' })

@@ -19,8 +19,12 @@ interface ModeExpectation {
   resolution: { default: string; allowed: string[] };
   ratios: string[] | 'any';
   audio: { supported: boolean; default: boolean };
-  /** When `off_peak: true` is accepted. */
-  offPeak: 'never' | 'audio-on' | 'audio-off';
+  /**
+   * When `off_peak: true` is accepted. Subject mode: "q3 models support it when `audio` is true; q2,
+   * q1 and 2.0 series when `audio` is false". Non-subject mode: "`vdq3-mix` does not support it"
+   * and no audio condition, so every other model takes it with audio on or off.
+   */
+  offPeak: 'never' | 'audio-on' | 'audio-off' | 'any';
   bgm: 'not-a-field' | 'no-effect' | 'no-effect-at-9-10' | 'effect';
   promptMax: number;
   subjects?: { imageSubjects: number; videoSubjects: number; imagesEach: number; videosEach: number };
@@ -57,7 +61,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
       ratios: ['16:9', '9:16', '1:1'],
       audio: { supported: true, default: true },
-      offPeak: 'audio-on',
+      offPeak: 'any',
       bgm: 'no-effect',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
@@ -79,7 +83,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
       ratios: ['16:9', '9:16', '1:1'],
       audio: { supported: true, default: true },
-      offPeak: 'audio-on',
+      offPeak: 'any',
       bgm: 'no-effect',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
@@ -101,7 +105,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
       ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
       audio: { supported: false, default: false },
-      offPeak: 'audio-off',
+      offPeak: 'any',
       bgm: 'no-effect-at-9-10',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 4, maxVideos: 2 },
@@ -123,7 +127,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
       ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
       audio: { supported: false, default: false },
-      offPeak: 'audio-off',
+      offPeak: 'any',
       bgm: 'no-effect-at-9-10',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
@@ -145,7 +149,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '1080p', allowed: ['1080p'] },
       ratios: ['16:9', '9:16', '1:1'],
       audio: { supported: false, default: false },
-      offPeak: 'audio-off',
+      offPeak: 'any',
       bgm: 'effect',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
@@ -167,7 +171,7 @@ const SPEC_MATRIX: Matrix = {
       resolution: { default: '360p', allowed: ['360p', '720p'] },
       ratios: ['16:9', '9:16', '1:1'],
       audio: { supported: false, default: false },
-      offPeak: 'audio-off',
+      offPeak: 'any',
       bgm: 'effect',
       promptMax: 2000,
       references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
@@ -189,7 +193,7 @@ function matrixFromTable(): Matrix {
         resolution: { default: r.resolution.default, allowed: [...r.resolution.allowed] },
         ratios: r.aspectRatio.allowed === 'any' ? 'any' : [...r.aspectRatio.allowed],
         audio: { ...r.audio },
-        offPeak: !r.offPeak.supported ? 'never' : r.offPeak.whenAudio ? 'audio-on' : 'audio-off',
+        offPeak: !r.offPeak.supported ? 'never' : r.offPeak.whenAudio === 'any' ? 'any' : r.offPeak.whenAudio ? 'audio-on' : 'audio-off',
         bgm: !bgm.field
           ? 'not-a-field'
           : 'noEffectDurations' in bgm
@@ -272,7 +276,7 @@ function bgmAdds(rule: ModeExpectation['bgm'], duration: number): boolean {
 }
 
 function offPeakOk(rule: ModeExpectation['offPeak'], audio: boolean): boolean {
-  return rule === 'audio-on' ? audio : rule === 'audio-off' ? !audio : false;
+  return rule === 'any' ? true : rule === 'audio-on' ? audio : rule === 'audio-off' ? !audio : false;
 }
 
 function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
@@ -381,6 +385,7 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
   ok(`prompt of ${e.promptMax} emoji`, { prompt: '🎬'.repeat(e.promptMax) });
   bad(`prompt of ${e.promptMax + 1} characters`, { prompt: 'x'.repeat(e.promptMax + 1) }, 'prompt');
   bad('empty prompt', { prompt: '' }, 'prompt');
+  bad('blank prompt', { prompt: ' \t\n ' }, 'prompt');
   bad('prompt missing', { prompt: undefined }, 'prompt');
 
   // References.
@@ -440,6 +445,11 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
   // Limits shared by every model.
   ok('payload at its limit', { payload: PAYLOAD_MAX }, (r) => expect(r.echo.payload).toHaveLength(1_048_576));
   bad('payload past its limit', { payload: PAYLOAD_OVER }, 'payload');
+  // "at most 1048576 characters", counted as Unicode code points like the prompt: an emoji is one
+  // character (two UTF-16 units), a variation selector is one more (class-validator's MaxLength drops it).
+  ok('payload of 1048576 emoji', { payload: '🎬'.repeat(1_048_576) }, (r) => expect([...(r.echo.payload as string)]).toHaveLength(1_048_576));
+  bad('payload of 1048577 emoji', { payload: '🎬'.repeat(1_048_577) }, 'payload');
+  bad('payload of 1048578 code points with variation selectors', { payload: 'a\uFE0F'.repeat(524_289) }, 'payload');
   ok('meta_data JSON', { meta_data: '{"k":[1,2]}' }, (r) => expect(r.upstreamBody.meta_data).toBe('{"k":[1,2]}'));
   bad('meta_data not JSON', { meta_data: '{k:1}' }, 'meta_data');
   bad('meta_data as an object', { meta_data: { k: 1 } }, 'meta_data');

@@ -28,6 +28,7 @@ import {
   vdModelRules,
   vdModesOf,
 } from '../rules/vd-model-rules';
+import { shownModelName } from '../../../core/accounts/guards/model-access.guard';
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { VdCreateCommonDto, VdNonSubjectModeRequestDto, VdSubjectModeRequestDto } from './vd-create.dto';
@@ -102,7 +103,7 @@ function resolveModel(model: unknown): VdModelRules {
   if (typeof model !== 'string' || model.length === 0) throw GatewayError.invalid('model is required and must be a string.', 'model');
   const rules = vdModelRules(model);
   // Names of other families are not models of this endpoint either (CONTRACT §3: 404 naming the field).
-  if (!rules) throw GatewayError.modelNotFound(model, 'model');
+  if (!rules) throw GatewayError.modelNotFound(shownModelName(model), 'model');
   return rules;
 }
 
@@ -142,6 +143,7 @@ interface CommonValues {
 
 function checkPrompt(prompt: string, modeRules: VdModeRules, mode: VdMode): void {
   // Characters are counted as Unicode code points, so an emoji is one character.
+  if (!/\S/.test(prompt)) throw GatewayError.invalid('prompt must not be empty or blank.', 'prompt');
   const length = [...prompt].length;
   if (length > modeRules.promptMaxChars) {
     throw GatewayError.invalid(`prompt must be at most ${modeRules.promptMaxChars} characters in ${mode} mode; got ${length}.`, 'prompt');
@@ -178,7 +180,7 @@ function applyCommonRules(dto: VdCreateCommonDto, rules: VdModelRules, modeRules
   const { offPeak } = modeRules;
   if (dto.off_peak === true && !offPeakSupported(offPeak, audio)) {
     const message = offPeak.supported
-      ? `off_peak with '${model}' needs audio ${offPeak.whenAudio ? 'on' : 'off'} (audio is ${audio}).`
+      ? `off_peak with '${model}' needs audio ${offPeak.whenAudio === true ? 'on' : 'off'} (audio is ${audio}).`
       : `off_peak is not supported by '${model}'.`;
     throw GatewayError.invalid(message, 'off_peak');
   }

@@ -45,8 +45,8 @@ export interface VdAudioRule {
 /** When `off_peak: true` is accepted. */
 export type VdOffPeakRule =
   | { readonly supported: false }
-  /** Supported only while the effective `audio` equals `whenAudio`. */
-  | { readonly supported: true; readonly whenAudio: boolean };
+  /** Supported only while the effective `audio` equals `whenAudio` (`any`: with audio on or off). */
+  | { readonly supported: true; readonly whenAudio: boolean | 'any' };
 
 /** Whether a requested `bgm: true` actually adds music (SPEC.md: "without effect" cases). */
 export type VdBgmRule =
@@ -144,9 +144,11 @@ const AUDIO_OFF: VdAudioRule = { supported: true, default: false };
 // Non-subject mode: "only q3 models support it in this mode; default true".
 const NO_AUDIO: VdAudioRule = { supported: false, default: false };
 
-// off_peak: q3 with audio on; q2, q1, 2.0 with audio off; vdq3-mix never.
+// off_peak, subject mode: "q3 models support it when audio is true; q2, q1 and 2.0 series when audio is false".
 const OFF_PEAK_WITH_AUDIO: VdOffPeakRule = { supported: true, whenAudio: true };
 const OFF_PEAK_WITHOUT_AUDIO: VdOffPeakRule = { supported: true, whenAudio: false };
+// off_peak, non-subject mode: "vdq3-mix does not support it", and no audio condition is stated.
+const OFF_PEAK_ANY_AUDIO: VdOffPeakRule = { supported: true, whenAudio: 'any' };
 const NO_OFF_PEAK: VdOffPeakRule = { supported: false };
 
 const NO_BGM_FIELD: VdBgmRule = { field: false };
@@ -206,7 +208,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('720p', '540p', '720p', '1080p'),
         aspectRatio: NON_SUBJECT_RATIOS,
         audio: AUDIO_ON,
-        offPeak: OFF_PEAK_WITH_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM_NO_EFFECT,
       }),
     },
@@ -227,7 +229,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('720p', '540p', '720p', '1080p'),
         aspectRatio: NON_SUBJECT_RATIOS,
         audio: AUDIO_ON,
-        offPeak: OFF_PEAK_WITH_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM_NO_EFFECT,
       }),
     },
@@ -249,7 +251,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('720p', '540p', '720p', '1080p'),
         aspectRatio: NON_SUBJECT_Q2_RATIOS,
         audio: NO_AUDIO,
-        offPeak: OFF_PEAK_WITHOUT_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM_Q2,
         references: REFS_Q2_PRO,
       }),
@@ -271,7 +273,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('720p', '540p', '720p', '1080p'),
         aspectRatio: NON_SUBJECT_Q2_RATIOS,
         audio: NO_AUDIO,
-        offPeak: OFF_PEAK_WITHOUT_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM_Q2,
       }),
     },
@@ -292,7 +294,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('1080p', '1080p'),
         aspectRatio: NON_SUBJECT_RATIOS,
         audio: NO_AUDIO,
-        offPeak: OFF_PEAK_WITHOUT_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM,
       }),
     },
@@ -313,7 +315,7 @@ export const VD_MODEL_RULES: Readonly<Record<VdModelName, VdModelRules>> = Objec
         resolution: res('360p', '360p', '720p'),
         aspectRatio: NON_SUBJECT_RATIOS,
         audio: NO_AUDIO,
-        offPeak: OFF_PEAK_WITHOUT_AUDIO,
+        offPeak: OFF_PEAK_ANY_AUDIO,
         bgm: BGM,
       }),
     },
@@ -349,7 +351,7 @@ export function aspectRatioAccepted(rule: VdAspectRatioRule, value: string): boo
 }
 
 export function offPeakSupported(rule: VdOffPeakRule, audio: boolean): boolean {
-  return rule.supported && rule.whenAudio === audio;
+  return rule.supported && (rule.whenAudio === 'any' || rule.whenAudio === audio);
 }
 
 /** Whether a requested `bgm: true` adds music for this duration. */
