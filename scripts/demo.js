@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Demo against a running gateway: one task per family, progress while waiting, result URLs.
+// Demo against a running gateway: one task per family (family A: session, selection, editing task), progress while waiting, result URLs.
 // Usage: API_KEY=vgw_... [GATEWAY_URL=http://localhost:3000] npm run demo
 //        npm run demo -- --new-key   (a new demo account and key through the admin API, then the demo)
 'use strict';
@@ -91,6 +91,24 @@ const families = [
     poll: async (id) => {
       const r = await call('GET', `/vd/ent/v2/tasks/${id}/creations`);
       return { status: r.state, done: ['success', 'failed'].includes(r.state), url: r.creations[0] && r.creations[0].url };
+    },
+  },
+  {
+    name: 'family A editing (kl-v1-6)',
+    // Session first: initialise a video (any URL the simulator accepts), mark an element on frame 0, then edit.
+    create: async () => {
+      const base = '/kl/v1/videos/multi-elements';
+      const init = await call('POST', `${base}/init-selection`, { video_url: 'https://example.com/clip.mp4' });
+      const sessionId = init.data.session_id;
+      await call('POST', `${base}/add-selection`, { session_id: sessionId, frame_index: 0, points: [{ x: 0.42, y: 0.61 }] });
+      const created = await call('POST', base, { session_id: sessionId, edit_mode: 'removal', prompt: 'Delete the cup from <<<video_1>>>', duration: '5' });
+      return created.data.task_id;
+    },
+    poll: async (id) => {
+      const r = await call('GET', `/kl/v1/videos/multi-elements/${id}`);
+      const s = r.data.task_status;
+      const video = r.data.task_result.videos[0];
+      return { status: s, done: ['succeed', 'failed'].includes(s), url: video && video.url };
     },
   },
 ];

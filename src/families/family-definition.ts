@@ -1,10 +1,11 @@
 import type { ClassConstructor } from 'class-transformer';
+import type { EntityManager } from 'typeorm';
 import type { Type } from '@nestjs/common';
 import type { PricingRule } from '../core/billing/pricing';
 import type { BillableUsage } from '../core/billing/billable-usage';
 import type { FamilyId, ModelDescriptor } from '../core/models/model-catalogue';
 import type { TaskEntity } from '../core/tasks/entities/task.entity';
-import type { FamilyStatusWords } from '../core/tasks/task-families';
+import type { CreatedAnswer, FamilyStatusWords } from '../core/tasks/task-families';
 import type { ErrorDialect } from '../platform/errors';
 
 /** One kind of task a family runs (its list `action`). */
@@ -13,6 +14,13 @@ export interface FamilyAction {
   readonly upstreamOperation: string;
   /** The task's query answer from the stored record; also the client callback body. */
   present(task: TaskEntity): unknown;
+  /**
+   * The create endpoint's answer from the stored record (it differs from the query answer): what
+   * an `Idempotency-Key` retry gets when the first answer was cut by a crash or never stored.
+   */
+  presentCreated(task: TaskEntity): CreatedAnswer;
+  /** Optional: records what a succeeded task produced, in the transaction of its terminal switch (once). */
+  onSucceeded?(task: TaskEntity, tx: EntityManager): Promise<void>;
 }
 
 /**

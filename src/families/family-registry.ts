@@ -1,9 +1,10 @@
 import type { ClassConstructor } from 'class-transformer';
+import type { EntityManager } from 'typeorm';
 import type { BillableUsage } from '../core/billing/billable-usage';
 import { PricingCatalogue, type PricingRule } from '../core/billing/pricing';
 import type { Capability, FamilyId, ModelDescriptor } from '../core/models/model-catalogue';
 import type { TaskEntity } from '../core/tasks/entities/task.entity';
-import type { FamilyStatusWords, TaskFamilies } from '../core/tasks/task-families';
+import type { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../core/tasks/task-families';
 import type { ErrorDialect } from '../platform/errors';
 import type { FamilyAction, FamilyDefinition } from './family-definition';
 
@@ -62,12 +63,20 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
     return this.action(task.family, task.action).present(task);
   }
 
+  presentCreated(task: TaskEntity): CreatedAnswer {
+    return this.action(task.family, task.action).presentCreated(task);
+  }
+
   upstreamOperation(family: FamilyId, action: string): string {
     return this.action(family, action).upstreamOperation;
   }
 
   canLookUpByReference(family: FamilyId): boolean {
     return this.family(family).lookupByReference;
+  }
+
+  async onSucceeded(task: TaskEntity, tx: EntityManager): Promise<void> {
+    await this.action(task.family, task.action).onSucceeded?.(task, tx);
   }
 
   errorDialects(): ErrorDialect[] {

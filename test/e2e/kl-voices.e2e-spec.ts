@@ -1,7 +1,10 @@
+import { DataSource } from 'typeorm';
 import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
 import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { publicVideoId } from '../../src/families/kl/tasks/kl-result-ids';
+import { KlVoiceEntity } from '../../src/families/kl/voices/kl-voice.entity';
+import { KL_DELETE_CLAIM_TTL_MS } from '../../src/families/kl/voices/kl-voices.repository';
 import { ManualClock } from '../../src/platform/time/clock';
 import { startSimulator } from '../../src/simulator/simulator';
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
@@ -135,6 +138,39 @@ describe('family A voices through the simulator', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => del(voiceId)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(upstreamCalls('/v1/general/delete-voices')).toBe(calls + 1);
+  });
+
+  it('records every voice of a succeeded task as the account’s the moment the task succeeds; a delete still works once', async () => {
+    const voices = gw.app.get(DataSource).getRepository(KlVoiceEntity);
+    const { taskId, voiceId } = await newVoice();
+    // The query already says "succeed": the row committed with the terminal switch, before any delete.
+    const row = await voices.findOneBy({ id: voiceId });
+    expect(row).toMatchObject({ id: voiceId, accountId: acct.id, taskId, voiceIndex: 0, upstreamVoiceId: expect.stringMatching(/^\d+$/), deleteTaskId: null, deleteState: null });
+    expect(await voices.countBy({ taskId })).toBe(1);
+    await del(voiceId).expect(200);
+    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({ deleteState: 'deleted', deletedAt: expect.any(Number) });
+    await del(voiceId).expect(400);
+  });
+
+  it('a deletion left "being deleted" (upstream deleted, marking failed) can be claimed again once the claim is stale; the upstream 404 then counts as deleted', async () => {
+    const voices = gw.app.get(DataSource).getRepository(KlVoiceEntity);
+    const { voiceId } = await newVoice();
+    await del(voiceId).expect(200); // the upstream deletes the voice...
+    // ...and marking it deleted "failed": the row is left as the claim left it.
+    const stuck = { deleteTaskId: 'task_lostdelete', deleteState: 'pending' as const, deletedAt: null };
+    await voices.update({ id: voiceId }, { ...stuck, updatedAt: Date.now() });
+    const calls = upstreamCalls('/v1/general/delete-voices');
+    const fresh = await del(voiceId).expect(400);
+    expect(fresh.body.error).toMatchObject({ param: 'voice_id', message: expect.stringContaining('being deleted') });
+    expect(upstreamCalls('/v1/general/delete-voices')).toBe(calls);
+
+    await voices.update({ id: voiceId }, { ...stuck, updatedAt: Date.now() - KL_DELETE_CLAIM_TTL_MS - 1000 });
+    const retried = await del(voiceId).expect(200);
+    expect(retried.body.data).toMatchObject({ task_id: expect.stringMatching(/^task_/), task_status: 'succeed' });
+    expect(upstreamCalls('/v1/general/delete-voices')).toBe(calls + 1); // answered 404: already gone upstream
+    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({ deleteState: 'deleted', deleteTaskId: retried.body.data.task_id });
+    expect((await query(voiceId.replace(/^voice_(.*)_0$/, 'task_$1')).expect(200)).body.data.task_result.voices[0].deleted).toBe(true);
+    await del(voiceId).expect(400);
   });
 
   it.each([
@@ -408,7 +444,7 @@ async function insertEditingTask(tasks: TasksRepository, account: TestAccount, p
     family: 'kl',
     action: 'multi_elements',
     model: 'kl-v1-6',
-    channelId: 'inserted',
+    channelId: 'kl-default', // the channel the simulated gateway has: a video_id is that channel's video
     upstreamTaskId: `up-${id}`,
     phase,
     nativeStatus: phase === 'succeeded' ? 'succeed' : 'failed',

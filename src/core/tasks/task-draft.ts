@@ -19,4 +19,9 @@ export interface TaskDraft {
   callbackUrl?: string | null;
   /** Values the creation response echoes, kept for later presentation. */
   creationEcho?: Record<string, unknown> | null;
+  /**
+   * The upstream channel the task must go to (e.g. the one holding the session it works on),
+   * instead of the family's usual pick; 503 when that channel is no longer configured.
+   */
+  channelId?: string | null;
 }

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { FamilyId } from '../models/model-catalogue';
 import type { TaskEntity } from './entities/task.entity';
 
@@ -8,6 +9,12 @@ export interface FamilyStatusWords {
   readonly failed: string;
 }
 
+/** A creation answer: the body the create endpoint returns, with the headers it sets. */
+export interface CreatedAnswer {
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * What a task's life needs from its family, filled from the family definitions at start: the
  * words it speaks, how a task looks to its caller, and how its upstream finds tasks again.
@@ -16,8 +23,18 @@ export abstract class TaskFamilies {
   abstract statusWords(family: FamilyId): FamilyStatusWords;
   /** The task's query answer, exactly as the family's query endpoint shows it (also the client callback body). */
   abstract present(task: TaskEntity): unknown;
+  /** The task's creation answer (body and headers), rebuilt from the record for an `Idempotency-Key` retry whose first answer was never stored. */
+  abstract presentCreated(task: TaskEntity): CreatedAnswer;
   /** The upstream operation that creates and fetches tasks of this action. */
   abstract upstreamOperation(family: FamilyId, action: string): string;
   /** The upstream can find a task by the gateway's own ID sent at creation (to adopt an unconfirmed creation). */
   abstract canLookUpByReference(family: FamilyId): boolean;
+  /**
+   * Runs inside the transaction that switches the task to succeeded, only for the finisher that
+   * won the switch: the family records what the task produced (a failure rolls the switch back).
+   * Does nothing unless the family's action defines it.
+   */
+  onSucceeded(_task: TaskEntity, _tx: EntityManager): Promise<void> {
+    return Promise.resolve();
+  }
 }

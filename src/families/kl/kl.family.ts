@@ -5,6 +5,13 @@ import { KL_CUSTOM_VOICES, KL_FAMILY_ID, KL_MULTI_ELEMENTS } from './kl.ids';
 import { KlModule } from './kl.module';
 import { KL_PRICING_RULES, KlModelPrice } from './kl.pricing';
 import { presentKlVoiceTask } from './voices/kl-voice-task.presenter';
+import { klCreatedData, klEnvelope } from './tasks/kl-task.presenter';
+import { requestContext } from '../../platform/http/request-context';
+import type { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { recordSucceededVoices } from './voices/kl-voices.repository';
+
+/** Both task kinds answer a creation with the same envelope. */
+const klCreated = (task: TaskEntity) => ({ body: klEnvelope(klCreatedData(task), requestContext.requestId()) });
 
 const capabilities = ['editing.selection', 'editing.task', 'voices'];
 
@@ -15,8 +22,14 @@ export const KL_FAMILY: FamilyDefinition = {
   statusWords: { submitted: 'submitted', succeeded: 'succeed', failed: 'failed' },
   errors: KL_ERRORS,
   actions: {
-    [KL_MULTI_ELEMENTS]: { upstreamOperation: 'multi_elements', present: (task) => presentKlEditingTask(task) },
-    [KL_CUSTOM_VOICES]: { upstreamOperation: 'custom_voices', present: (task) => presentKlVoiceTask(task) },
+    [KL_MULTI_ELEMENTS]: { upstreamOperation: 'multi_elements', present: (task) => presentKlEditingTask(task), presentCreated: klCreated },
+    [KL_CUSTOM_VOICES]: {
+      upstreamOperation: 'custom_voices',
+      present: (task) => presentKlVoiceTask(task),
+      presentCreated: klCreated,
+      // Every voice a succeeded task produced is the account's from the moment the task succeeds.
+      onSucceeded: recordSucceededVoices,
+    },
   },
   pricing: { entry: KlModelPrice, rules: KL_PRICING_RULES },
   // The upstream finds a task by the `external_task_id` the gateway sends (its own task ID).

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
@@ -7,6 +7,7 @@ import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.interceptor';
 import { klEditingTaskSelection } from './kl-editing-model-selection';
 import { KlEditingCreateDto } from './kl-editing.dto';
+import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
 import { KlEditingService } from './kl-editing.service';
 
 @ApiTags('family A: editing tasks')
@@ -20,6 +21,7 @@ export class KlEditingController {
   @Idempotent()
   @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
   @ApiBody({ type: KlEditingCreateDto })
+  @ApiOkResponse({ type: KlEditingCreatedResponse })
   create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.create(principal, model, body);
   }
@@ -31,6 +33,7 @@ export class KlEditingController {
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiQuery({ name: 'filter.model', required: false, type: String })
   @ApiQuery({ name: 'filter.task_ids', required: false, type: [String] })
+  @ApiOkResponse({ type: KlEditingListResponse })
   list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.service.list(principal, query);
   }
@@ -38,6 +41,7 @@ export class KlEditingController {
   @Get(':id')
   @ClientRoute()
   @ApiOperation({ summary: 'Query one editing task from the gateway’s record' })
+  @ApiOkResponse({ type: KlEditingTaskResponse })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.service.get(principal, id);
   }

@@ -35,6 +35,8 @@ export class KlEditingService {
       externalTaskId: request.dto.external_task_id ?? null,
       callbackUrl: request.dto.callback_url ?? null,
       creationEcho: { session_id: session.id, duration: request.duration, watermark_enabled: request.dto.watermark_info?.enabled === true },
+      // The upstream session lives on one channel (one upstream account): the task must go there.
+      channelId: session.channelId,
     });
     return klEnvelope(klCreatedData(task), requestContext.requestId());
   }

@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { klModelSelection } from '../kl-model-selection';
+import { KlPreviewResponse, KlSelectionResponse, KlSessionClearedResponse, KlSessionInitResponse } from './kl-session.responses';
 import { KlSessionsService } from './kl-sessions.service';
 
 const selection = { capability: 'editing.selection', selection: klModelSelection } as const;
@@ -18,6 +19,7 @@ export class KlSessionsController {
   @HttpCode(200)
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Initialise a source video into an editing session' })
+  @ApiOkResponse({ type: KlSessionInitResponse })
   init(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.init(principal, model, body);
   }
@@ -26,6 +28,7 @@ export class KlSessionsController {
   @HttpCode(200)
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Mark points on one frame' })
+  @ApiOkResponse({ type: KlSelectionResponse })
   add(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.add(principal, model, body);
   }
@@ -34,6 +37,7 @@ export class KlSessionsController {
   @HttpCode(200)
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove marked points (exactly as added) from one frame' })
+  @ApiOkResponse({ type: KlSelectionResponse })
   delete(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.delete(principal, model, body);
   }
@@ -42,6 +46,7 @@ export class KlSessionsController {
   @HttpCode(200)
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove every mark of the session' })
+  @ApiOkResponse({ type: KlSessionClearedResponse })
   clear(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.clear(principal, model, body);
   }
@@ -50,6 +55,7 @@ export class KlSessionsController {
   @HttpCode(200)
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Render the masked preview of the selection' })
+  @ApiOkResponse({ type: KlPreviewResponse })
   preview(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
     return this.service.preview(principal, model, body);
   }

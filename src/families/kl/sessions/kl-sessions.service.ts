@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Principal } from '../../../core/accounts/principal';
 import { LedgerService } from '../../../core/billing/ledger.service';
 import { PricingService } from '../../../core/billing/pricing.service';
+import { keyAllowsModel } from '../../../core/accounts/guards/model-access.guard';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TasksRepository } from '../../../core/tasks/tasks.repository';
 import { GatewayError } from '../../../platform/errors';
@@ -179,7 +180,8 @@ export class KlSessionsService {
   /** The caller's live session: another account's or an unknown one is 404, an expired one 400. */
   async findLive(principal: Principal, sessionId: string): Promise<KlSessionEntity> {
     const session = await this.sessions.findForAccount(sessionId, principal.account.id);
-    if (!session) throw GatewayError.notFound('Session');
+    // A key restricted to some models sees no session of another model (as for tasks).
+    if (!session || !keyAllowsModel(principal.apiKey.models, session.model)) throw GatewayError.notFound('Session');
     if (session.expiresAt <= this.clock.nowMs()) {
       throw GatewayError.invalid('The session has expired (sessions are valid 24 hours); initialise the video again.', 'session_id');
     }
@@ -194,7 +196,7 @@ export class KlSessionsService {
     const ref = parseResultId('video', videoId);
     const task = ref ? await this.tasks.findForAccount(ref.taskId, principal.account.id) : null;
     const video = ref && task?.family === KL_FAMILY_ID && task.action === KL_MULTI_ELEMENTS && task.phase === 'succeeded' ? task.result?.videos?.[ref.index] : undefined;
-    if (!task || !video?.id) throw GatewayError.notFound('Video');
+    if (!task || !video?.id || !keyAllowsModel(principal.apiKey.models, task.model)) throw GatewayError.notFound('Video');
     if (this.clock.nowMs() - (task.finishedAt ?? task.updatedAt) > KL_VIDEO_ID_MAX_AGE_MS) {
       throw GatewayError.invalid('video_id: only videos generated within the last 30 days can be edited.', 'video_id');
     }

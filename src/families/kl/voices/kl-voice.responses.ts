@@ -1,23 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { KlEnvelope, KlListItemBase, KlPageFields, KlTaskCreatedData } from '../tasks/kl-task.responses';
 
 /** Typed answers of family A voices, for `/docs`; the presenters build objects of these shapes. */
-class KlEnvelope {
-  @ApiProperty({ example: 0 }) code: number;
-  @ApiProperty({ example: 'SUCCEED' }) message: string;
-  @ApiProperty() request_id: string;
-}
-
-export class KlTaskInfo {
-  @ApiPropertyOptional() external_task_id?: string;
-}
-
-export class KlVoiceCreatedData {
-  @ApiProperty({ example: 'task_01jd4z5q7v3m0r9s8t6w2x1y0z' }) task_id: string;
-  @ApiProperty({ enum: ['submitted', 'processing', 'succeed', 'failed'] }) task_status: string;
-  @ApiProperty({ type: KlTaskInfo }) task_info: KlTaskInfo;
-  @ApiProperty({ description: 'Unix milliseconds' }) created_at: number;
-  @ApiProperty({ description: 'Unix milliseconds' }) updated_at: number;
-}
+export class KlVoiceCreatedData extends KlTaskCreatedData {}
 
 export class KlVoiceCreatedResponse extends KlEnvelope {
   @ApiProperty({ type: KlVoiceCreatedData }) data: KlVoiceCreatedData;
@@ -46,22 +31,12 @@ export class KlVoiceTaskResponse extends KlEnvelope {
   @ApiProperty({ type: KlVoiceTaskData }) data: KlVoiceTaskData;
 }
 
-export class KlVoiceListItem {
-  @ApiProperty() task_id: string;
-  @ApiProperty({ example: 'kl' }) platform: string;
-  @ApiProperty({ example: 'custom_voices' }) action: string;
-  @ApiProperty({ enum: ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN'] }) status: string;
-  @ApiProperty({ example: '100%' }) progress: string;
-  @ApiProperty() fail_reason: string;
-  @ApiProperty({ description: 'Unix seconds' }) created_at: number;
+export class KlVoiceListItem extends KlListItemBase {
   @ApiProperty({ type: KlVoiceTaskResponse }) data: KlVoiceTaskResponse;
 }
 
-export class KlVoiceListData {
+export class KlVoiceListData extends KlPageFields {
   @ApiProperty({ type: [KlVoiceListItem] }) items: KlVoiceListItem[];
-  @ApiProperty() total: number;
-  @ApiProperty() page_num: number;
-  @ApiProperty() page_size: number;
 }
 
 export class KlVoiceListResponse extends KlEnvelope {

@@ -37,10 +37,8 @@ export class KlVoicesService {
 
   async create(principal: Principal, model: ModelDescriptor, body: unknown) {
     const { dto, source } = validateKlVoiceCreate(body);
-    const upstreamBody: Record<string, unknown> = {
-      voice_name: dto.voice_name,
-      ...(await this.upstreamSource(principal, source)),
-    };
+    const { body: sourceBody, channelId } = await this.upstreamSource(principal, source);
+    const upstreamBody: Record<string, unknown> = { voice_name: dto.voice_name, ...sourceBody };
     const billing: KlVoiceUsage = { kind: 'kl-voice' };
     const task = await this.engine.create(principal, {
       family: KL_FAMILY_ID,
@@ -52,6 +50,8 @@ export class KlVoicesService {
       billing,
       externalTaskId: dto.external_task_id ?? null,
       callbackUrl: dto.callback_url ?? null,
+      // A video_id is the upstream's on the channel that made the video: the task must go there.
+      channelId,
     });
     return klEnvelope(klCreatedData(task), requestContext.requestId());
   }
@@ -129,12 +129,12 @@ export class KlVoicesService {
   }
 
   /** The upstream body's voice source; a `video_id` must name a succeeded editing result of this account. */
-  private async upstreamSource(principal: Principal, source: KlVoiceSource): Promise<Record<string, unknown>> {
-    if (source.kind === 'url') return { voice_url: source.url };
+  private async upstreamSource(principal: Principal, source: KlVoiceSource): Promise<{ body: Record<string, unknown>; channelId: string | null }> {
+    if (source.kind === 'url') return { body: { voice_url: source.url }, channelId: null };
     const task = await this.queries.findVisible(principal, KL_FAMILY_ID, source.taskId, KL_MULTI_ELEMENTS).catch(() => null);
     const video = task?.phase === 'succeeded' ? task.result?.videos?.[source.index] : undefined;
-    if (!video?.id) throw videoNotFound();
-    return { video_id: video.id };
+    if (!task || !video?.id) throw videoNotFound();
+    return { body: { video_id: video.id }, channelId: task.channelId };
   }
 }
 
