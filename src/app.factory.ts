@@ -10,6 +10,7 @@ import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { jsonBodyMiddleware } from './platform/http/json-body.middleware';
 import { requestIdMiddleware } from './platform/http/request-id.middleware';
+import { TimedExpressAdapter } from './platform/http/timed-express-adapter';
 import { metricsMiddleware } from './platform/metrics/metrics.middleware';
 import { MetricsService } from './platform/metrics/metrics.service';
 import { toGatewayError } from './platform/validation/validate-dto';
@@ -18,7 +19,11 @@ import { toGatewayError } from './platform/validation/validate-dto';
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
   const families = options.families ?? new FamilyRegistry(FAMILIES);
   const errors = new ErrorWriter(families.errorDialects());
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, families }), { bodyParser: false, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ ...options, families }),
+    new TimedExpressAdapter({ headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS, requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS }),
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
+  );
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('etag', false);

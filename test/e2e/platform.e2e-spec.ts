@@ -32,14 +32,49 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     expect(res.headers['server-timing']).toMatch(/^gw;dur=\d+\.\d$/);
   });
 
+  it('refuses input no route can use with a 400, never a 500: deep nesting, NUL characters in a body or a path', async () => {
+    // Written by hand: JSON.stringify itself would run out of stack at this depth.
+    const deep = `{"model":"vdq3","prompt":"x","images":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}`;
+    const nested = await gw.http().post('/vd/ent/v2/reference2video').set('Authorization', 'Bearer vgw_x').set('Content-Type', 'application/json').send(deep).expect(400);
+    expect(nested.body).toMatchObject({ code: 400, reason: 'BadRequest', error: { code: 'invalid_request' } });
+    const shallow = `{"model":"vdq3","prompt":"x","images":[${'{"a":'.repeat(40)}1${'}'.repeat(40)}]}`;
+    const tooDeep = await gw.http().post('/vd/ent/v2/reference2video').set('Authorization', 'Bearer vgw_x').set('Content-Type', 'application/json').send(shallow).expect(400);
+    expect(tooDeep.body.error.message).toMatch(/nested deeper/);
+    const nul = await gw
+      .http()
+      .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
+      .set('Authorization', 'Bearer vgw_x')
+      .send({ model: 'wx2.7-r2v', input: { prompt: 'a\u0000b' } })
+      .expect(400);
+    expect(nul.body).toMatchObject({ code: 'InvalidParameter', error: { param: 'input.prompt' } });
+    const path = await gw.http().get('/ax/api/v1/tasks/%00').set('Authorization', 'Bearer vgw_x').expect(400);
+    expect(path.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/NUL/) });
+  });
+
   it('rejects POST without a JSON Content-Type', async () => {
     const res = await gw.http().post('/admin/v1/accounts').set('Authorization', `Bearer ${ADMIN_TOKEN}`).set('Content-Type', 'text/plain').send('name=x').expect(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', type: 'invalid_request_error' });
     expect(res.body.error.message).toMatch(/Content-Type/);
   });
 
+  it('checks the key first: no key and no Content-Type (or a broken body) is 401, not 400', async () => {
+    const create = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
+    const bare = await gw.http().post(create).send('not json').expect(401);
+    expect(bare.body).toMatchObject({ code: 'InvalidApiKey', error: { code: 'invalid_api_key' } });
+    await gw.http().post('/vd/ent/v2/reference2video').set('Content-Type', 'application/json').send('{"model": ').expect(401);
+    // With a key, the body rules apply; admin and callback routes read their bodies as before.
+    await gw.http().post(create).set('Authorization', 'Bearer sk-any').set('Content-Type', 'text/plain').send('x').expect(400);
+    await gw.http().post('/admin/v1/accounts').set('Content-Type', 'text/plain').send('x').expect(401);
+  });
+
   it('rejects malformed JSON with 400', async () => {
-    const res = await gw.http().post('/ax/api/v1/services/aigc/video-generation/video-synthesis').set('Content-Type', 'application/json').send('{"model": ').expect(400);
+    const res = await gw
+      .http()
+      .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
+      .set('Authorization', 'Bearer sk-any')
+      .set('Content-Type', 'application/json')
+      .send('{"model": ')
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'InvalidParameter', error: { code: 'invalid_request' } });
   });
 
@@ -49,6 +84,7 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
       const res = await small
         .http()
         .post('/vd/ent/v2/reference2video')
+        .set('Authorization', 'Bearer sk-any')
         .set('Content-Type', 'application/json')
         .send({ prompt: 'x'.repeat(5000) })
         .expect(413);

@@ -51,6 +51,10 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(10) CALLBACK_RETRY_BASE_MS = 5000;
   @Transform(toInt) @IsInt() @Min(1) @Max(30) CALLBACK_MAX_ATTEMPTS = 10;
   @Transform(toInt) @IsInt() @Min(100) CALLBACK_TIMEOUT_MS = 10000;
+  /** A client must send its request headers within this time (slow-header clients are cut off). */
+  @Transform(toInt) @IsInt() @Min(100) CLIENT_HEADERS_TIMEOUT_MS = 10000;
+  /** A client must send its whole request, body included, within this time (slow-body clients are cut off). */
+  @Transform(toInt) @IsInt() @Min(100) CLIENT_REQUEST_TIMEOUT_MS = 60000;
   /** Timeout of an upstream create call (ms). */
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;

@@ -13,6 +13,9 @@ export interface GatewayErrorOptions {
   headers?: Record<string, string>;
 }
 
+/** The longest `error.message` the gateway sends. */
+export const MAX_MESSAGE_LENGTH = 600;
+
 /**
  * The one exception type the gateway throws on purpose. The global filter turns it into
  * `{error: {message, type, param, code}}` plus the family's native fields.
@@ -25,7 +28,8 @@ export class GatewayError extends Error {
     readonly param: string | null = null,
     readonly options: GatewayErrorOptions = {},
   ) {
-    super(message);
+    // A message may echo client input (a model name, a field value): never more than this.
+    super(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}...` : message);
     this.name = 'GatewayError';
   }
 

@@ -2,7 +2,7 @@ import { ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/c
 import { FAMILY_REGISTRY } from '../../../test/support/families';
 import { ErrorWriter } from './error-writer';
 import { GatewayExceptionFilter } from './gateway-exception.filter';
-import { GatewayError } from './gateway-error';
+import { GatewayError, MAX_MESSAGE_LENGTH } from './gateway-error';
 
 function hostFor(path: string) {
   const res = { headersSent: false, statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
@@ -67,5 +67,15 @@ describe('GatewayExceptionFilter', () => {
       host,
     );
     expect(res.body).toMatchObject({ code: 'InvalidParameter.DataInspection', message: 'input image not allowed', error: { code: 'invalid_request' } });
+  });
+});
+
+describe('GatewayError messages', () => {
+  it('never carry more than MAX_MESSAGE_LENGTH characters of whatever they echo', () => {
+    const echoed = 'x'.repeat(100_000);
+    const err = GatewayError.invalid(`aspect_ratio must be one of 16:9, 9:16; got '${echoed}'.`, 'aspect_ratio');
+    expect(err.message.length).toBe(MAX_MESSAGE_LENGTH + 3);
+    expect(err.message.startsWith("aspect_ratio must be one of 16:9, 9:16; got 'xxx")).toBe(true);
+    expect(GatewayError.invalid('short').message).toBe('short');
   });
 });

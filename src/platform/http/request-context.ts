@@ -9,6 +9,8 @@ export interface RequestContext {
   startedAt: bigint;
   accountId?: string;
   upstreamMs?: number;
+  /** The request's `Idempotency-Key` claim, tied to the task inside its creation transaction. */
+  idempotency?: { key: string; requestHash: string };
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

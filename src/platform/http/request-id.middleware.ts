@@ -10,8 +10,8 @@ const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  * headers go out (gateway time excludes upstream time, so each can be read on its own).
  */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.header('x-request-id');
-  const requestId = incoming && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  const incoming = req.headers['x-request-id'];
+  const requestId = typeof incoming === 'string' && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
   const context = { requestId, startedAt: process.hrtime.bigint() };
   (req as Request & { id: string }).id = requestId;
   res.setHeader('X-Request-Id', requestId);
@@ -21,9 +21,7 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
       const totalMs = Number(process.hrtime.bigint() - context.startedAt) / 1e6;
       const upstreamMs = (context as { upstreamMs?: number }).upstreamMs;
       const gatewayMs = upstreamMs === undefined ? totalMs : Math.max(0, totalMs - upstreamMs);
-      const timing = [`gw;dur=${gatewayMs.toFixed(1)}`];
-      if (upstreamMs !== undefined) timing.push(`upstream;dur=${upstreamMs.toFixed(1)}`);
-      res.setHeader('Server-Timing', timing.join(', '));
+      res.setHeader('Server-Timing', upstreamMs === undefined ? `gw;dur=${gatewayMs.toFixed(1)}` : `gw;dur=${gatewayMs.toFixed(1)}, upstream;dur=${upstreamMs.toFixed(1)}`);
     }
     return (writeHead as (...a: unknown[]) => Response).apply(this, args);
   } as typeof res.writeHead;

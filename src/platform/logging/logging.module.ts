@@ -22,6 +22,20 @@ export const REDACTED_PATHS = [
 
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 
+/** Longest error message a log line carries (a message may echo client input). */
+const MAX_LOGGED_MESSAGE = 500;
+
+/**
+ * Errors are logged by type, code and message only: never a stack trace (CONTRACT §3), which
+ * would also name the gateway's source layout. The type and message say what failed; the line's
+ * context and request ID say where.
+ */
+export function errorWithoutStack(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err).slice(0, MAX_LOGGED_MESSAGE) };
+  const code = (err as { code?: unknown }).code;
+  return { type: err.name, message: err.message.slice(0, MAX_LOGGED_MESSAGE), ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}) };
+}
+
 /**
  * Nest's own start-up chatter (a line per module and per route, ~40 lines): written at debug, so
  * that at `info` a start shows what a person needs (the start banner follows the logs).
@@ -42,6 +56,7 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { err: errorWithoutStack, error: errorWithoutStack },
     mixin: () => {
       const id = requestContext.requestId();
       return id ? { req: { id } } : {};

@@ -20,6 +20,19 @@ describe('root logger', () => {
     expect(resolveLogFormat('pretty', false)).toBe('pretty');
   });
 
+  it('logs an error by type, code and message: never its stack trace', () => {
+    const { lines, stream } = sink();
+    const logger = createRootLogger('info', stream);
+    const error = Object.assign(new RangeError(`Maximum call stack size exceeded ${'x'.repeat(2000)}`), { code: 'E_DEEP' });
+    logger.error({ err: error, context: 'Errors' }, 'unhandled error');
+    logger.error(new TypeError('bare error'));
+    const [first, second] = lines.map((l) => JSON.parse(l));
+    expect(first.err).toEqual({ type: 'RangeError', code: 'E_DEEP', message: expect.stringMatching(/^Maximum call stack size exceeded x+$/) });
+    expect(first.err.message.length).toBe(500);
+    expect(second.err).toEqual({ type: 'TypeError', message: 'bare error' });
+    expect(lines.join('\n')).not.toMatch(/\n\s+at |\.ts:\d+/);
+  });
+
   it('writes Nest start-up chatter (modules, routes) at debug, everything else as asked', () => {
     const { lines, stream } = sink();
     const logger = createRootLogger('info', stream);

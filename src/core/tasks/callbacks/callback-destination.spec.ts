@@ -15,6 +15,8 @@ describe('assertCallbackUrlAllowed', () => {
     'http://[::1]/cb',
     'http://[fd00::1]/cb',
     'http://metadata.google.internal/',
+    'http://LOCALHOST./cb',
+    'http://metadata.google.internal../',
   ])('refuses private %s unless allowed', (url) => {
     expect(() => assertCallbackUrlAllowed(url, false)).toThrow(expect.objectContaining({ status: 400, param: 'callback_url' }));
     expect(() => assertCallbackUrlAllowed(url, true)).not.toThrow();

@@ -20,7 +20,11 @@ export function assertCallbackUrlAllowed(raw: string, allowPrivate: boolean, par
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw GatewayError.invalid(`${param} must use http or https.`, param);
   if (url.username || url.password) throw GatewayError.invalid(`${param} must not carry credentials.`, param);
   if (allowPrivate) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `LOCALHOST.` is `localhost`: a fully qualified name's trailing dots name the same host.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
   if (PRIVATE_HOSTS.has(host) || host.endsWith('.localhost') || isPrivateAddress(host)) {
     throw GatewayError.invalid(
       `${param} points to a loopback, private, link-local or metadata address; the gateway refuses these unless its operator sets CALLBACK_ALLOW_PRIVATE=true (for tests and local demos).`,
