@@ -2,6 +2,7 @@
  * Standalone simulator: `npm run simulator`. Prints the env lines the gateway reads, so a gateway
  * started with them talks to these servers as it would to real upstreams.
  */
+import { parseChaos } from './chaos';
 import { DEFAULT_SIM_TASK_MS, startSimulator } from './simulator';
 
 function numberFromEnv(name: string, fallback: number): number {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       axApiKey: env.SIM_AX_API_KEY,
       vdApiKey: env.SIM_VD_API_KEY,
     },
+    chaos: parseChaos(env.SIM_CHAOS),
   });
 
   const lines = [
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     `UPSTREAM_VD_API_KEY=${simulator.vd.apiKey}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (env.SIM_CHAOS) process.stderr.write(`simulator: upstream faults on (SIM_CHAOS=${env.SIM_CHAOS})\n`);
 
   // Requests are recorded for tests; a long-running standalone simulator must not grow forever.
   const trim = setInterval(() => simulator.reset(), 60_000);

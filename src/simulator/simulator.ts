@@ -14,9 +14,11 @@ import { createVdSimulator } from './vd/vd-simulator';
 import { NativeErrors } from './http/sim-answer';
 import { SimServer, startSimServer } from './http/sim-http-server';
 import { hexId } from './ids';
+import { Chaos, ChaosOptions, ChaosStats } from './chaos';
 import { ForcedPatch, RecordedRequest, SimFamily, SimulatorCredentials } from './sim-types';
 
 export type { ForcedPatch, RecordedRequest, SimFamily, SimulatorCredentials } from './sim-types';
+export type { ChaosKind, ChaosOptions, ChaosStats } from './chaos';
 
 export const DEFAULT_SIM_TASK_MS = 3000;
 
@@ -29,6 +31,8 @@ export interface SimulatorOptions {
   ports?: { kl?: number; ax?: number; vd?: number };
   /** Missing credentials are random per start. */
   credentials?: Partial<SimulatorCredentials>;
+  /** Upstream faults (see chaos.ts). Unset: none, the simulator behaves as documented. */
+  chaos?: ChaosOptions;
 }
 
 export interface RunningSimulator {
@@ -49,6 +53,10 @@ export interface RunningSimulator {
    * Throws when the family has no such task.
    */
   forceState(family: SimFamily, upstreamTaskId: string, patch: ForcedPatch | null): void;
+  /** Turns upstream faults on (counters start at 0) or off (`null`), for requests from now on. */
+  setChaos(options: ChaosOptions | null): void;
+  /** What the fault injector did so far (all zeros when chaos was never on); kept after `setChaos(null)`. */
+  chaosStats(): ChaosStats;
   /** Stops the servers (hanging requests are cut) and pending callbacks. */
   close(): Promise<void>;
 }
@@ -74,6 +82,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const servers: SimServer[] = [];
   const simulators = new Map<SimFamily, FamilySimulator>();
   const baseUrls = new Map<SimFamily, string>();
+  let chaos: Chaos | undefined = options.chaos ? new Chaos(options.chaos) : undefined;
+  let lastChaos: Chaos = chaos ?? new Chaos({ rate: 0 });
 
   const closeAll = async (): Promise<void> => {
     callbacks.close();
@@ -88,6 +98,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         port: options.ports?.[spec.family] ?? 0,
         requests,
         errors: spec.errors,
+        chaos: () => chaos,
         createHandler: (baseUrl) => {
           const simulator = spec.create({ taskMs: () => taskMs, callbacks, credentials, baseUrl });
           simulators.set(spec.family, simulator);
@@ -118,6 +129,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       const simulator = simulators.get(family);
       if (!simulator) throw new Error(`unknown simulator family ${String(family)}`);
       simulator.forceState(upstreamTaskId, patch);
+    },
+    setChaos(next) {
+      chaos = next ? new Chaos(next) : undefined;
+      if (chaos) lastChaos = chaos;
+    },
+    chaosStats() {
+      return lastChaos.stats();
     },
     close() {
       closing ??= closeAll();

@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { SIM_ASSETS } from '../assets';
+import { Chaos, ChaosKind, mutateBody } from '../chaos';
 import { RecordedRequest, SimFamily } from '../sim-types';
 import { NativeErrors, SimAnswer, SimHandler, SimRequest } from './sim-answer';
 
@@ -16,6 +17,8 @@ export interface SimServerOptions {
   errors: NativeErrors;
   /** Built once the port is known, because answers carry absolute asset URLs. */
   createHandler(baseUrl: string): SimHandler;
+  /** The fault injector in force, if any (read per request, so it can be switched while running). */
+  chaos?: () => Chaos | undefined;
 }
 
 export interface SimServer {
@@ -51,6 +54,14 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       return;
     }
 
+    const chaos = options.chaos?.();
+    const fault = chaos?.pick();
+    if (chaos && fault === 'error5xx') {
+      chaos.record(fault);
+      writeAnswer(res, options.errors.internal('simulated upstream failure (chaos)'));
+      return;
+    }
+
     const request: SimRequest = {
       method,
       pathname: url.pathname,
@@ -65,7 +76,8 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     } catch (error) {
       answer = options.errors.internal(`simulator failure: ${error instanceof Error ? error.message : String(error)}`);
     }
-    writeAnswer(res, answer);
+    if (chaos && fault) await writeFaulty(res, answer, fault, chaos);
+    else writeAnswer(res, answer);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -97,6 +109,40 @@ function writeAnswer(res: http.ServerResponse, answer: SimAnswer): void {
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** Sends a handled request's answer with a fault (see chaos.ts); counts the fault only when applied. */
+async function writeFaulty(res: http.ServerResponse, answer: SimAnswer, fault: ChaosKind, chaos: Chaos): Promise<void> {
+  if (answer.kind === 'hang') return;
+  const text = JSON.stringify(answer.body);
+  switch (fault) {
+    case 'timeout':
+      chaos.record(fault);
+      return; // Never answered; close() destroys the socket.
+    case 'reset': {
+      chaos.record(fault);
+      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
+      return;
+    }
+    case 'garbled': {
+      chaos.record(fault);
+      const garbled = `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}\u0000}{"`;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(garbled) });
+      res.end(garbled);
+      return;
+    }
+    case 'slow':
+      chaos.record(fault);
+      await new Promise((resolve) => setTimeout(resolve, chaos.slowMs));
+      writeAnswer(res, answer);
+      return;
+    default: {
+      const mutated = mutateBody(fault, answer.body);
+      if (mutated.changed) chaos.record(fault);
+      writeAnswer(res, { kind: 'json', status: answer.status, body: mutated.body });
+    }
+  }
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
