@@ -78,6 +78,17 @@ function procMemory(pid) {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of /proc/<pid>/stat (11 and 12 after the command name), in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Polls a process's RSS; `peakMb` is the larger of the polled maximum and the kernel's VmHWM. */
 function rssSampler(pid, everyMs = 200) {
   let polledPeak = 0;
@@ -157,7 +168,7 @@ function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-module.exports = { ROOT, DIST, requireDist, startChild, stopChild, procMemory, rssSampler, httpJson, machine, percentiles, round, markdownTable, sleep, tempDir };
+module.exports = { ROOT, DIST, requireDist, startChild, stopChild, procMemory, cpuMs, rssSampler, httpJson, machine, percentiles, round, markdownTable, sleep, tempDir };
 
 /**
  * Open-loop load at a fixed rate: request i is sent at start + i / rate, whatever happened to the

@@ -5,7 +5,11 @@
  * with TypeORM's query runner wrapped to count. Not a timing benchmark: it explains the
  * persistence share of the profile.
  *
- *   node bench/queries-per-request.js [--requests 200] [--sql]
+ *   node bench/queries-per-request.js [--requests 200] [--sql] [--pg postgres://…/db]
+ *
+ * With --pg the gateway runs on that PostgreSQL database (its schema is dropped and re-created
+ * first) and the table also shows database round trips (each pg Client#query: BEGIN and COMMIT
+ * count) per request.
  */
 process.env.LOG_LEVEL = process.env.LOG_LEVEL || 'silent';
 const sql = require('./sql-counter');
@@ -17,6 +21,8 @@ const argv = process.argv.slice(2);
 const N = Number(argv[argv.indexOf('--requests') + 1]) || 200;
 const SHOW_SQL = argv.includes('--sql');
 const ADMIN = 'bench-admin-token-0123456789abcdef';
+const PG_AT = argv.indexOf('--pg');
+const PG_URL = PG_AT >= 0 ? argv[PG_AT + 1] : null;
 
 async function main() {
   require('reflect-metadata');
@@ -26,8 +32,16 @@ async function main() {
   const { loadConfig } = lib.requireDist('platform/config/app-config.js');
   const sim = await startSimulator({ taskMs: 3_600_000 });
   const dir = lib.tempDir('gw-queries-');
+  if (PG_URL) {
+    const { Client } = require(require.resolve('pg', { paths: [lib.ROOT] }));
+    const client = new Client({ connectionString: PG_URL });
+    await client.connect();
+    await client.query('DROP SCHEMA IF EXISTS public CASCADE');
+    await client.query('CREATE SCHEMA public');
+    await client.end();
+  }
   const config = loadConfig({
-    DATABASE_URL: `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
     LOG_LEVEL: 'silent',
     ADMIN_TOKEN: ADMIN,
     DEFAULT_RATE_LIMIT_RPM: '100000000',
@@ -60,7 +74,7 @@ async function main() {
       const before = sql.snapshot();
       for (let i = 0; i < N; i++) await fn(i);
       const d = sql.since(before);
-      rows.push([label, (d.queries / N).toFixed(2), (d.prepares / N).toFixed(2)]);
+      rows.push(PG_URL ? [label, (d.queries / N).toFixed(2), (d.trips / N).toFixed(2)] : [label, (d.queries / N).toFixed(2), (d.prepares / N).toFixed(2)]);
       if (SHOW_SQL) {
         process.stdout.write(`\n${label}: statements per request\n`);
         for (const [text, count] of sql.texts()) process.stdout.write(`  ${(count / N).toFixed(2)}  ${text.slice(0, 160)}\n`);
@@ -73,10 +87,15 @@ async function main() {
     await measure('family B query', async (i) => {
       await lib.httpJson('GET', `${url}/ax/api/v1/tasks/${ids[i % ids.length]}`, { headers: auth });
     });
+    const cIds = [];
     await measure('family C create', async () => {
-      await lib.httpJson('POST', `${url}/vd/ent/v2/reference2video`, { headers: auth, body: cBody });
+      cIds.push((await lib.httpJson('POST', `${url}/vd/ent/v2/reference2video`, { headers: auth, body: cBody })).task_id);
     });
-    process.stdout.write(`\n${lib.markdownTable(['request', 'SQL statements / request', 'statements prepared / request (cache misses)'], rows)}\n`);
+    await measure('family C creations query', async (i) => {
+      await lib.httpJson('GET', `${url}/vd/ent/v2/tasks/${cIds[i % cIds.length]}/creations`, { headers: auth });
+    });
+    const third = PG_URL ? 'database round trips / request' : 'statements prepared / request (cache misses)';
+    process.stdout.write(`\n${PG_URL ? 'PostgreSQL' : 'SQLite'}\n${lib.markdownTable(['request', 'SQL statements / request', third], rows)}\n`);
   } finally {
     await app.close();
     await sim.close();

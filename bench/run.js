@@ -47,6 +47,22 @@ const NODE_ARGS = args['node-args'] ? String(args['node-args']).split(/\s+/).fil
 /** The gateway entry point: the production build, or a variant from bench/build-variant.js. */
 const MAIN = path.resolve(lib.ROOT, String(args.main ?? 'dist/src/main.js'));
 const QUERY_POOL = 200;
+/** `--pg URL`: the gateway on PostgreSQL (the schema is dropped and re-created before each start) with Redis (`--redis URL`, default db 3). */
+const PG_URL = args.pg ? String(args.pg) : null;
+const REDIS_URL = PG_URL ? String(args.redis ?? 'redis://127.0.0.1:6379/3') : null;
+/** Scenario `mix` (see README): paced creates, each task queried every second until it ends, sync worker at its defaults. */
+const RUN_MIX = args.mix === true || (!QUICK && !RSS_ONLY && args['no-mix'] !== true && !ONLY_GIVEN());
+const MIX_RATE = Number(args['mix-rate'] ?? 100);
+const MIX_SECONDS = Number(args['mix-seconds'] ?? (QUICK ? 10 : 60));
+const MIX_TASK_MS = 3000;
+/** After the 60 s mix: the highest create rate that still holds (`--no-capacity` to skip; steps of `--capacity-seconds`). */
+const RUN_CAPACITY = RUN_MIX && args['no-capacity'] !== true;
+const CAPACITY_SECONDS = Number(args['capacity-seconds'] ?? 20);
+const MIX_P99_MS = 50;
+
+function ONLY_GIVEN() {
+  return Boolean(args.only);
+}
 
 const B_CREATE_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const C_CREATE_PATH = '/vd/ent/v2/reference2video';
@@ -65,7 +81,9 @@ const SCENARIOS = [
   { id: 'b-create', label: 'family B create', method: 'POST', path: () => B_CREATE_PATH, body: B_BODY },
   { id: 'b-query', label: 'family B query', method: 'GET', path: (target) => `/ax/api/v1/tasks/${target.nextQueryId()}` },
   { id: 'c-create', label: 'family C create', method: 'POST', path: () => C_CREATE_PATH, body: C_BODY },
+  { id: 'c-query', label: 'family C creations query', method: 'GET', path: (target) => `/vd/ent/v2/tasks/${target.nextCQueryId()}/creations` },
 ].filter((s) => !ONLY || ONLY.includes(s.id));
+const ONLY_MIX = ONLY && ONLY.includes('mix');
 
 async function main() {
   const started = Date.now();
@@ -91,6 +109,7 @@ async function main() {
       gatewayMain: path.relative(lib.ROOT, MAIN),
       gatewayNodeArgs: NODE_ARGS,
       logLevel: 'info',
+      database: PG_URL ? `postgres (${PG_URL.replace(/:[^:@/]*@/, ':***@')}), redis ${REDIS_URL}` : 'sqlite (temp file)',
     },
     scenarios: {},
     rss: {},
@@ -106,7 +125,7 @@ async function main() {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
-    if (!RSS_ONLY) {
+    if (!RSS_ONLY && SCENARIOS.length) {
       const gateway = await startGateway(sim, 'throughput');
       cleanups.push(() => gateway.stop());
       const forwarder = await startForwarder(sim);
@@ -152,7 +171,8 @@ async function main() {
       await cleanup();
     }
 
-    if (RUN_RSS) results.rss.run = await rssRun(sim);
+    if (RUN_RSS && !ONLY_MIX) results.rss.run = await rssRun(sim);
+    if (RUN_MIX || ONLY_MIX) results.mix = await mixScenario();
   } finally {
     await cleanup();
     clearInterval(trim);
@@ -184,6 +204,7 @@ async function load(target, scenario, { connections, duration, overallRate, amou
   if (amount) options.amount = amount;
   else options.duration = duration;
   if (overallRate) options.overallRate = overallRate;
+  const cpuBefore = lib.cpuMs(target.pid);
   const instance = autocannon(options);
   instance.on('response', (_client, status, _bytes, ms) => {
     statuses[status] = (statuses[status] ?? 0) + 1;
@@ -202,6 +223,8 @@ async function load(target, scenario, { connections, duration, overallRate, amou
     seconds,
     rps: lib.round(ok / seconds, 1),
     latency: mapValues(lib.percentiles(latencies), (v) => lib.round(v, 3)),
+    // CPU time of the target process per 2xx answer: far less sensitive to other load on the machine than req/s.
+    cpuMsPerRequest: ok ? lib.round((lib.cpuMs(target.pid) - cpuBefore) / ok, 4) : null,
     statuses,
   };
   if (summary.non2xx || summary.errors) log(`  ! ${target.name} ${scenario.id}: ${summary.non2xx} non-2xx, ${summary.errors} errors: ${JSON.stringify(statuses)}`);
@@ -235,7 +258,7 @@ async function pacedLoad(target, scenario, { rate, seconds }) {
 function requestOf(target, scenario) {
   const request = { method: scenario.method, path: scenario.path(target) };
   if (scenario.body) request.body = scenario.body;
-  if (scenario.id === 'b-query') request.setupRequest = (req) => ({ ...req, path: scenario.path(target) });
+  if (scenario.method === 'GET') request.setupRequest = (req) => ({ ...req, path: scenario.path(target) });
   return request;
 }
 
@@ -246,8 +269,16 @@ async function seedQueryIds(target) {
     const answer = await lib.httpJson('POST', `${target.url}${B_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(B_BODY) });
     ids.push(answer.output.task_id);
   }
-  const c = await lib.httpJson('POST', `${target.url}${C_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(C_BODY) });
-  if (!c.task_id && !c.id) throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
+  const cIds = [];
+  for (let i = 0; i < QUERY_POOL; i++) {
+    const c = await lib.httpJson('POST', `${target.url}${C_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(C_BODY) });
+    if (!c.task_id && !c.id) throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
+    cIds.push(c.task_id ?? c.id);
+  }
+  const cq = await lib.httpJson('GET', `${target.url}/vd/ent/v2/tasks/${cIds[0]}/creations`, { headers: { authorization: `Bearer ${target.apiKey}` } });
+  if (!cq.state) throw new Error(`family C creations query through ${target.name} answered ${JSON.stringify(cq).slice(0, 200)}`);
+  let nextC = 0;
+  target.nextCQueryId = () => cIds[nextC++ % cIds.length];
   const q = await lib.httpJson('GET', `${target.url}/ax/api/v1/tasks/${ids[0]}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
   if (!q.output || !q.output.task_status) throw new Error(`family B query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
   let next = 0;
@@ -266,14 +297,16 @@ async function freePort() {
 }
 
 /** The production build as an operator runs it, against the simulator as an external upstream. */
-async function startGateway(sim, tag, extraArgs = []) {
+async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD } = {}) {
   const dir = lib.tempDir(`gw-bench-${tag}-`);
+  if (PG_URL) await resetPostgres();
   const port = await freePort();
   const logFile = path.join(dir, 'gateway.log');
   const logFd = fs.openSync(logFile, 'a');
   const env = {
     PORT: String(port),
-    DATABASE_URL: `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    ...(REDIS_URL ? { REDIS_URL } : {}),
     LOG_LEVEL: 'info',
     ADMIN_TOKEN,
     DEMO_SEED: 'false',
@@ -287,10 +320,10 @@ async function startGateway(sim, tag, extraArgs = []) {
     UPSTREAM_VD_BASE_URL: sim.vd.baseUrl,
     UPSTREAM_VD_API_KEY: sim.vd.apiKey,
     // Without --sync-load, tasks are not due for a poll during the run (the worker still runs its cycle every second).
-    ...(SYNC_LOAD ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
+    ...(defaultPolls ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
     NODE_ENV: 'production',
   };
-  for (const key of Object.keys(process.env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) env[key] = '';
+  for (const key of Object.keys(process.env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) delete process.env[key];
   const { spawn } = require('node:child_process');
   const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   if (NODE_ARGS.length) profileArgs.push(...NODE_ARGS);
@@ -323,6 +356,7 @@ async function startGateway(sim, tag, extraArgs = []) {
     url,
     pid: child.pid,
     apiKey: key.key,
+    accountId: account.id,
     served: 0,
     requestsServed() {
       return this.served;
@@ -352,9 +386,9 @@ async function rssRun(sim) {
     await seedQueryIds(gateway);
     const before = lib.procMemory(gateway.pid);
     const sampler = lib.rssSampler(gateway.pid, 250);
-    log(`RSS run: ${RSS_REQUESTS} requests (B create, B query, C create in turn), ${CONNECTIONS} connections`);
+    log(`RSS run: ${RSS_REQUESTS} requests (${SCENARIOS.map((s) => s.id).join(', ')} in turn), ${CONNECTIONS} connections`);
     const mixed = { id: 'mixed' };
-    const requests = SCENARIOS.length === 3 ? SCENARIOS.map((s) => requestOf(gateway, s)) : [requestOf(gateway, SCENARIOS[0])];
+    const requests = SCENARIOS.map((s) => requestOf(gateway, s));
     const t0 = Date.now();
     const run = await load(gateway, mixed, { connections: CONNECTIONS, amount: RSS_REQUESTS, requests });
     const mem = sampler.stop();
@@ -381,15 +415,206 @@ async function rssRun(sim) {
   }
 }
 
+async function resetPostgres() {
+  const { Client } = require(require.resolve('pg', { paths: [lib.ROOT] }));
+  const client = new Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query('DROP SCHEMA IF EXISTS public CASCADE');
+    await client.query('CREATE SCHEMA public');
+  } finally {
+    await client.end();
+  }
+}
+
+/** Scenario `mix` at MIX_RATE for MIX_SECONDS, then the capacity search. Its own simulator (3 s tasks) and gateways (default poll settings). */
+async function mixScenario() {
+  const { startSimulator } = lib.requireDist('simulator/simulator.js');
+  const sim = await startSimulator({ taskMs: MIX_TASK_MS });
+  const trim = setInterval(() => sim.reset(), 1000);
+  trim.unref();
+  try {
+    const out = { run: await mixStep(sim, MIX_RATE, MIX_SECONDS) };
+    if (RUN_CAPACITY) {
+      const steps = [];
+      let holding = null;
+      let rate = out.run.holds ? Math.round(MIX_RATE * 1.5) : Math.round(MIX_RATE / 2);
+      for (let i = 0; i < 6 && rate >= 10; i++) {
+        const step = await mixStep(sim, rate, CAPACITY_SECONDS);
+        steps.push(step);
+        if (step.holds) {
+          holding = Math.max(holding ?? 0, rate);
+          if (steps.some((x) => !x.holds && x.rate > rate)) break;
+          rate = Math.round(rate * 1.5);
+        } else {
+          const below = Math.max(holding ?? 0, out.run.holds ? MIX_RATE : 0);
+          if (rate - below <= Math.max(10, below * 0.15)) break;
+          rate = Math.round((rate + (below || rate / 2)) / 2);
+        }
+      }
+      if (out.run.holds) holding = Math.max(holding ?? 0, MIX_RATE);
+      out.capacity = { rate: holding, seconds: CAPACITY_SECONDS, steps };
+    }
+    return out;
+  } finally {
+    clearInterval(trim);
+    await sim.close();
+  }
+}
+
+const B_TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
+const C_TERMINAL = new Set(['success', 'failed']);
+
+/** One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled time) until it ends. */
+async function mixStep(sim, rate, seconds) {
+  const gateway = await startGateway(sim, 'mix', [], { defaultPolls: true });
+  try {
+    log(`mix: ${rate} creates/s for ${seconds} s (3 s tasks, default polls), each task queried every second until it ends`);
+    const http = require('node:http');
+    const target = new URL(gateway.url);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+    const headers = { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' };
+    const createLat = [];
+    const queryLat = [];
+    const statuses = {};
+    let errors = 0;
+    let created = 0;
+    let ended = 0;
+    let queries = 0;
+    let outstanding = 0;
+    const total = Math.round(rate * seconds);
+    const cpuBefore = lib.cpuMs(gateway.pid);
+    const start = performance.now() + 20;
+    const call = (method, pathName, body, scheduledAt, onBody) => {
+      outstanding++;
+      const req = http.request(
+        { agent, hostname: target.hostname, port: target.port, method, path: pathName, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            outstanding--;
+            statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
+            const ms = performance.now() - scheduledAt;
+            if (res.statusCode < 200 || res.statusCode >= 300) errors++;
+            onBody(res.statusCode, Buffer.concat(chunks).toString('utf8'), ms);
+          });
+        },
+      );
+      req.on('error', () => {
+        outstanding--;
+        errors++;
+      });
+      req.end(body);
+    };
+    const query = (family, id, scheduledAt) => {
+      const wait = Math.max(0, scheduledAt - performance.now());
+      setTimeout(() => {
+        queries++;
+        const pathName = family === 'b' ? `/ax/api/v1/tasks/${id}` : `/vd/ent/v2/tasks/${id}/creations`;
+        call('GET', pathName, undefined, scheduledAt, (status, text, ms) => {
+          queryLat.push(ms);
+          if (status !== 200) return;
+          const body = JSON.parse(text);
+          const done = family === 'b' ? B_TERMINAL.has(body.output && body.output.task_status) : C_TERMINAL.has(body.state);
+          if (done) ended++;
+          else query(family, id, scheduledAt + 1000);
+        });
+      }, wait);
+    };
+    const create = (i, scheduledAt) => {
+      const family = i % 2 === 0 ? 'b' : 'c';
+      call('POST', family === 'b' ? B_CREATE_PATH : C_CREATE_PATH, family === 'b' ? B_BODY : C_BODY, scheduledAt, (status, text, ms) => {
+        createLat.push(ms);
+        if (status !== 200) return;
+        created++;
+        const body = JSON.parse(text);
+        query(family, family === 'b' ? body.output.task_id : body.task_id, performance.now() + 1000);
+      });
+    };
+    await new Promise((resolve) => {
+      let sent = 0;
+      const tick = () => {
+        const now = performance.now();
+        while (sent < total && start + (sent * 1000) / rate <= now) create(sent, start + (sent++ * 1000) / rate);
+        if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / rate - performance.now()));
+        else resolve();
+      };
+      setTimeout(tick, 20);
+    });
+    // Every task ends within a few poll intervals of its 3 s; give the tail up to 60 s.
+    const until = Date.now() + 60_000;
+    while ((outstanding > 0 || ended < created) && Date.now() < until) await lib.sleep(100);
+    const cpuMsTotal = lib.cpuMs(gateway.pid) - cpuBefore;
+    agent.destroy();
+    // Settlement commits with the terminal switch; give the worker a moment, then check the books.
+    const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    let account;
+    for (let i = 0; i < 50; i++) {
+      account = await lib.httpJson('GET', `${gateway.url}/admin/v1/accounts/${gateway.accountId}`, { headers: admin });
+      if (account.held === 0 && account.in_flight_tasks === 0) break;
+      await lib.sleep(200);
+    }
+    const verify = await lib.httpJson('GET', `${gateway.url}/admin/v1/ledger/verify`, { headers: admin });
+    const c = lib.percentiles(createLat);
+    const q = lib.percentiles(queryLat);
+    const step = {
+      rate,
+      seconds,
+      sent: total,
+      created,
+      ended,
+      queries,
+      errors,
+      statuses,
+      create: mapValues(c, (v) => lib.round(v, 2)),
+      query: mapValues(q, (v) => lib.round(v, 2)),
+      heldAfter: account.held,
+      inFlightAfter: account.in_flight_tasks,
+      ledgerOk: verify.ok === true,
+      cpuMsPerCreate: created ? lib.round(cpuMsTotal / created, 3) : null,
+    };
+    step.holds =
+      errors === 0 && created === total && ended === created && c.p99 < MIX_P99_MS && q.p99 < MIX_P99_MS && step.heldAfter === 0 && step.inFlightAfter === 0 && step.ledgerOk;
+    log(
+      `  mix ${rate}/s: ${created}/${total} created, ${ended} ended, ${queries} queries, ${errors} errors; p99 create ${step.create.p99} ms, query ${step.query.p99} ms; held ${step.heldAfter}, in flight ${step.inFlightAfter}, ledger ${step.ledgerOk ? 'ok' : 'NOT ok'}; ${step.holds ? 'holds' : 'does not hold'}`,
+    );
+    return step;
+  } finally {
+    await gateway.stop();
+  }
+}
+
 function targets(results) {
   const s = results.scenarios || {};
   const t = [];
   const add = (name, value, goal, met) => t.push({ target: name, value, goal, met });
-  if (s['b-create']) add('family B create rps >= 50% of forwarder', s['b-create'].ratio, '>= 0.50', s['b-create'].ratio >= 0.5);
-  if (s['b-query']) add('family B query rps >= 80% of forwarder', s['b-query'].ratio, '>= 0.80', s['b-query'].ratio >= 0.8);
-  for (const id of Object.keys(s)) add(`${s[id].label}: p99 added at ${RATE} req/s (paced) < 2 ms`, s[id].addedP99Ms, '< 2 ms', s[id].addedP99Ms < 2);
+  const pct = (ratio) => `${lib.round(ratio * 100, 1)}%`;
+  for (const id of ['b-create', 'c-create']) if (s[id]) add(`1. ${s[id].label} >= 15% of the forwarder's req/s`, pct(s[id].ratio), '>= 15%', s[id].ratio >= 0.15);
+  if (s['b-query']) add(`2. ${s['b-query'].label} >= 30% of the forwarder's req/s`, pct(s['b-query'].ratio), '>= 30%', s['b-query'].ratio >= 0.3);
+  if (s['c-query']) add(`2. ${s['c-query'].label} >= 30% of the forwarder's req/s`, pct(s['c-query'].ratio), '>= 30%', s['c-query'].ratio >= 0.3);
+  for (const id of Object.keys(s)) add(`3. ${s[id].label}: p99 added at ${RATE} req/s (paced) < 2 ms`, `${s[id].addedP99Ms} ms`, '< 2 ms', s[id].addedP99Ms < 2);
   const rssRunResult = results.rss && results.rss.run;
-  if (rssRunResult) add(`peak RSS over ${rssRunResult.requests} requests < 250 MB`, rssRunResult.peakRssMb, '< 250 MB', rssRunResult.peakRssMb < 250);
+  if (rssRunResult) add(`4. peak RSS over ${rssRunResult.requests} requests < 250 MB`, `${rssRunResult.peakRssMb} MB`, '< 250 MB', rssRunResult.peakRssMb < 250);
+  const mix = results.mix;
+  if (mix && mix.run) {
+    const r = mix.run;
+    add(
+      `5. mix at ${r.rate} creates/s for ${r.seconds} s: no errors, p99 < ${MIX_P99_MS} ms, every task ended and settled, ledger verifies`,
+      `${r.errors} errors; p99 create ${r.create.p99} ms, query ${r.query.p99} ms; ${r.ended}/${r.created} ended; held ${r.heldAfter}, in flight ${r.inFlightAfter}; ledger ${r.ledgerOk ? 'ok' : 'NOT ok'}`,
+      'all hold',
+      r.holds,
+    );
+    if (mix.capacity)
+      add(
+        '5. mix capacity: highest create rate that still holds',
+        `${mix.capacity.rate ?? 'none'} creates/s (steps: ${mix.capacity.steps.map((x) => `${x.rate}${x.holds ? ' ok' : ' no'}`).join(', ')})`,
+        'reported',
+        mix.capacity.rate !== null,
+      );
+  }
+  if (results.settings && /^postgres/.test(results.settings.database || ''))
+    add('6. creates and queries run on PostgreSQL', results.settings.database, 'runs', Object.keys(s).length > 0 || Boolean(mix));
   return t;
 }
 
@@ -406,7 +631,7 @@ function report(results) {
   if (scenarios.length) {
     lines.push(
       lib.markdownTable(
-        ['scenario', 'forwarder req/s', 'gateway req/s', 'gateway / forwarder', 'forwarder p50 / p99 ms', 'gateway p50 / p99 ms'],
+        ['scenario', 'forwarder req/s', 'gateway req/s', 'gateway / forwarder', 'forwarder p50 / p99 ms', 'gateway p50 / p99 ms', 'CPU ms / request: forwarder, gateway (ratio)'],
         scenarios.map((r) => [
           r.label,
           fmt(r.forwarder.throughput.rps, 0),
@@ -414,6 +639,7 @@ function report(results) {
           `**${fmt(r.ratio * 100, 1)}%**`,
           `${fmt(r.forwarder.throughput.latency.p50)} / ${fmt(r.forwarder.throughput.latency.p99)}`,
           `${fmt(r.gateway.throughput.latency.p50)} / ${fmt(r.gateway.throughput.latency.p99)}`,
+          cpuRatio(r),
         ]),
       ),
     );
@@ -448,6 +674,36 @@ function report(results) {
       `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB`,
     ]);
   }
+  if (results.mix && results.mix.run) {
+    const rows = [results.mix.run, ...((results.mix.capacity && results.mix.capacity.steps) || [])].map((r, i) => [
+      i === 0 ? `mix ${r.rate}/s, ${r.seconds} s` : `capacity step ${r.rate}/s, ${r.seconds} s`,
+      `${r.created} / ${r.ended}`,
+      `${r.queries}`,
+      `${r.create.p50} / ${r.create.p99}`,
+      `${r.query.p50} / ${r.query.p99}`,
+      `${r.errors}`,
+      `${r.heldAfter} / ${r.inFlightAfter} / ${r.ledgerOk ? 'ok' : 'NOT ok'}`,
+      `${r.cpuMsPerCreate}`,
+      r.holds ? 'yes' : '**no**',
+    ]);
+    lines.push(
+      lib.markdownTable(
+        [
+          'mix (3 s tasks, default polls)',
+          'created / ended',
+          'queries',
+          'create p50 / p99 ms',
+          'query p50 / p99 ms',
+          'errors',
+          'held / in flight / ledger after',
+          'gateway CPU ms per task',
+          'holds',
+        ],
+        rows,
+      ),
+    );
+    lines.push('');
+  }
   if (other.length) {
     lines.push(lib.markdownTable(['also measured', 'value', 'detail'], other));
     lines.push('');
@@ -459,6 +715,13 @@ function report(results) {
     ),
   );
   return lines.join('\n');
+}
+
+/** Forwarder CPU per request over gateway CPU per request: the req/s ratio both would reach if each had a core to itself. */
+function cpuRatio(r) {
+  const f = r.forwarder.throughput.cpuMsPerRequest;
+  const g = r.gateway.throughput.cpuMsPerRequest;
+  return Number.isFinite(f) && Number.isFinite(g) && g > 0 ? `${fmt(f, 3)}, ${fmt(g, 3)} (${fmt((f / g) * 100, 1)}%)` : 'n/a';
 }
 
 function fmt(value, digits = 2) {

@@ -26,7 +26,7 @@ import { CallbackDeliveryEntity } from '../../src/core/tasks/entities/callback-d
 import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
 import { TaskDraft } from '../../src/core/tasks/task-draft';
 import { TaskEngine } from '../../src/core/tasks/task-engine.service';
-import { FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
+import { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
 import { TaskLifecycle } from '../../src/core/tasks/task-lifecycle.service';
 import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
@@ -101,6 +101,10 @@ export class FakeTasksRepository extends TasksRepository {
     this.plainUpdates.push({ id, changes });
     const row = this.rows.get(id);
     if (row) Object.assign(row, changes);
+  }
+
+  override async countOpen(): Promise<number> {
+    return [...this.rows.values()].filter((t) => OPEN_PHASES.has(t.phase)).length;
   }
 
   override async updateIfOpen(id: string, changes: Partial<TaskEntity>): Promise<boolean> {
@@ -266,6 +270,9 @@ export class FakeTaskFamilies extends TaskFamilies {
   }
   present(task: TaskEntity): unknown {
     return { id: task.id, status: task.nativeStatus };
+  }
+  presentCreated(task: TaskEntity): CreatedAnswer {
+    return { body: { id: task.id, created: true } };
   }
   upstreamOperation(_family: string, action: string): string {
     return action;

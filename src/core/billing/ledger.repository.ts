@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { insertRow } from '../../platform/database/insert-row';
+import { HotSql } from '../../platform/database/hot-sql';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { UsageRecordEntity } from './entities/usage-record.entity';
@@ -13,28 +13,24 @@ export interface LedgerTotals {
 /** The SQL of money: conditional balance updates, entries, usage rows and the reconciliation sums. */
 @Injectable()
 export class LedgerRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Fixed SQL, amounts as parameters: one prepared statement serves every call (see HotSql). */
+  private readonly hot: HotSql;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.hot = HotSql.of(dataSource);
+  }
 
   /** Moves `amount` from available to held only if available covers it. */
   async takeHold(tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(AccountEntity)
-      // Amounts as parameters, never spliced into the SQL: one prepared statement serves every call.
-      .set({ balance: () => 'balance - :amount', held: () => 'held + :amount' })
-      .where('id = :accountId AND balance >= :amount', { accountId, amount: Math.trunc(amount) })
-      .execute();
-    return (result.affected ?? 0) === 1;
+    const a = Math.trunc(amount);
+    const sql = 'UPDATE "accounts" SET "balance" = "balance" - ?, "held" = "held" + ? WHERE "id" = ? AND "balance" >= ?';
+    return (await this.hot.run(tx, sql, [a, a, accountId, a])) === 1;
   }
 
   /** Gives back a hold and takes the charge (0 on failure) in one statement. */
   async closeHold(tx: EntityManager, accountId: string, held: number, charge: number): Promise<void> {
-    await tx
-      .createQueryBuilder()
-      .update(AccountEntity)
-      .set({ balance: () => 'balance + :back', held: () => 'held - :held' })
-      .where('id = :accountId', { accountId, back: Math.trunc(held) - Math.trunc(charge), held: Math.trunc(held) })
-      .execute();
+    const h = Math.trunc(held);
+    await this.hot.run(tx, 'UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ? WHERE "id" = ?', [h - Math.trunc(charge), h, accountId]);
   }
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
@@ -52,11 +48,11 @@ export class LedgerRepository {
   }
 
   async addEntry(tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
-    await insertRow(tx, LedgerEntryEntity, entry);
+    await this.hot.insert(tx, LedgerEntryEntity, entry);
   }
 
   async addUsage(tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
-    await insertRow(tx, UsageRecordEntity, usage);
+    await this.hot.insert(tx, UsageRecordEntity, usage);
   }
 
   /** Sums of every entry kind per account, for reconciliation. */

@@ -19,6 +19,24 @@ function gatewayError(error: unknown): GatewayError {
 }
 
 describe('TaskEngine.create', () => {
+  it('syncDueAt counts from the commit, not from before a slow slot/hold transaction', async () => {
+    const f = newFakes();
+    const takeSlot = f.accounts.tryTakeTaskSlot.bind(f.accounts);
+    // The slot update waits 60 s on a lock: the record commits 60 s after the request started.
+    jest.spyOn(f.accounts, 'tryTakeTaskSlot').mockImplementation(async (...args) => {
+      f.clock.advance(60_000);
+      return takeSlot(...args);
+    });
+    let dueAtSubmit: number | null = null;
+    f.client.onSubmit = async () => {
+      dueAtSubmit = f.tasks.row(f.client.submits[0].options!.clientReference!).syncDueAt;
+      return { upstreamTaskId: 'up-1', snapshot: snapshot({ state: 'queued' }) };
+    };
+    await create(f);
+    // The upstream call starts now: the worker may only reconcile once it must have ended.
+    expect(dueAtSubmit).toBeGreaterThanOrEqual(f.clock.nowMs() + f.config.UPSTREAM_TIMEOUT_MS);
+  });
+
   it('accepted: the task is active with its upstream ID, the estimate held and the slot taken', async () => {
     const f = newFakes();
     const { task, row } = await create(f);
@@ -39,6 +57,8 @@ describe('TaskEngine.create', () => {
     expect(row).toMatchObject({ phase: 'rejected', failureCode: '1201', billingState: 'released', syncDueAt: null });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     expect(f.ledgerRepository.kinds(row!.id)).toEqual(['hold', 'release']);
+    // The caller got 400 and no task ID: no client callback for it.
+    expect(f.callbacks.queued).toHaveLength(0);
   });
 
   it('unavailable (5xx, breaker): 503, the task rejected, the hold released and the slot freed', async () => {
@@ -48,6 +68,7 @@ describe('TaskEngine.create', () => {
     expect(gatewayError(error).status).toBe(503);
     expect(row).toMatchObject({ phase: 'rejected', failureCode: 'upstream_unavailable', billingState: 'released' });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    expect(f.callbacks.queued).toHaveLength(0);
   });
 
   it('an unexpected client fault is treated as unavailable: 503, nothing kept', async () => {

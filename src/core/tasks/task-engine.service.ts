@@ -12,6 +12,7 @@ import { AccountsRepository } from '../accounts/repositories/accounts.repository
 import { LedgerService } from '../billing/ledger.service';
 import { PricingService } from '../billing/pricing.service';
 import { assertCallbackUrlAllowed } from './callbacks/callback-destination';
+import { bindIdempotencyKey } from './idempotency.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskDraft } from './task-draft';
 import { TaskLifecycle } from './task-lifecycle.service';
@@ -50,7 +51,8 @@ export class TaskEngine {
     if (draft.externalTaskId && (await this.tasks.externalIdTaken(accountId, draft.externalTaskId))) {
       throw duplicateExternalId();
     }
-    const channel = this.upstreams.pick(draft.family);
+    const channel = draft.channelId ? this.upstreams.channel(draft.channelId) : this.upstreams.pick(draft.family);
+    if (draft.channelId && channel?.family !== draft.family) throw GatewayError.unavailable('The upstream channel this task needs is no longer configured.');
     if (!channel) throw GatewayError.unavailable(`No upstream channel is configured for this model family.`);
     const estimate = this.pricing.estimate(draft.model.name, draft.billing);
 
@@ -65,7 +67,13 @@ export class TaskEngine {
           throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
         }
         await this.ledger.hold(tx, accountId, task.id, estimate.amount, estimate.priceVersion);
+        // Due only once the upstream call must have ended, counted from now (the record is about to
+        // commit), not from before a transaction that may have waited: the worker never reconciles
+        // a task whose creation call is still running.
+        task.syncDueAt = this.clock.nowMs() + this.config.UPSTREAM_TIMEOUT_MS + 5000;
         await this.tasks.insert(task, tx);
+        // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
+        await bindIdempotencyKey(tx, accountId, task.id, this.clock.nowMs());
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateExternalId();
@@ -163,8 +171,8 @@ export class TaskEngine {
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
-      // If this process dies mid-call, the worker finds the record once the call must have ended.
-      syncDueAt: now + this.config.UPSTREAM_TIMEOUT_MS + 5000,
+      // Set in the creation transaction: if this process dies mid-call, the worker finds the record once the call must have ended.
+      syncDueAt: null,
       syncAttempts: 0,
       leaseOwner: null,
       leaseUntil: null,

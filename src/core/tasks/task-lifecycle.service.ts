@@ -103,12 +103,14 @@ export class TaskLifecycle {
     // can never leave a finished task holding money, and a second finisher changes nothing.
     const outcome = await this.transactions.run(async (tx) => {
       if (!(await this.tasks.updateIfOpen(task.id, final, tx))) return null;
+      // The family's own records of what the task produced, committed with the switch (winner only).
+      if (phase === 'succeeded') await this.families.onSucceeded(finished, tx);
       // False when the hold was already closed (e.g. released when an unconfirmed task was adopted).
       const closed = charge
         ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
         : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx);
       await this.accounts.releaseTaskSlot(task.accountId, tx);
-      await this.callbacks.enqueue(finished, tx);
+      if (!creationFailed(finished)) await this.callbacks.enqueue(finished, tx);
       return { closed };
     });
     if (!outcome) return (await this.tasks.findById(task.id)) ?? task;
@@ -133,7 +135,7 @@ export class TaskLifecycle {
         : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, reason, tx);
       if (!closed) return false;
       await this.accounts.releaseTaskSlot(task.accountId, tx);
-      await this.callbacks.enqueue(task, tx);
+      if (!creationFailed(task)) await this.callbacks.enqueue(task, tx);
       return true;
     });
   }
@@ -172,6 +174,14 @@ export class TaskLifecycle {
     }
     return { output_seconds: null, output_seconds_source: null };
   }
+}
+
+/**
+ * The caller never got this task's ID: the upstream refused the create call (`rejected`), or the
+ * creation was never confirmed. No client callback is sent for it (its ID answers 404).
+ */
+export function creationFailed(task: Pick<TaskEntity, 'phase' | 'failureCode'>): boolean {
+  return task.phase === 'rejected' || (task.phase === 'failed' && task.failureCode === 'creation_unconfirmed');
 }
 
 /** Usage rows speak one naming style (snake_case, like the API): `durationSeconds` -> `duration_seconds`. */

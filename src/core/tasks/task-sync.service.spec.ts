@@ -13,15 +13,33 @@ describe('TaskSyncService.sync', () => {
     expect(f.client.fetches).toEqual([{ operation: 'r2v', id: 'up-1' }]);
   });
 
-  it('deadline: ends the task as deadline_exceeded without asking the upstream, hold released, slot freed, callback queued', async () => {
+  it('deadline: a task the upstream still runs ends as deadline_exceeded after the final fetch, hold released, slot freed, callback queued', async () => {
     const f = newFakes();
     const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
     f.clock.advance(1000);
     await f.sync.sync(task);
     expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'deadline_exceeded', billingState: 'released', syncDueAt: null, nativeStatus: 'FAILED' });
-    expect(f.client.fetches).toHaveLength(0);
+    expect(f.client.fetches).toHaveLength(1);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
+  });
+
+  it('deadline: a task that succeeded just before its deadline is settled, not failed (fetch before the deadline check)', async () => {
+    const f = newFakes();
+    f.client.onFetch = async () => snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] });
+    const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
+    f.clock.advance(1000);
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: 80 });
+  });
+
+  it('deadline: an upstream that cannot be read past the deadline ends the task', async () => {
+    const f = newFakes();
+    f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('down', 503));
+    const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
+    f.clock.advance(1000);
+    await f.sync.sync(task);
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'deadline_exceeded', billingState: 'released' });
   });
 
   it('reconcile, upstream cannot look up by reference: creation_unconfirmed, hold released, slot freed', async () => {
@@ -31,6 +49,8 @@ describe('TaskSyncService.sync', () => {
     expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', billingState: 'released' });
     expect(f.client.fetches).toHaveLength(0);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    // The caller was told the creation failed and never got this ID: no client callback.
+    expect(f.callbacks.for(task.id)).toHaveLength(0);
   });
 
   it('reconcile, the upstream has it: adopted without charge (hold released), active with its upstream ID, slot kept', async () => {

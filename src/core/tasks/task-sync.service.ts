@@ -5,6 +5,7 @@ import { LedgerService } from '../billing/ledger.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskLifecycle } from './task-lifecycle.service';
 import { TaskFamilies } from './task-families';
+import { phaseOf } from './task-status';
 import { TasksRepository } from './tasks.repository';
 import { UpstreamDirectory } from './upstream-directory';
 
@@ -29,18 +30,27 @@ export class TaskSyncService {
   ) {}
 
   async sync(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
+    const pastDeadline = this.clock.nowMs() >= task.deadlineAt;
     try {
-      if (this.clock.nowMs() >= task.deadlineAt) {
-        return await this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
+      if (task.phase === 'submitting' || !task.upstreamTaskId) {
+        if (pastDeadline) return await this.failLate(task);
+        return await this.reconcile(task, timing);
       }
-      if (task.phase === 'submitting' || !task.upstreamTaskId) return await this.reconcile(task, timing);
       const channel = this.upstreams.channel(task.channelId);
       if (!channel) return await this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`);
+      // Fetch first, even past the deadline: a task that ended just before it is settled as it ended.
       const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
+      if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
       return await this.lifecycle.applySnapshot(task, snapshot);
     } catch (error) {
+      // Past the deadline there is no later: an unreadable upstream ends the task.
+      if (pastDeadline) return this.failLate(task);
       return this.retryLater(task, error);
     }
+  }
+
+  private failLate(task: TaskEntity): Promise<TaskEntity> {
+    return this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
   }
 
   /**

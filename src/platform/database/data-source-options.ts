@@ -6,8 +6,16 @@ import { ReconciliationIndexes1764000000000 } from './migrations/1764000000000-r
 import { OneActionName1764100000000 } from './migrations/1764100000000-one-action-name';
 import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions';
 import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
+import { IdempotencyTask1764400000000 } from './migrations/1764400000000-idempotency-task';
 
-export const MIGRATIONS = [InitialSchema1763900000000, ReconciliationIndexes1764000000000, OneActionName1764100000000, KlSessions1764200000000, KlVoices1764300000000];
+export const MIGRATIONS = [
+  InitialSchema1763900000000,
+  ReconciliationIndexes1764000000000,
+  OneActionName1764100000000,
+  KlSessions1764200000000,
+  KlVoices1764300000000,
+  IdempotencyTask1764400000000,
+];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * TypeORM on SQLite (default) or PostgreSQL, migrations applied at start unless switched off.
@@ -13,6 +14,7 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN), autoLoadEntities: true })],
+      providers: [WalCheckpointer],
     };
   }
 }

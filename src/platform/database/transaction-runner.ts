@@ -21,6 +21,15 @@ export class TransactionRunner {
     this.queue = next.catch(() => undefined);
     return next;
   }
+
+  /**
+   * For work that is a single statement on PostgreSQL (atomic on its own: no BEGIN/COMMIT round
+   * trips, `manager` undefined) and several statements on SQLite (run in a queued transaction as
+   * `run` does). See `TasksRepository.open`.
+   */
+  runAtomic<T>(work: (manager: EntityManager | undefined) => Promise<T>): Promise<T> {
+    return this.isPostgres ? work(undefined) : this.run(work);
+  }
 }
 
 /** True when the error is a unique-constraint violation, on either database. */

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExponentialBackoff, RetryPolicy, TimeoutPolicy, TimeoutStrategy, handleType, isBrokenCircuitError, isIsolatedCircuitError, retry, timeout } from 'cockatiel';
-import { firstValueFrom } from 'rxjs';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamTiming, UpstreamUnavailableError } from '../upstream.types';
 import { parseJsonLeniently } from './lenient';
 import { UpstreamAgents } from './upstream-agents';
@@ -39,6 +39,9 @@ export class UpstreamTransport {
   private readonly writeTimeout: TimeoutPolicy;
   private readonly readTimeout: TimeoutPolicy;
   private readonly readRetry: RetryPolicy;
+  /** The settings every call shares, built once (axios merges them with the per-call ones). */
+  private readonly fixed: AxiosRequestConfig;
+  private readonly axios: AxiosInstance;
 
   constructor(
     private readonly http: HttpService,
@@ -46,13 +49,33 @@ export class UpstreamTransport {
     private readonly breakers: UpstreamBreakers,
     @Inject(UPSTREAM_HTTP_OPTIONS) private readonly options: UpstreamHttpOptions,
   ) {
-    this.writeTimeout = timeout(options.createTimeoutMs, TimeoutStrategy.Cooperative);
-    this.readTimeout = timeout(options.readTimeoutMs, TimeoutStrategy.Cooperative);
+    // abortOnReturn off: the signal belongs to this one call, and aborting it after every answer
+    // built a DOMException with a stack trace per call (~2% of a create).
+    this.writeTimeout = timeout(options.createTimeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false });
+    this.readTimeout = timeout(options.readTimeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false });
     this.readRetry = retry(handleType(UpstreamFault), {
       maxAttempts: options.readRetries,
       // cockatiel's default generator is decorrelated jitter: exponential growth, randomised spacing.
       backoff: new ExponentialBackoff({ initialDelay: options.retryInitialDelayMs, maxDelay: options.retryMaxDelayMs }),
     });
+    // The axios instance of @nestjs/axios, called directly: its Observable wrapper cancels the
+    // request on unsubscribe, building an AxiosError/CanceledError with a stack after every call.
+    this.axios = http.axiosRef;
+    this.fixed = {
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
+      // Native transport only: redirects could carry credentials to another host, and the
+      // follow-redirects wrapper hides whether the request was fully written.
+      maxRedirects: 0,
+      // Channels name their upstream explicitly (the simulator is on loopback): no proxy from the environment.
+      proxy: false,
+      responseType: 'text',
+      transformResponse: [(data: unknown) => data],
+      // Bodies are serialised here (JSON.stringify once, no axios body sniffing).
+      transformRequest: [(data: unknown) => data],
+      validateStatus: () => true,
+      maxContentLength: options.maxResponseBytes,
+    };
   }
 
   async send(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
@@ -71,27 +94,16 @@ export class UpstreamTransport {
   private async sendOnce(channel: UpstreamChannel, request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     const startedAt = performance.now();
     try {
-      const response = await firstValueFrom(
-        this.http.request<string>({
-          url: joinUrl(channel.baseUrl, request.path),
-          method: request.method,
-          params: request.query,
-          data: request.body,
-          headers: { Accept: 'application/json', ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers },
-          httpAgent: this.agents.http,
-          httpsAgent: this.agents.https,
-          signal,
-          // Native transport only: redirects could carry credentials to another host, and the
-          // follow-redirects wrapper hides whether the request was fully written.
-          maxRedirects: 0,
-          // Channels name their upstream explicitly (the simulator is on loopback): no proxy from the environment.
-          proxy: false,
-          responseType: 'text',
-          transformResponse: [(data: unknown) => data],
-          validateStatus: () => true,
-          maxContentLength: this.options.maxResponseBytes,
-        }),
-      );
+      const hasBody = request.body !== undefined;
+      const response = await this.axios.request<string>({
+        ...this.fixed,
+        url: joinUrl(channel.baseUrl, request.path),
+        method: request.method,
+        params: request.query,
+        data: hasBody ? JSON.stringify(request.body) : undefined,
+        headers: hasBody ? { Accept: 'application/json', 'Content-Type': 'application/json', ...request.headers } : { Accept: 'application/json', ...request.headers },
+        signal,
+      });
       if (response.status >= 500) throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
       return { status: response.status, body: parseJsonLeniently(response.data) };
     } catch (error) {

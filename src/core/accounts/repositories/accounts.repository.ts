@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { HotSql } from '../../../platform/database/hot-sql';
 import { AccountEntity } from '../entities/account.entity';
 
 @Injectable()
 export class AccountsRepository {
-  constructor(@InjectRepository(AccountEntity) private readonly repo: Repository<AccountEntity>) {}
+  private readonly hot: HotSql;
+
+  constructor(@InjectRepository(AccountEntity) private readonly repo: Repository<AccountEntity>) {
+    this.hot = HotSql.of(repo.manager.connection);
+  }
 
   findById(id: string): Promise<AccountEntity | null> {
     return this.repo.findOneBy({ id });
@@ -32,21 +37,11 @@ export class AccountsRepository {
    * that concurrent requests on any number of instances can never exceed it.
    */
   async tryTakeTaskSlot(accountId: string, cap: number, manager?: EntityManager): Promise<boolean> {
-    const result = await (manager ?? this.repo.manager)
-      .createQueryBuilder()
-      .update(AccountEntity)
-      .set({ inFlightTasks: () => 'in_flight_tasks + 1' })
-      .where('id = :accountId AND in_flight_tasks < :cap', { accountId, cap })
-      .execute();
-    return (result.affected ?? 0) === 1;
+    const sql = 'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" + 1 WHERE "id" = ? AND "in_flight_tasks" < ?';
+    return (await this.hot.run(manager, sql, [accountId, cap])) === 1;
   }
 
   async releaseTaskSlot(accountId: string, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.repo.manager)
-      .createQueryBuilder()
-      .update(AccountEntity)
-      .set({ inFlightTasks: () => 'in_flight_tasks - 1' })
-      .where('id = :accountId AND in_flight_tasks > 0', { accountId })
-      .execute();
+    await this.hot.run(manager, 'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" - 1 WHERE "id" = ? AND "in_flight_tasks" > 0', [accountId]);
   }
 }

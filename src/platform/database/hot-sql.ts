@@ -1,0 +1,205 @@
+import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+
+interface SqliteStatement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+}
+interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+}
+
+interface EntityShape {
+  metadata: EntityMetadata;
+  /** Every column, in table order. */
+  columns: ColumnMetadata[];
+  byProperty: Map<string, ColumnMetadata>;
+  insertSql: string;
+  selectList: string;
+}
+
+function pgType(column: ColumnMetadata): string {
+  const type = String(column.type);
+  return type === 'varchar' || type === 'character varying' ? 'varchar' : type;
+}
+
+const INSTANCES = new WeakMap<DataSource, HotSql>();
+
+/**
+ * Fixed SQL for the few statements every create and query runs, through the driver TypeORM
+ * already holds, with TypeORM's own value conversion (column transformers, driver types) and
+ * errors (`QueryFailedError`). TypeORM's query builder rebuilds the SQL text on every call and its
+ * SQLite driver splices numbers into it as literals, so the same statement was prepared again and
+ * again; here each text is built once and, on SQLite, prepared once (better-sqlite3 runs it
+ * synchronously on TypeORM's one connection, so it takes part in an open transaction exactly as a
+ * query through the manager does). On PostgreSQL the statement goes through the manager's query
+ * runner (the transaction's, when there is one): one round trip each, `$n` placeholders.
+ *
+ * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
+ */
+export class HotSql {
+  readonly isPostgres: boolean;
+  private readonly prepared = new Map<string, SqliteStatement>();
+  private readonly pgText = new Map<string, string>();
+  private readonly shapes = new Map<EntityTarget<unknown>, EntityShape>();
+  private readonly updateTexts = new Map<string, string>();
+
+  private constructor(private readonly dataSource: DataSource) {
+    this.isPostgres = dataSource.options.type === 'postgres';
+  }
+
+  /** One instance per DataSource (its prepared statements belong to that connection). */
+  static of(dataSource: DataSource): HotSql {
+    let hot = INSTANCES.get(dataSource);
+    if (!hot) {
+      hot = new HotSql(dataSource);
+      INSTANCES.set(dataSource, hot);
+    }
+    return hot;
+  }
+
+  /** Runs a write; the number of rows it changed. */
+  async run(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<number> {
+    if (!this.isPostgres) return this.sqlite(sql, params, (stmt) => stmt.run(...params).changes);
+    const result = await this.pg(manager, sql, params);
+    return result.affected ?? result.records.length;
+  }
+
+  /** The first row of a read, raw (column names as in the database). */
+  async first(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<Record<string, unknown> | undefined> {
+    if (!this.isPostgres) return this.sqlite(sql, params, (stmt) => stmt.get(...params) as Record<string, unknown> | undefined);
+    const result = await this.pg(manager, sql, params);
+    return result.records[0] as Record<string, unknown> | undefined;
+  }
+
+  /** One INSERT of every column of `values` (no read-back), converted as TypeORM would. */
+  async insert<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, values: T): Promise<void> {
+    const shape = this.shape(target);
+    await this.run(
+      manager,
+      shape.insertSql,
+      shape.columns.map((column) => this.toDatabase(column, column.getEntityValue(values))),
+    );
+  }
+
+  /** Every column value of `values`, converted, in the order of the INSERT text. */
+  values<T extends ObjectLiteral>(target: EntityTarget<T>, values: T): unknown[] {
+    return this.shape(target).columns.map((column) => this.toDatabase(column, column.getEntityValue(values)));
+  }
+
+  /**
+   * PostgreSQL text of `TasksRepository.open`: parameters $1 amount, $2 account, $3 cap, then
+   * every column of the ledger entry, then every column of the task (see `values`).
+   */
+  openSql(task: EntityTarget<unknown>, entry: EntityTarget<unknown>): string {
+    const key = 'open';
+    let sql = this.updateTexts.get(key);
+    if (!sql) {
+      const e = this.shape(entry);
+      const t = this.shape(task);
+      let n = 3;
+      const typed = (c: ColumnMetadata) => `$${++n}::${pgType(c)}`;
+      const names = (shape: EntityShape) => shape.columns.map((c) => `"${c.databaseName}"`).join(', ');
+      sql =
+        `WITH acct AS (UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" + 1, "balance" = "balance" - $1, "held" = "held" + $1 ` +
+        `WHERE "id" = $2 AND "in_flight_tasks" < $3 AND "balance" >= $1 RETURNING "id"), ` +
+        `e AS (INSERT INTO "${e.metadata.tableName}" (${names(e)}) SELECT ${e.columns.map(typed).join(', ')} FROM acct RETURNING 1), ` +
+        `t AS (INSERT INTO "${t.metadata.tableName}" (${names(t)}) SELECT ${t.columns.map(typed).join(', ')} FROM acct RETURNING 1) ` +
+        `SELECT (SELECT count(*) FROM t)::int AS opened, a."in_flight_tasks" >= $3 AS at_capacity FROM "accounts" a WHERE a."id" = $2`;
+      this.updateTexts.set(key, sql);
+    }
+    return sql;
+  }
+
+  /**
+   * `UPDATE <table> SET <changed columns> WHERE <where>`; `where` uses `?` placeholders filled from
+   * `whereParams`. The SQL text is built once per set of changed columns.
+   */
+  async update<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, changes: Partial<T>, where: string, whereParams: unknown[]): Promise<number> {
+    const shape = this.shape(target);
+    const keys = Object.keys(changes).filter((key) => (changes as Record<string, unknown>)[key] !== undefined);
+    const cacheKey = `${shape.metadata.tableName}|${where}|${keys.join(',')}`;
+    let sql = this.updateTexts.get(cacheKey);
+    if (!sql) {
+      const sets = keys.map((key) => `"${this.column(shape, key).databaseName}" = ?`);
+      sql = `UPDATE "${shape.metadata.tableName}" SET ${sets.join(', ')} WHERE ${where}`;
+      this.updateTexts.set(cacheKey, sql);
+    }
+    const params = keys.map((key) => this.toDatabase(this.column(shape, key), (changes as Record<string, unknown>)[key]));
+    return this.run(manager, sql, [...params, ...whereParams]);
+  }
+
+  /** `SELECT <every column> FROM <table> WHERE <where>`, hydrated into an entity. */
+  async findOne<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, where: string, params: unknown[]): Promise<T | null> {
+    const shape = this.shape(target);
+    const row = await this.first(manager, `SELECT ${shape.selectList} FROM "${shape.metadata.tableName}" WHERE ${where}`, params);
+    return row ? this.hydrate(shape, row) : null;
+  }
+
+  private hydrate<T>(shape: EntityShape, row: Record<string, unknown>): T {
+    const entity = shape.metadata.create() as Record<string, unknown>;
+    for (const column of shape.columns) entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    return entity as T;
+  }
+
+  private toDatabase(column: ColumnMetadata, value: unknown): unknown {
+    // A column left out takes its declared default, as TypeORM's insert does.
+    if (value === undefined && column.default !== undefined && typeof column.default !== 'function') value = column.default;
+    const converted = this.dataSource.driver.preparePersistentValue(value, column) as unknown;
+    return converted === undefined ? null : converted;
+  }
+
+  private column(shape: EntityShape, property: string): ColumnMetadata {
+    const column = shape.byProperty.get(property);
+    if (!column) throw new Error(`${shape.metadata.name} has no column for property ${property}`);
+    return column;
+  }
+
+  private shape(target: EntityTarget<unknown>): EntityShape {
+    let shape = this.shapes.get(target);
+    if (!shape) {
+      const metadata = this.dataSource.getMetadata(target);
+      const columns = metadata.columns.filter((c) => !c.isVirtual && !c.relationMetadata);
+      const names = columns.map((c) => `"${c.databaseName}"`);
+      shape = {
+        metadata,
+        columns,
+        byProperty: new Map(columns.map((c) => [c.propertyName, c])),
+        insertSql: `INSERT INTO "${metadata.tableName}" (${names.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+        selectList: names.join(', '),
+      };
+      this.shapes.set(target, shape);
+    }
+    return shape;
+  }
+
+  private sqlite<R>(sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R): Promise<R> {
+    try {
+      let stmt = this.prepared.get(sql);
+      if (!stmt) {
+        stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(sql);
+        this.prepared.set(sql, stmt);
+      }
+      return Promise.resolve(exec(stmt));
+    } catch (error) {
+      return Promise.reject(new QueryFailedError(sql, params, error as Error));
+    }
+  }
+
+  private async pg(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<{ affected?: number; records: unknown[] }> {
+    let text = this.pgText.get(sql);
+    if (!text) {
+      let n = 0;
+      text = sql.replace(/\?/g, () => `$${++n}`);
+      this.pgText.set(sql, text);
+    }
+    const runner = manager?.queryRunner;
+    if (runner && !runner.isReleased) return runner.query(text, params, true) as Promise<{ affected?: number; records: unknown[] }>;
+    const own = this.dataSource.createQueryRunner();
+    try {
+      return (await own.query(text, params, true)) as { affected?: number; records: unknown[] };
+    } finally {
+      await own.release();
+    }
+  }
+}
