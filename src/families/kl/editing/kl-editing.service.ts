@@ -9,7 +9,7 @@ import { KlSessionsService } from '../sessions/kl-sessions.service';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
 import { presentKlEditingTask } from './kl-editing-task.presenter';
 import { checkDurationFits, klEditingUpstreamBody, validateKlEditingRequest } from './kl-editing.rules';
-import { parseKlListQuery, presentKlList } from './kl-task-list';
+import { parseKlListQuery, presentKlList } from '../tasks/kl-task-list';
 
 /** Family A editing tasks (SPEC.md endpoints 6-8): validate against the body and the session, hand to the engine, present from the record. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../../platform/errors';
-import { parseKlListQuery, parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete } from './kl-voice.rules';
+import { parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete } from './kl-voice.rules';
 
 function paramOf(fn: () => unknown): string | null | undefined {
   try {
@@ -57,32 +57,7 @@ describe('validateKlVoiceDelete', () => {
   });
 });
 
-describe('parseKlListQuery', () => {
-  it('defaults to page 1 of 20', () => {
-    expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20 });
-  });
-
-  it('reads the flat and the nested filter forms alike', () => {
-    expect(parseKlListQuery({ pageNum: '2', pageSize: '5', 'filter.model': 'kl-v1', 'filter.task_ids': ['a', 'b'] })).toEqual({
-      page: 2,
-      pageSize: 5,
-      model: 'kl-v1',
-      ids: ['a', 'b'],
-    });
-    expect(parseKlListQuery({ filter: { task_ids: 'a' } })).toEqual({ page: 1, pageSize: 20, ids: ['a'] });
-  });
-
-  it.each([
-    [{ pageNum: '0' }, 'pageNum'],
-    [{ pageNum: '501' }, 'pageNum'],
-    [{ pageSize: '1.5' }, 'pageSize'],
-    [{ pageSize: ['1', '2'] }, 'pageSize'],
-    [{ 'filter.task_ids': Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'filter.task_ids'],
-    [{ 'filter.status': 'x' }, 'filter.status'],
-  ])('refuses %j naming %s', (query, param) => {
-    expect(paramOf(() => parseKlListQuery(query))).toBe(param);
-  });
-
+describe('parseKlPresetsQuery', () => {
   it('presets take pageNum and pageSize only', () => {
     expect(parseKlPresetsQuery({ pageNum: '3', pageSize: '500' })).toEqual({ page: 3, pageSize: 500 });
     expect(paramOf(() => parseKlPresetsQuery({ 'filter.model': 'x' }))).toBe('filter.model');

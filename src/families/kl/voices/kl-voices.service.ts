@@ -15,11 +15,11 @@ import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstrea
 import { KL_CUSTOM_VOICES, KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlVoiceUsage } from '../kl.pricing';
 import { parseResultId } from '../tasks/kl-result-ids';
-import { presentKlTaskList } from '../tasks/kl-task-list.presenter';
+import { parseKlListQuery, presentKlList } from '../tasks/kl-task-list';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
 import { KlPresetItem, KlPresetsService } from './kl-presets.service';
 import { presentKlVoiceTask } from './kl-voice-task.presenter';
-import { KlVoiceSource, parseKlListQuery, parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete, videoNotFound } from './kl-voice.rules';
+import { KlVoiceSource, parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete, videoNotFound } from './kl-voice.rules';
 import { KlVoicesRepository } from './kl-voices.repository';
 
 /** Family A voices: custom voice tasks on the engine, their deletion, the official presets. */
@@ -69,7 +69,7 @@ export class KlVoicesService {
       principal.account.id,
       page.items.map((t) => t.id),
     );
-    return presentKlTaskList(page, request, (task) => presentKlVoiceTask(task, undefined, deleted), requestContext.requestId());
+    return presentKlList(page, request, KL_CUSTOM_VOICES, (task) => presentKlVoiceTask(task, undefined, deleted), requestContext.requestId());
   }
 
   async presetVoices(query: Record<string, unknown>) {

@@ -32,3 +32,39 @@ describe('family A list query', () => {
 
   it('takes 100 task IDs', () => expect(param({ 'filter.task_ids': Array.from({ length: 100 }, (_, i) => `t${i}`) })).toBe('accepted'));
 });
+
+const paramOf = (fn: () => unknown): string | null | undefined => {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof GatewayError) return error.param;
+  }
+  return undefined;
+};
+
+describe('family A list query: strict parameters', () => {
+  it('defaults to page 1 of 20', () => {
+    expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20 });
+  });
+
+  it('reads the flat and the nested filter forms alike', () => {
+    expect(parseKlListQuery({ pageNum: '2', pageSize: '5', 'filter.model': 'kl-v1', 'filter.task_ids': ['a', 'b'] })).toEqual({
+      page: 2,
+      pageSize: 5,
+      model: 'kl-v1',
+      ids: ['a', 'b'],
+    });
+    expect(parseKlListQuery({ filter: { task_ids: 'a' } })).toEqual({ page: 1, pageSize: 20, ids: ['a'] });
+  });
+
+  it.each([
+    [{ pageNum: '0' }, 'pageNum'],
+    [{ pageNum: '501' }, 'pageNum'],
+    [{ pageSize: '1.5' }, 'pageSize'],
+    [{ pageSize: ['1', '2'] }, 'pageSize'],
+    [{ 'filter.task_ids': Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'filter.task_ids'],
+    [{ 'filter.status': 'x' }, 'filter.status'],
+  ])('refuses %j naming %s', (query, param) => {
+    expect(paramOf(() => parseKlListQuery(query))).toBe(param);
+  });
+});
