@@ -8,7 +8,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MaxChars, NotBlank } from '../../common/text-rules';
-import { KlModelFieldsDto } from '../sessions/kl-session.dto';
+import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_EDIT_MODES = ['addition', 'swap', 'removal'] as const;
 export type KlEditMode = (typeof KL_EDIT_MODES)[number];

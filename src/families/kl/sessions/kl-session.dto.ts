@@ -7,21 +7,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { NotBlank } from '../../common/text-rules';
+import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_MAX_MARKED_FRAMES = 10;
 export const KL_MAX_POINTS_PER_FRAME = 10;
-
-export class KlModelFieldsDto {
-  @ApiPropertyOptional({ example: 'kl-v1', description: 'Selects the model; else `model`; else kl-v1.' })
-  @IsOptional()
-  @IsString()
-  model_name?: string;
-
-  @ApiPropertyOptional({ description: 'Read when model_name is absent.' })
-  @IsOptional()
-  @IsString()
-  model?: string;
-}
 
 export class KlInitSelectionDto extends KlModelFieldsDto {
   @ApiPropertyOptional({ example: 'video_01jd..._0', description: 'A video this account generated (gateway public ID), at most 30 days old.' })

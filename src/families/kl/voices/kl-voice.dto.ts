@@ -7,21 +7,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { MaxChars, NotBlank } from '../../common/text-rules';
+import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_VOICE_NAME_MAX = 20;
 export const KL_VOICE_EXTENSIONS = ['mp3', 'wav', 'mp4', 'mov'] as const;
 
-export class KlCreateVoiceDto {
-  @ApiPropertyOptional({ example: 'kl-v1', description: 'Model (family A rule: model_name, else model, else kl-v1); needs the voices capability.' })
-  @IsOptional()
-  @IsString()
-  model_name?: string;
-
-  @ApiPropertyOptional({ description: 'Read when model_name is absent.' })
-  @IsOptional()
-  @IsString()
-  model?: string;
-
+export class KlCreateVoiceDto extends KlModelFieldsDto {
   @ApiProperty({ example: 'Narrator', description: `Voice name, at most ${KL_VOICE_NAME_MAX} characters.` })
   @MaxChars(KL_VOICE_NAME_MAX)
   @NotBlank()
@@ -59,17 +50,7 @@ export class KlCreateVoiceDto {
   external_task_id?: string;
 }
 
-export class KlDeleteVoiceDto {
-  @ApiPropertyOptional({ description: 'Family A model rule (needs the voices capability).' })
-  @IsOptional()
-  @IsString()
-  model_name?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  model?: string;
-
+export class KlDeleteVoiceDto extends KlModelFieldsDto {
   @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'A custom voice of this account (its gateway voice ID).' })
   @MaxLength(100)
   @NotBlank()
