@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
 import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
-import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
 import { LedgerEntryEntity } from '../../src/core/billing/entities/ledger-entry.entity';
 import { LedgerService } from '../../src/core/billing/ledger.service';
 import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
@@ -80,11 +79,9 @@ async function plantCrashedTask(gw: SimulatedGateway, template: TaskEntity, chan
     syncAttempts: 0,
     ...changes,
   } satisfies Partial<TaskEntity>);
-  expect(await gw.app.get(AccountsRepository).tryTakeTaskSlot(task.accountId, 1000)).toBe(true);
-  await gw.app.get(TransactionRunner).run(async (tx) => {
-    await gw.app.get(LedgerService).hold(tx, task.accountId, task.id, task.estimatedCharge, task.priceVersion as number);
-    await gw.app.get(TasksRepository).insert(task, tx);
-  });
+  // Exactly what the engine commits before its upstream call: slot, hold, hold entry and record in one.
+  const hold = gw.app.get(LedgerService).holdEntry(task.accountId, task.id, task.estimatedCharge, task.priceVersion as number);
+  expect(await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 1000, tx))).toBe('opened');
   return task;
 }
 

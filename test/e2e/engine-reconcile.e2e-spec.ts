@@ -1,4 +1,3 @@
-import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
 import { LedgerService } from '../../src/core/billing/ledger.service';
 import { PricingService } from '../../src/core/billing/pricing.service';
 import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
@@ -64,11 +63,8 @@ describe('task engine: reconciling a task the upstream accepted while the gatewa
       deadlineAt: now + 3600_000,
     } satisfies Partial<TaskEntity>);
     // What the engine had committed before the call: the hold, the slot and the record.
-    await gw.app.get(AccountsRepository).tryTakeTaskSlot(acct.id, 10);
-    await gw.app.get(TransactionRunner).run(async (tx) => {
-      await gw.app.get(LedgerService).hold(tx, acct.id, taskId, estimate.amount, estimate.priceVersion);
-      await gw.app.get(TasksRepository).insert(task, tx);
-    });
+    const hold = gw.app.get(LedgerService).holdEntry(acct.id, taskId, estimate.amount, estimate.priceVersion);
+    expect(await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 10, tx))).toBe('opened');
     // The upstream accepted the call (with our reference) but the answer never got recorded.
     const upstream = await fetch(`${gw.sim.kl.baseUrl}/v1/general/custom-voices`, {
       method: 'POST',

@@ -29,7 +29,7 @@ import { TaskEngine } from '../../src/core/tasks/task-engine.service';
 import { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
 import { TaskLifecycle } from '../../src/core/tasks/task-lifecycle.service';
 import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
-import { TasksRepository } from '../../src/core/tasks/tasks.repository';
+import { OpenOutcome, TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { UpstreamDirectory } from '../../src/core/tasks/upstream-directory';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { TransactionRunner } from '../../src/platform/database/transaction-runner';
@@ -73,6 +73,17 @@ export class FakeTasksRepository extends TasksRepository {
     if (!error) return;
     this.faults.delete(method);
     throw error;
+  }
+
+  /** Where `open` takes the slot and the hold (the account and ledger fakes, wired by `newFakes`). */
+  opener: ((task: TaskEntity, hold: LedgerEntryEntity, cap: number) => OpenOutcome) | null = null;
+
+  /** Slot, hold, hold entry and record, or nothing: the cap first, then the balance, as the SQL does. */
+  override async open(task: TaskEntity, hold: LedgerEntryEntity, cap: number): Promise<OpenOutcome> {
+    if (!this.opener) throw new Error('FakeTasksRepository.open needs an opener (newFakes wires one)');
+    const outcome = this.opener(task, hold, cap);
+    if (outcome === 'opened') await this.insert(task);
+    return outcome;
   }
 
   override async insert(task: TaskEntity): Promise<void> {
@@ -134,13 +145,6 @@ export class FakeAccountsRepository extends AccountsRepository {
     const account = this.state.get(id);
     if (!account) throw new Error(`no account ${id} in the fake repository`);
     return account;
-  }
-
-  override async tryTakeTaskSlot(accountId: string, cap: number): Promise<boolean> {
-    const account = this.account(accountId);
-    if (account.inFlightTasks >= cap) return false;
-    account.inFlightTasks += 1;
-    return true;
   }
 
   override async releaseTaskSlot(accountId: string): Promise<void> {
@@ -357,6 +361,16 @@ export function newFakes(env: Record<string, string> = {}) {
   const ledgerRepository = new FakeLedgerRepository(accounts);
   const transactions = new FakeTransactionRunner();
   const ledger = new LedgerService(ledgerRepository, accounts, transactions, clock, tasks);
+  tasks.opener = (task, hold, cap) => {
+    const account = accounts.account(task.accountId);
+    if (account.inFlightTasks >= cap) return 'at-capacity';
+    if (account.balance < hold.amount) return 'insufficient-balance';
+    account.inFlightTasks += 1;
+    account.balance -= hold.amount;
+    account.held += hold.amount;
+    ledgerRepository.entries.push(hold);
+    return 'opened';
+  };
   const pricing = new FakePricingService(config, clock);
   const families = new FakeTaskFamilies();
   const callbacks = new FakeCallbackOutbox(families, clock);

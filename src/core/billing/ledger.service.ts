@@ -50,11 +50,12 @@ export class LedgerService {
     });
   }
 
-  /** Holds the estimate inside the caller's transaction; 403 insufficient_quota when it cannot. */
-  async hold(tx: EntityManager, accountId: string, taskId: string, estimate: number, priceVersion: number): Promise<void> {
-    const amount = units(estimate, 'hold amount');
-    if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
-    await this.ledger.addEntry(tx, this.entry(accountId, 'hold', amount, taskId, 'estimated charge held at creation', priceVersion));
+  /**
+   * The ledger entry of a hold taken at creation, shaped here so money rows have one author; the
+   * caller writes it in the same statement that takes the hold (`TasksRepository.open`).
+   */
+  holdEntry(accountId: string, taskId: string, estimate: number, priceVersion: number): LedgerEntryEntity {
+    return this.entry(accountId, 'hold', units(estimate, 'hold amount'), taskId, 'estimated charge held at creation', priceVersion);
   }
 
   /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */

@@ -105,6 +105,11 @@ export class IdempotencyService {
   }
 }
 
+/** Whether the current request sent an `Idempotency-Key` (its creation then ties the key to the task). */
+export function hasIdempotencyKey(): boolean {
+  return requestContext.current()?.idempotency !== undefined;
+}
+
 /**
  * Ties the current request's `Idempotency-Key` (if it sent one) to its task, inside the creation
  * transaction. A key another request tied first rolls this creation back (`IdempotencyKeyTakenError`).

@@ -21,11 +21,11 @@ function gatewayError(error: unknown): GatewayError {
 describe('TaskEngine.create', () => {
   it('syncDueAt counts from the commit, not from before a slow slot/hold transaction', async () => {
     const f = newFakes();
-    const takeSlot = f.accounts.tryTakeTaskSlot.bind(f.accounts);
-    // The slot update waits 60 s on a lock: the record commits 60 s after the request started.
-    jest.spyOn(f.accounts, 'tryTakeTaskSlot').mockImplementation(async (...args) => {
+    const run = f.transactions.run.bind(f.transactions);
+    // The transaction waits 60 s for its turn (a lock, the SQLite queue): the record commits 60 s after the request started.
+    jest.spyOn(f.transactions, 'run').mockImplementation(async (work) => {
       f.clock.advance(60_000);
-      return takeSlot(...args);
+      return run(work);
     });
     let dueAtSubmit: number | null = null;
     f.client.onSubmit = async () => {

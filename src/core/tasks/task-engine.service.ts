@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
@@ -12,7 +13,7 @@ import { AccountsRepository } from '../accounts/repositories/accounts.repository
 import { LedgerService } from '../billing/ledger.service';
 import { PricingService } from '../billing/pricing.service';
 import { assertCallbackUrlAllowed } from './callbacks/callback-destination';
-import { bindIdempotencyKey } from './idempotency.service';
+import { bindIdempotencyKey, hasIdempotencyKey } from './idempotency.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskDraft } from './task-draft';
 import { TaskLifecycle } from './task-lifecycle.service';
@@ -59,22 +60,23 @@ export class TaskEngine {
     const cap = principal.account.maxConcurrentTasks ?? this.config.DEFAULT_MAX_CONCURRENT_TASKS;
     const now = this.clock.nowMs();
     const task = this.newRecord(principal, draft, channel.id, estimate.amount, estimate.priceVersion, now);
-    // Slot, hold and record commit together, or not at all: the cap is checked before anything is
-    // held, and a refused hold gives the slot back with the rollback.
+    // Slot, hold and record commit together, or not at all (the cap is checked before the balance).
+    // Without an Idempotency-Key that is one statement on PostgreSQL (one database round trip; the
+    // acceptance is the second); with one, the key is tied to the task in the same transaction.
+    const hold = this.ledger.holdEntry(accountId, task.id, estimate.amount, estimate.priceVersion);
+    const open = async (tx: EntityManager | undefined): Promise<void> => {
+      // Due only once the upstream call must have ended, counted from the commit (not from before a
+      // transaction that may have waited): the worker never reconciles a call still running.
+      task.syncDueAt = this.clock.nowMs() + this.config.UPSTREAM_TIMEOUT_MS + 5000;
+      const outcome = await this.tasks.open(task, hold, cap, tx);
+      if (outcome === 'at-capacity') throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
+      if (outcome === 'insufficient-balance') throw GatewayError.insufficientQuota();
+      // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
+      if (tx) await bindIdempotencyKey(tx, accountId, task.id, this.clock.nowMs());
+    };
     try {
-      await this.transactions.run(async (tx) => {
-        if (!(await this.accounts.tryTakeTaskSlot(accountId, cap, tx))) {
-          throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
-        }
-        await this.ledger.hold(tx, accountId, task.id, estimate.amount, estimate.priceVersion);
-        // Due only once the upstream call must have ended, counted from now (the record is about to
-        // commit), not from before a transaction that may have waited: the worker never reconciles
-        // a task whose creation call is still running.
-        task.syncDueAt = this.clock.nowMs() + this.config.UPSTREAM_TIMEOUT_MS + 5000;
-        await this.tasks.insert(task, tx);
-        // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
-        await bindIdempotencyKey(tx, accountId, task.id, this.clock.nowMs());
-      });
+      if (hasIdempotencyKey()) await this.transactions.run(open);
+      else await this.transactions.runAtomic(open);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateExternalId();
       throw error;

@@ -32,15 +32,6 @@ export class AccountsRepository {
     return this.repo.find({ order: { createdAt: 'ASC' } });
   }
 
-  /**
-   * Takes one in-flight slot if the account is under its cap, in a single conditional UPDATE so
-   * that concurrent requests on any number of instances can never exceed it.
-   */
-  async tryTakeTaskSlot(accountId: string, cap: number, manager?: EntityManager): Promise<boolean> {
-    const sql = 'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" + 1 WHERE "id" = ? AND "in_flight_tasks" < ?';
-    return (await this.hot.run(manager, sql, [accountId, cap])) === 1;
-  }
-
   async releaseTaskSlot(accountId: string, manager?: EntityManager): Promise<void> {
     await this.hot.run(manager, 'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" - 1 WHERE "id" = ? AND "in_flight_tasks" > 0', [accountId]);
   }
