@@ -146,10 +146,6 @@ export class TasksRepository implements HoldGate {
     return (result.affected ?? 0) === 1 ? this.repo.findOneBy({ id }) : null;
   }
 
-  countDue(now: number): Promise<number> {
-    return this.repo.createQueryBuilder('t').where('t.sync_due_at <= :now', { now }).getCount();
-  }
-
   /** Tasks not yet ended (submitting or active): every open task has a sync due time. Cost: an index-only count over open rows. */
   countOpen(): Promise<number> {
     return this.repo.createQueryBuilder('t').where('t.sync_due_at IS NOT NULL').getCount();
