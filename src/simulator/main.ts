@@ -2,6 +2,7 @@
  * Standalone simulator: `npm run simulator`. Prints the env lines the gateway reads, so a gateway
  * started with them talks to these servers as it would to real upstreams.
  */
+import { simulatorUpstreamEnv } from './upstream-env';
 import { parseChaos } from './chaos';
 import { DEFAULT_SIM_TASK_MS, startSimulator } from './simulator';
 
@@ -33,16 +34,8 @@ async function main(): Promise<void> {
     chaos: parseChaos(env.SIM_CHAOS),
   });
 
-  const lines = [
-    `UPSTREAM_KL_BASE_URL=${simulator.kl.baseUrl}`,
-    `UPSTREAM_KL_API_KEY=${simulator.kl.apiKey}`,
-    `UPSTREAM_KL_ACCESS_KEY=${simulator.kl.accessKey}`,
-    `UPSTREAM_KL_SECRET_KEY=${simulator.kl.secretKey}`,
-    `UPSTREAM_AX_BASE_URL=${simulator.ax.baseUrl}`,
-    `UPSTREAM_AX_API_KEY=${simulator.ax.apiKey}`,
-    `UPSTREAM_VD_BASE_URL=${simulator.vd.baseUrl}`,
-    `UPSTREAM_VD_API_KEY=${simulator.vd.apiKey}`,
-  ];
+  // The API key variant of family A's auth, too, for gateways configured with a key instead of a key pair.
+  const lines = Object.entries({ ...simulatorUpstreamEnv(simulator), UPSTREAM_KL_API_KEY: simulator.kl.apiKey }).map(([name, value]) => `${name}=${value}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (env.SIM_CHAOS) process.stderr.write(`simulator: upstream faults on (SIM_CHAOS=${env.SIM_CHAOS})\n`);
 

@@ -1,0 +1,21 @@
+import { loadChannels } from '../upstream/channels/load-channels';
+import { simulatorUpstreamEnv } from './upstream-env';
+
+describe('simulatorUpstreamEnv', () => {
+  it('names one channel per family, with the credentials each protocol authenticates with', () => {
+    const sim = {
+      kl: { baseUrl: 'http://127.0.0.1:1', apiKey: 'kl-key', accessKey: 'kl-ak', secretKey: 'kl-sk' },
+      ax: { baseUrl: 'http://127.0.0.1:2', apiKey: 'ax-key' },
+      vd: { baseUrl: 'http://127.0.0.1:3', apiKey: 'vd-key' },
+    };
+    const channels = loadChannels({ ...simulatorUpstreamEnv(sim), UPSTREAM_MODEL_MAP_FILE: 'config/upstream-models.json' });
+    expect(channels.map((c) => [c.id, c.baseUrl])).toEqual([
+      ['kl-default', 'http://127.0.0.1:1'],
+      ['ax-default', 'http://127.0.0.1:2'],
+      ['vd-default', 'http://127.0.0.1:3'],
+    ]);
+    expect(channels[0]).toMatchObject({ accessKey: 'kl-ak', secretKey: 'kl-sk' });
+    expect(channels[1]).toMatchObject({ apiKey: 'ax-key' });
+    expect(channels[2]).toMatchObject({ apiKey: 'vd-key' });
+  });
+});
