@@ -1,3 +1,4 @@
+import { simulatorUpstreamEnv } from '../simulator/upstream-env';
 import { RunningSimulator, startSimulator } from '../simulator/simulator';
 import { sendJson, startFakeUpstream } from '../upstream/testing/fake-upstream';
 import { runSmokeUpstream } from './smoke-upstream';
@@ -33,13 +34,7 @@ describe('npm run smoke:upstream', () => {
     it('follows one task per family to its end, every field as expected, exit 0', async () => {
       const env = {
         ...FAST,
-        UPSTREAM_KL_BASE_URL: sim.kl.baseUrl,
-        UPSTREAM_KL_ACCESS_KEY: sim.kl.accessKey,
-        UPSTREAM_KL_SECRET_KEY: sim.kl.secretKey,
-        UPSTREAM_AX_BASE_URL: sim.ax.baseUrl,
-        UPSTREAM_AX_API_KEY: sim.ax.apiKey,
-        UPSTREAM_VD_BASE_URL: sim.vd.baseUrl,
-        UPSTREAM_VD_API_KEY: sim.vd.apiKey,
+        ...simulatorUpstreamEnv(sim),
         SMOKE_KL_VOICE_URL: 'https://cdn.example/voice.mp3',
       };
       const out = sink();
@@ -51,7 +46,8 @@ describe('npm run smoke:upstream', () => {
       // The default model map sent the vendors' names.
       expect(report).toMatch(/vd\s+create\s+model\s+"vd2\.0" -> "vidu2\.0"/);
       expect(report).toMatch(/ax\s+create\s+model\s+"wx2\.6-r2v-flash" -> "wan2\.6-r2v-flash"/);
-      expect(report).toMatch(/ax\s+poll\s+status words\s+PENDING -> RUNNING -> SUCCEEDED/);
+      // RUNNING is seen only when a poll lands inside it (150 ms tasks; a loaded machine may miss it).
+      expect(report).toMatch(/ax\s+poll\s+status words\s+PENDING (-> RUNNING )?-> SUCCEEDED\s+only documented status words\s+ok/);
       expect(report).toMatch(/kl\s+lookup\s+GET by external_task_id gw-smoke-\d+/);
       expect(report).toMatch(/kl\s+auth\s+presets\[0\]\.task_result\.voices\[0\]\.owned_by\s+"kl"/);
       expect(report).toMatch(/vd\s+result\s+GET .*sample\.mp4\?…"\s+HTTP 200 video\/mp4/);
