@@ -170,10 +170,11 @@ export class FakeLedgerRepository extends LedgerRepository {
     return true;
   }
 
-  override async closeHold(_tx: EntityManager, accountId: string, held: number, charge: number): Promise<void> {
+  override async closeHold(_tx: EntityManager, accountId: string, held: number, charge: number, freeTaskSlot = false): Promise<void> {
     const account = this.accounts.account(accountId);
     account.balance += held - charge;
     account.held -= held;
+    if (freeTaskSlot && account.inFlightTasks > 0) account.inFlightTasks -= 1;
   }
 
   override async addEntry(_tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
@@ -200,6 +201,11 @@ export class FakeTransactionRunner extends TransactionRunner {
   override run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     this.runs += 1;
     return work(offlineManager);
+  }
+
+  override runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
+    this.runs += 1;
+    return work(undefined);
   }
 }
 

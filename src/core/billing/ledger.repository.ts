@@ -27,10 +27,15 @@ export class LedgerRepository {
     return (await this.hot.run(tx, sql, [a, a, accountId, a])) === 1;
   }
 
-  /** Gives back a hold and takes the charge (0 on failure) in one statement. */
-  async closeHold(tx: EntityManager, accountId: string, held: number, charge: number): Promise<void> {
+  /**
+   * Gives back a hold and takes the charge (0 on failure) in one statement; with `freeTaskSlot`
+   * the same statement frees the task's concurrency slot (the settlement's last statement, so on
+   * PostgreSQL the account row stays locked only until the commit that follows).
+   */
+  async closeHold(tx: EntityManager, accountId: string, held: number, charge: number, freeTaskSlot = false): Promise<void> {
     const h = Math.trunc(held);
-    await this.hot.run(tx, 'UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ? WHERE "id" = ?', [h - Math.trunc(charge), h, accountId]);
+    const slot = freeTaskSlot ? ', "in_flight_tasks" = CASE WHEN "in_flight_tasks" > 0 THEN "in_flight_tasks" - 1 ELSE "in_flight_tasks" END' : '';
+    await this.hot.run(tx, `UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ?${slot} WHERE "id" = ?`, [h - Math.trunc(charge), h, accountId]);
   }
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */

@@ -50,7 +50,7 @@ describe('LedgerService amounts', () => {
     const closeHold = jest.fn(async () => undefined);
     const service = ledgerWith([], [], { ...gate, closeHold });
     await service.release('a', 't', '5200' as unknown as number, 'failed');
-    expect(closeHold).toHaveBeenCalledWith(expect.anything(), 'a', 5200, 0);
+    expect(closeHold).toHaveBeenCalledWith(expect.anything(), 'a', 5200, 0, undefined);
   });
 
   it.each([[5.5], [-1], [Number.NaN], ['52x' as unknown as number]])('refuses %p as an amount', async (amount) => {
@@ -75,8 +75,8 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
         calls.push('takeHold');
         return takeHold;
       }),
-      closeHold: jest.fn(async (_tx: unknown, _a: string, held: number, taken: number) => {
-        calls.push(`closeHold ${held} ${taken}`);
+      closeHold: jest.fn(async (_tx: unknown, _a: string, held: number, taken: number, freeTaskSlot?: boolean) => {
+        calls.push(`closeHold ${held} ${taken}${freeTaskSlot ? ' +slot' : ''}`);
       }),
       addEntry: jest.fn(async (_tx: unknown, e: { kind: string; amount: number }) => {
         calls.push(`entry ${e.kind} ${e.amount}`);
@@ -92,6 +92,18 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
     const { calls, service } = recording();
     await expect(service.chargeCall('a', 'ref1', charge(40), async () => 'ok')).resolves.toBe('ok');
     expect(calls).toEqual(['takeHold', 'entry hold 40', 'closeHold 40 40', 'entry release 40', 'entry charge 40', 'usage session_add 40 ref1']);
+  });
+
+  it('a task settlement writes the entries and usage first and the account row last, with the slot when asked', async () => {
+    const { calls, service } = recording();
+    await expect(service.settle('a', 't1', 50, charge(40), undefined, { freeTaskSlot: true })).resolves.toBe(true);
+    expect(calls).toEqual(['entry release 50', 'entry charge 40', 'usage session_add 40 t1', 'closeHold 50 40 +slot']);
+  });
+
+  it('a task release writes its entry first and the account row last; without the option the slot stays', async () => {
+    const { calls, service } = recording();
+    await expect(service.release('a', 't1', 50, 'failed')).resolves.toBe(true);
+    expect(calls).toEqual(['entry release 50', 'closeHold 50 0']);
   });
 
   it('charges nothing and gives the hold back when the call fails', async () => {

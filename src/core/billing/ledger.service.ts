@@ -18,6 +18,16 @@ export interface SettlementCharge {
   usage: Record<string, unknown>;
 }
 
+/**
+ * How a task's hold is closed. The account row is written last, in one statement with the hold and,
+ * with `freeTaskSlot`, the task's concurrency slot: on PostgreSQL every create and settlement of an
+ * account takes that row's lock, and it is then held only from that statement to the commit.
+ */
+export interface CloseOptions {
+  /** Free the task's concurrency slot in the same statement (only when the hold is closed). */
+  freeTaskSlot?: boolean;
+}
+
 export interface LedgerMismatch {
   account_id: string;
   field: 'balance' | 'held';
@@ -59,25 +69,25 @@ export class LedgerService {
   }
 
   /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */
-  async release(accountId: string, taskId: string, held: number, reason: string, inTransaction?: EntityManager): Promise<boolean> {
+  async release(accountId: string, taskId: string, held: number, reason: string, inTransaction?: EntityManager, options: CloseOptions = {}): Promise<boolean> {
     const heldAmount = units(held, 'held amount');
     return this.within(inTransaction, async (tx) => {
       if (!(await this.requireGate().close(tx, taskId, 'released', null, null))) return false;
-      await this.ledger.closeHold(tx, accountId, heldAmount, 0);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, reason, null));
+      // The account row last (see CloseOptions).
+      await this.ledger.closeHold(tx, accountId, heldAmount, 0, options.freeTaskSlot);
       return true;
     });
   }
 
   /** Releases the hold and takes the final charge, writing the usage log row. Once only. */
-  async settle(accountId: string, taskId: string, held: number, final: SettlementCharge, inTransaction?: EntityManager): Promise<boolean> {
+  async settle(accountId: string, taskId: string, held: number, final: SettlementCharge, inTransaction?: EntityManager, options: CloseOptions = {}): Promise<boolean> {
     const heldAmount = units(held, 'held amount');
     const charge = { ...final, amount: units(final.amount, 'charge amount') };
     // A charge above its hold would take money the account never had available.
     if (charge.amount > heldAmount) throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
     return this.within(inTransaction, async (tx) => {
       if (!(await this.requireGate().close(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
-      await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount);
       await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion));
       await this.ledger.addEntry(tx, this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion));
       await this.ledger.addUsage(tx, {
@@ -91,6 +101,8 @@ export class LedgerService {
         usage: charge.usage,
         createdAt: this.clock.nowMs(),
       });
+      // The account row last (see CloseOptions).
+      await this.ledger.closeHold(tx, accountId, heldAmount, charge.amount, options.freeTaskSlot);
       return true;
     });
   }

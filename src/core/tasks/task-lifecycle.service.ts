@@ -105,12 +105,14 @@ export class TaskLifecycle {
       if (!(await this.tasks.updateIfOpen(task.id, final, tx))) return null;
       // The family's own records of what the task produced, committed with the switch (winner only).
       if (phase === 'succeeded') await this.families.onSucceeded(finished, tx);
-      // False when the hold was already closed (e.g. released when an unconfirmed task was adopted).
-      const closed = charge
-        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
-        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx);
-      await this.accounts.releaseTaskSlot(task.accountId, tx);
       if (!creationFailed(finished)) await this.callbacks.enqueue(finished, tx);
+      // The hold and the slot in the account row, last. False when the hold was already closed
+      // (e.g. released when an unconfirmed task was adopted): the slot is freed on its own then.
+      const close = { freeTaskSlot: true };
+      const closed = charge
+        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx, close)
+        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx, close);
+      if (!closed) await this.accounts.releaseTaskSlot(task.accountId, tx);
       return { closed };
     });
     if (!outcome) return (await this.tasks.findById(task.id)) ?? task;
@@ -130,11 +132,11 @@ export class TaskLifecycle {
     const charge = task.phase === 'succeeded' ? await this.finalCharge(task) : null;
     const reason = `task ${task.phase}: ${task.failureCode ?? 'no charge'} (closed by the reconciliation sweep)`;
     return this.transactions.run(async (tx) => {
+      const close = { freeTaskSlot: true };
       const closed = charge
-        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx)
-        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, reason, tx);
+        ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx, close)
+        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, reason, tx, close);
       if (!closed) return false;
-      await this.accounts.releaseTaskSlot(task.accountId, tx);
       if (!creationFailed(task)) await this.callbacks.enqueue(task, tx);
       return true;
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { HotSql } from '../../platform/database/hot-sql';
 import { HoldGate } from '../billing/hold-gate';
 import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
@@ -45,8 +45,8 @@ export class TasksRepository implements HoldGate {
    * 2 database round trips per create (this one and the acceptance update). On PostgreSQL one
    * statement of data-modifying CTEs (atomic on its own; run it with `manager` undefined, e.g.
    * through `TransactionRunner.runAtomic`); on SQLite the same statements, to be run inside a
-   * transaction (`runAtomic` queues one). The cap is checked before the balance, as the engine
-   * does today. Not used by the engine yet (see bench/README.md, "Round trips per create").
+   * transaction (`runAtomic` queues one). The cap is checked before the balance. See
+   * bench/README.md, "Round trips per create".
    */
   async open(task: TaskEntity, hold: LedgerEntryEntity, cap: number, manager?: EntityManager): Promise<OpenOutcome> {
     const amount = Math.trunc(hold.amount);
@@ -124,30 +124,25 @@ export class TasksRepository implements HoldGate {
    * Cost: an index range scan over due, non-terminal rows only.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
-    const lock = this.isPostgres ? 'FOR UPDATE SKIP LOCKED' : '';
-    const p = this.isPostgres ? (n: number) => `$${n}` : () => '?';
+    const lock = this.isPostgres ? ' FOR UPDATE SKIP LOCKED' : '';
+    // One statement: the lease and the leased rows (RETURNING every column).
     const sql =
-      `UPDATE tasks SET lease_owner = ${p(1)}, lease_until = ${p(2)} WHERE id IN (` +
-      `SELECT id FROM tasks WHERE sync_due_at <= ${p(3)} AND (lease_until IS NULL OR lease_until < ${p(4)}) ` +
-      `ORDER BY sync_due_at LIMIT ${p(5)} ${lock}) RETURNING id`;
-    const rows: Array<{ id: string }> = await this.repo.query(sql, [owner, leaseUntil, now, now, limit]);
-    const ids = (this.isPostgres && Array.isArray(rows[0]) ? (rows[0] as Array<{ id: string }>) : rows).map((r) => r.id);
-    return ids.length === 0 ? [] : this.repo.findBy({ id: In(ids) });
+      'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" IN (' +
+      'SELECT "id" FROM "tasks" WHERE "sync_due_at" <= ? AND ("lease_until" IS NULL OR "lease_until" < ?) ' +
+      `ORDER BY "sync_due_at" LIMIT ?${lock})`;
+    return this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, now, now, limit]);
   }
 
   /** Leases one task (callback-triggered sync); null when another worker holds it. */
   async claimOne(id: string, owner: string, now: number, leaseUntil: number): Promise<TaskEntity | null> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .update(TaskEntity)
-      .set({ leaseOwner: owner, leaseUntil })
-      .where('id = :id AND sync_due_at IS NOT NULL AND (lease_until IS NULL OR lease_until < :now)', { id, now })
-      .execute();
-    return (result.affected ?? 0) === 1 ? this.repo.findOneBy({ id }) : null;
+    const sql = 'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" = ? AND "sync_due_at" IS NOT NULL AND ("lease_until" IS NULL OR "lease_until" < ?)';
+    const [task] = await this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, id, now]);
+    return task ?? null;
   }
 
   /** Tasks not yet ended (submitting or active): every open task has a sync due time. Cost: an index-only count over open rows. */
-  countOpen(): Promise<number> {
-    return this.repo.createQueryBuilder('t').where('t.sync_due_at IS NOT NULL').getCount();
+  async countOpen(): Promise<number> {
+    const row = await this.hot.first(undefined, 'SELECT count(*) AS "open" FROM "tasks" WHERE "sync_due_at" IS NOT NULL', []);
+    return Number(row?.open ?? 0);
   }
 }

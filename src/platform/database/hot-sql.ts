@@ -1,9 +1,10 @@
-import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError, QueryRunner } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 interface SqliteStatement {
   run(...params: unknown[]): { changes: number };
   get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -32,15 +33,15 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
  * SQLite driver splices numbers into it as literals, so the same statement was prepared again and
  * again; here each text is built once and, on SQLite, prepared once (better-sqlite3 runs it
  * synchronously on TypeORM's one connection, so it takes part in an open transaction exactly as a
- * query through the manager does). On PostgreSQL the statement goes through the manager's query
- * runner (the transaction's, when there is one): one round trip each, `$n` placeholders.
+ * query through the manager does). On PostgreSQL each text is a named prepared statement sent on
+ * the pg pool (or on the transaction's client, when there is one): one round trip each.
  *
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
  */
 export class HotSql {
   readonly isPostgres: boolean;
   private readonly prepared = new Map<string, SqliteStatement>();
-  private readonly pgText = new Map<string, string>();
+  private readonly pgStatements = new Map<string, { name: string; text: string }>();
   private readonly shapes = new Map<EntityTarget<unknown>, EntityShape>();
   private readonly updateTexts = new Map<string, string>();
 
@@ -136,6 +137,19 @@ export class HotSql {
     return row ? this.hydrate(shape, row) : null;
   }
 
+  /**
+   * A write that returns the rows it changed, hydrated: `sql` is an UPDATE (or INSERT/DELETE) of
+   * `target`'s table without its RETURNING clause, which is added here with every column.
+   */
+  async returning<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, sql: string, params: unknown[]): Promise<T[]> {
+    const shape = this.shape(target);
+    const text = `${sql} RETURNING ${shape.selectList}`;
+    const rows = this.isPostgres
+      ? ((await this.pg(manager, text, params)).records as Record<string, unknown>[])
+      : await this.sqlite(text, params, (stmt) => stmt.all(...params) as Record<string, unknown>[]);
+    return rows.map((row) => this.hydrate<T>(shape, row));
+  }
+
   private hydrate<T>(shape: EntityShape, row: Record<string, unknown>): T {
     const entity = shape.metadata.create() as Record<string, unknown>;
     for (const column of shape.columns) entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
@@ -186,20 +200,32 @@ export class HotSql {
     }
   }
 
+  /**
+   * Straight to the pg client, past TypeORM's query runner (a query runner, a pool checkout and
+   * query events per statement), as a named prepared statement: PostgreSQL parses and plans each
+   * text once per connection instead of at every call (the create's CTE has ~50 parameters).
+   * Inside a transaction the transaction's own client runs it.
+   */
   private async pg(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<{ affected?: number; records: unknown[] }> {
-    let text = this.pgText.get(sql);
-    if (!text) {
+    let statement = this.pgStatements.get(sql);
+    if (!statement) {
       let n = 0;
-      text = sql.replace(/\?/g, () => `$${++n}`);
-      this.pgText.set(sql, text);
+      statement = { name: `hot_${this.pgStatements.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      this.pgStatements.set(sql, statement);
     }
-    const runner = manager?.queryRunner;
-    if (runner && !runner.isReleased) return runner.query(text, params, true) as Promise<{ affected?: number; records: unknown[] }>;
-    const own = this.dataSource.createQueryRunner();
+    const runner = manager?.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
+    const client: PgQueryable =
+      runner && !runner.isReleased && runner.databaseConnection ? runner.databaseConnection : (this.dataSource.driver as unknown as { master: PgQueryable }).master;
     try {
-      return (await own.query(text, params, true)) as { affected?: number; records: unknown[] };
-    } finally {
-      await own.release();
+      const result = await client.query({ name: statement.name, text: statement.text, values: params });
+      return { affected: result.rowCount ?? undefined, records: result.rows };
+    } catch (error) {
+      throw new QueryFailedError(statement.text, params, error as Error);
     }
   }
+}
+
+/** A pg Pool or Client: both take a named statement and answer rows and a row count. */
+interface PgQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }

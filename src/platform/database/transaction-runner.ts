@@ -10,6 +10,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
   readonly isPostgres: boolean;
+  private sqliteControl?: { begin: { run(): unknown }; commit: { run(): unknown }; rollback: { run(): unknown } };
 
   constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
@@ -23,13 +24,38 @@ export class TransactionRunner {
   }
 
   /**
-   * For work that is a single statement on PostgreSQL (atomic on its own: no BEGIN/COMMIT round
-   * trips, `manager` undefined) and several statements on SQLite (run in a queued transaction as
-   * `run` does). See `TasksRepository.open`.
+   * For work made only of `HotSql` statements (it gets no manager): a single statement on
+   * PostgreSQL (atomic on its own: no BEGIN/COMMIT round trips) and several statements on SQLite,
+   * in a transaction queued as `run` queues one, begun and committed on the driver's connection
+   * directly (TypeORM's transaction costs a query runner and its events per call). See
+   * `TasksRepository.open`.
    */
-  runAtomic<T>(work: (manager: EntityManager | undefined) => Promise<T>): Promise<T> {
-    return this.isPostgres ? work(undefined) : this.run(work);
+  runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
+    if (this.isPostgres) return work(undefined);
+    const next = this.queue.then(() => this.sqliteAtomic(work));
+    this.queue = next.catch(() => undefined);
+    return next;
   }
+
+  private async sqliteAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
+    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    const statements = (this.sqliteControl ??= { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') });
+    statements.begin.run();
+    try {
+      const result = await work(undefined);
+      statements.commit.run();
+      return result;
+    } catch (error) {
+      if (db.inTransaction) statements.rollback.run();
+      throw error;
+    }
+  }
+}
+
+/** The part of better-sqlite3's Database this needs. */
+interface SqliteConnection {
+  readonly inTransaction: boolean;
+  prepare(sql: string): { run(): unknown };
 }
 
 /** True when the error is a unique-constraint violation, on either database. */

@@ -6,11 +6,16 @@ import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
 import { TaskEntity } from './entities/task.entity';
 import { TasksRepository } from './tasks.repository';
 
-/** `open`: slot, hold, hold entry and record together or not at all (on PostgreSQL too when TEST_PG_URL is set). */
+/**
+ * The repository's hot statements: `open` (slot, hold, hold entry and record together or not at
+ * all) and the sync worker's leases; on PostgreSQL too in CI's
+ * second pass (DATABASE_URL, whose schema is re-created as the e2e harness does) or with TEST_PG_URL.
+ */
 const targets: Array<[string, string]> = [['SQLite', 'sqlite::memory:']];
-if (process.env.TEST_PG_URL) targets.push(['PostgreSQL', process.env.TEST_PG_URL]);
+const pgUrl = process.env.TEST_PG_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
+if (pgUrl) targets.push(['PostgreSQL', pgUrl]);
 
-describe.each(targets)('TasksRepository.open on %s', (_name, url) => {
+describe.each(targets)('TasksRepository on %s', (_name, url) => {
   let ds: DataSource;
   let tasks: TasksRepository;
   let transactions: TransactionRunner;
@@ -89,5 +94,48 @@ describe.each(targets)('TasksRepository.open on %s', (_name, url) => {
     expect([account.balance, account.held, account.inFlightTasks]).toEqual([6000, 4000, 1]);
     expect(await tasks.findById('t2')).toBeNull();
     expect(await tasks.findById('t3')).toBeNull();
+  });
+
+  it('a statement that fails after the slot and hold were taken undoes them (the task ID is taken)', async () => {
+    const duplicate = Object.assign(hold('t1', 100), { id: 'le_t1_again' });
+    await expect(transactions.runAtomic((tx) => tasks.open(task('t1'), duplicate, 5, tx))).rejects.toThrow();
+    const account = await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
+    expect([account.balance, account.held, account.inFlightTasks]).toEqual([6000, 4000, 1]);
+    expect(await ds.getRepository(LedgerEntryEntity).countBy({ id: 'le_t1_again' })).toBe(0);
+  });
+
+  if (!url.startsWith('postgres')) {
+    it('SQLite: work that throws after its statements is rolled back whole, and the next transaction runs', async () => {
+      await expect(
+        transactions.runAtomic(async (tx) => {
+          await tasks.open(task('t5'), hold('t5', 100), 5, tx);
+          throw new Error('after the statements');
+        }),
+      ).rejects.toThrow('after the statements');
+      expect(await tasks.findById('t5')).toBeNull();
+      await expect(transactions.runAtomic((tx) => tasks.open(task('t6'), hold('t6', 100), 5, tx))).resolves.toBe('opened');
+      const account = await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
+      expect([account.balance, account.held, account.inFlightTasks]).toEqual([5900, 4100, 2]);
+    });
+  }
+
+  it('claimDue leases only due, unleased tasks, up to the limit, returned whole in one statement; claimOne leases one', async () => {
+    // Earlier tests' tasks are held by another worker for the rest of this test.
+    await ds.query('UPDATE "tasks" SET "lease_until" = 1000000000000');
+    const put = (id: string, syncDueAt: number | null, leaseUntil: number | null) => tasks.insert(Object.assign(task(id), { syncDueAt, leaseUntil, requestSnapshot: { id } }));
+    await put('due1', 10, null);
+    await put('due2', 20, 50);
+    await put('later', 1_000_000, null);
+    await put('ended', null, null);
+    const leased = await tasks.claimDue('w1', 100, 5000, 10);
+    expect(leased.map((t) => t.id).sort()).toEqual(['due1', 'due2']);
+    expect(leased.every((t) => t instanceof TaskEntity && t.leaseOwner === 'w1' && Number(t.leaseUntil) === 5000)).toBe(true);
+    expect(leased.find((t) => t.id === 'due2')?.requestSnapshot).toEqual({ id: 'due2' });
+    expect(await tasks.claimDue('w2', 100, 5000, 10)).toEqual([]);
+    expect((await tasks.claimDue('w2', 6000, 9000, 1)).length).toBe(1);
+    expect(await tasks.claimOne('due1', 'w3', 200, 900)).toBeNull();
+    expect(await tasks.claimOne('ended', 'w3', 200, 900)).toBeNull();
+    expect(await tasks.claimOne('later', 'w3', 200, 900)).toMatchObject({ id: 'later', leaseOwner: 'w3' });
+    expect(await tasks.countOpen()).toBe((await ds.getRepository(TaskEntity).count()) - 1);
   });
 });
