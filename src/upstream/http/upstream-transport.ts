@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ExponentialBackoff, RetryPolicy, TimeoutPolicy, TimeoutStrategy, handleType, isBrokenCircuitError, isIsolatedCircuitError, retry, timeout } from 'cockatiel';
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamTiming, UpstreamUnavailableError } from '../upstream.types';
+import { createLeanHttpAdapter, leanAxiosInstance } from './lean-http-adapter';
 import { parseJsonLeniently } from './lenient';
 import { UpstreamAgents } from './upstream-agents';
 import { UpstreamBreakers } from './upstream-breakers';
@@ -39,8 +40,6 @@ export class UpstreamTransport {
   private readonly writeTimeout: TimeoutPolicy;
   private readonly readTimeout: TimeoutPolicy;
   private readonly readRetry: RetryPolicy;
-  /** The settings every call shares, built once (axios merges them with the per-call ones). */
-  private readonly fixed: AxiosRequestConfig;
   private readonly axios: AxiosInstance;
 
   constructor(
@@ -58,24 +57,11 @@ export class UpstreamTransport {
       // cockatiel's default generator is decorrelated jitter: exponential growth, randomised spacing.
       backoff: new ExponentialBackoff({ initialDelay: options.retryInitialDelayMs, maxDelay: options.retryMaxDelayMs }),
     });
-    // The axios instance of @nestjs/axios, called directly: its Observable wrapper cancels the
-    // request on unsubscribe, building an AxiosError/CanceledError with a stack after every call.
-    this.axios = http.axiosRef;
-    this.fixed = {
-      httpAgent: agents.http,
-      httpsAgent: agents.https,
-      // Native transport only: redirects could carry credentials to another host, and the
-      // follow-redirects wrapper hides whether the request was fully written.
-      maxRedirects: 0,
-      // Channels name their upstream explicitly (the simulator is on loopback): no proxy from the environment.
-      proxy: false,
-      responseType: 'text',
-      transformResponse: [(data: unknown) => data],
-      // Bodies are serialised here (JSON.stringify once, no axios body sniffing).
-      transformRequest: [(data: unknown) => data],
-      validateStatus: () => true,
-      maxContentLength: options.maxResponseBytes,
-    };
+    // Derived from the @nestjs/axios instance and called directly (its Observable wrapper cancelled
+    // every finished request, building an AxiosError with a stack). The lean adapter replaces axios'
+    // node adapter: no redirects (they could carry credentials to another host; a 3xx is an answer),
+    // no proxy from the environment (channels name their upstream), at most maxResponseBytes read.
+    this.axios = leanAxiosInstance(http.axiosRef, createLeanHttpAdapter({ httpAgent: agents.http, httpsAgent: agents.https, maxResponseBytes: options.maxResponseBytes }));
   }
 
   async send(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
@@ -94,16 +80,17 @@ export class UpstreamTransport {
   private async sendOnce(channel: UpstreamChannel, request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     const startedAt = performance.now();
     try {
-      const hasBody = request.body !== undefined;
-      const response = await this.axios.request<string>({
-        ...this.fixed,
-        url: joinUrl(channel.baseUrl, request.path),
-        method: request.method,
-        params: request.query,
-        data: hasBody ? JSON.stringify(request.body) : undefined,
-        headers: hasBody ? { Accept: 'application/json', 'Content-Type': 'application/json', ...request.headers } : { Accept: 'application/json', ...request.headers },
-        signal,
-      });
+      // Only the keys a call uses: axios merges every key given (an undefined `params` still costs a deep-merge pass).
+      const config: AxiosRequestConfig = { baseURL: channel.baseUrl, url: request.path, method: request.method, signal };
+      if (request.query !== undefined) config.params = request.query;
+      if (request.body === undefined) {
+        config.headers = { Accept: 'application/json', ...request.headers };
+      } else {
+        config.headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...request.headers };
+        // Serialised here, once (the instance has no transformRequest).
+        config.data = JSON.stringify(request.body);
+      }
+      const response = await this.axios.request<string>(config);
       if (response.status >= 500) throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
       return { status: response.status, body: parseJsonLeniently(response.data) };
     } catch (error) {
@@ -126,8 +113,4 @@ export class UpstreamTransport {
     }
     return new UpstreamUnavailableError(`Upstream channel ${channel.id}: ${call} failed: ${error.message}.`, error.httpStatus);
   }
-}
-
-function joinUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
