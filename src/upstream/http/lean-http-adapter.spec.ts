@@ -383,16 +383,29 @@ describe('UpstreamTransport over the lean adapter', () => {
     await expect(stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/task/1', headers: {} })).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 
-  it('a POST on a stale keep-alive connection is unavailable (surely not processed); a GET is retried', async () => {
-    await stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/first', headers: {} });
-    server.handle((req) => req.socket.destroy());
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  it('a request on a stale keep-alive connection goes again on another socket, POST included; the breaker never sees it', async () => {
+    for (const method of ['POST', 'GET'] as const) {
+      server.handle((_req, res) => json(res, 200, {}));
+      await stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/first', headers: {} });
+      let calls = 0;
+      // The first request lands on the pooled socket, which the upstream closes unread.
+      server.handle((req, res) => (++calls === 1 ? req.socket.destroy() : json(res, 200, { again: method })));
+      await expect(stack.transport.send(channel(server.baseUrl), { method, path: '/create', body: method === 'POST' ? {} : undefined, headers: {} })).resolves.toEqual({
+        status: 200,
+        body: { again: method },
+      });
+      expect(calls).toBe(2);
+    }
+  });
 
-    server.handle((_req, res) => json(res, 200, {}));
-    await stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/first', headers: {} });
+  it('a POST whose connection breaks after it was sent is not sent again: outcome unknown', async () => {
     let calls = 0;
-    server.handle((req, res) => (++calls === 1 ? req.socket.destroy() : json(res, 200, { retried: true })));
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/task/1', headers: {} })).resolves.toEqual({ status: 200, body: { retried: true } });
+    server.handle((req) => {
+      calls++;
+      req.socket.destroy();
+    });
+    await expect(stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} })).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    expect(calls).toBe(1);
   });
 
   it('public errors carry no credentials', async () => {

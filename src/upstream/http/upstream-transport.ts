@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { ExponentialBackoff, RetryPolicy, TimeoutPolicy, TimeoutStrategy, handleType, isBrokenCircuitError, isIsolatedCircuitError, retry, timeout } from 'cockatiel';
-import type { AxiosInstance, AxiosRequestConfig } from 'axios';
+import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamTiming, UpstreamUnavailableError } from '../upstream.types';
 import { createLeanHttpAdapter, leanAxiosInstance } from './lean-http-adapter';
 import { parseJsonLeniently } from './lenient';
@@ -10,6 +10,9 @@ import { UpstreamAgents } from './upstream-agents';
 import { UpstreamBreakers } from './upstream-breakers';
 import { UpstreamFault, faultFromTransportError } from './upstream-fault';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from './upstream-http-options';
+
+/** Stale keep-alive sockets tried in a row before the fault counts (see requestOnLiveSocket). */
+const STALE_SOCKET_RETRIES = 4;
 
 export interface UpstreamRequest {
   /** GET is the only method treated as idempotent (retried, never "outcome unknown"). */
@@ -90,7 +93,7 @@ export class UpstreamTransport {
         // Serialised here, once (the instance has no transformRequest).
         config.data = JSON.stringify(request.body);
       }
-      const response = await this.axios.request<string>(config);
+      const response = await this.requestOnLiveSocket(config, signal);
       if (response.status >= 500) throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
       return { status: response.status, body: parseJsonLeniently(response.data) };
     } catch (error) {
@@ -98,6 +101,23 @@ export class UpstreamTransport {
       throw faultFromTransportError(error, signal.aborted) ?? error;
     } finally {
       if (request.timing) request.timing.upstreamMs += performance.now() - startedAt;
+    }
+  }
+
+  /**
+   * A keep-alive socket the upstream closed while it sat idle (the event loop was busy when its idle
+   * timer was due) fails at once, with nothing processed: the request goes again on another socket,
+   * POST included, and neither the breaker nor the caller sees it. Bounded: each failure destroys
+   * the dead socket, and a pool rarely holds more than a few of them.
+   */
+  private async requestOnLiveSocket(config: AxiosRequestConfig, signal: AbortSignal): Promise<AxiosResponse<string>> {
+    for (let retries = 0; ; retries++) {
+      try {
+        return await this.axios.request<string>(config);
+      } catch (error) {
+        const fault = signal.aborted ? undefined : faultFromTransportError(error, false);
+        if (fault?.kind !== 'stale-connection' || retries >= STALE_SOCKET_RETRIES) throw error;
+      }
     }
   }
 
