@@ -19,10 +19,11 @@ const CENTRES = [
   ['key lookup (principal, API-key hash)', (f) => /core\/accounts\/(principal\.service|api-key-secret|guards\/api-key\.guard|repositories\/api-keys)/.test(f.url)],
   ['model grant lookup', (f) => /core\/accounts\/(guards\/model-access\.guard|repositories\/model-grants)|core\/models\/catalogue/.test(f.url)],
   ['rate limit', (f) => /rate-limit|rate-limiter-flexible/.test(f.url)],
-  ['idempotency', (f) => /idempotency/.test(f.url)],
+  // Not the guard's handler wrapper (`wrapped`): every create runs inside it.
+  ['idempotency', (f) => /idempotency/.test(f.url) && f.functionName !== 'wrapped'],
   [
     'validation (class-validator, rules)',
-    (f) => /class-validator|class-transformer|platform\/validation|api\/.*\.(rules|dto)\.js|core\/models\/rules|text-rules|validator\/lib/.test(f.url),
+    (f) => /class-validator|class-transformer|platform\/validation|families\/.*\.(rules|dto)\.js|families\/[a-z]+\/rules\/|families\/common\/|text-rules|validator\/lib/.test(f.url),
   ],
   [
     'logging (pino, nestjs-pino)',

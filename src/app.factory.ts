@@ -1,4 +1,3 @@
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -8,11 +7,14 @@ import { FAMILIES } from './families';
 import { FamilyRegistry } from './families/family-registry';
 import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
-import { jsonBodyMiddleware } from './platform/http/json-body.middleware';
-import { requestIdMiddleware } from './platform/http/request-id.middleware';
+import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
+import { jsonBodyReader } from './platform/http/json-body';
 import { TimedExpressAdapter } from './platform/http/timed-express-adapter';
-import { metricsMiddleware } from './platform/metrics/metrics.middleware';
+import { AccessLog } from './platform/logging/access-log';
+import { ACCESS_LOGGER } from './platform/logging/logging.module';
+import { HttpMetrics } from './platform/metrics/http-metrics';
 import { MetricsService } from './platform/metrics/metrics.service';
+import { GatewayValidationPipe } from './platform/validation/gateway-validation.pipe';
 import { toGatewayError } from './platform/validation/validate-dto';
 
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
@@ -27,12 +29,17 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(requestIdMiddleware);
-  app.use(metricsMiddleware(app.get(MetricsService)));
-  app.use(jsonBodyMiddleware(options.config.BODY_LIMIT_BYTES, errors));
+  // One middleware for request ID and context, Server-Timing, metrics, the access log and the JSON body.
+  app.use(
+    gatewayHttpMiddleware(app.getHttpAdapter().getInstance(), {
+      readBody: jsonBodyReader(options.config.BODY_LIMIT_BYTES, errors),
+      metrics: new HttpMetrics(app.get(MetricsService)),
+      accessLog: new AccessLog(app.get(ACCESS_LOGGER)),
+    }),
+  );
   app.useGlobalFilters(new GatewayExceptionFilter(errors));
   app.useGlobalPipes(
-    new ValidationPipe({
+    new GatewayValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,
       stopAtFirstError: true,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../../core/billing/billing.module';
 import { TasksModule } from '../../core/tasks/tasks.module';
-import { IdempotencyInterceptor } from '../common/idempotency.interceptor';
+import { IdempotencyGuard } from '../common/idempotency.guard';
 import { KlEditingController } from './editing/kl-editing.controller';
 import { KlEditingService } from './editing/kl-editing.service';
 import { KlSessionEntity } from './sessions/kl-session.entity';
@@ -19,6 +19,6 @@ import { KlVoicesService } from './voices/kl-voices.service';
 @Module({
   imports: [TasksModule, BillingModule, TypeOrmModule.forFeature([KlSessionEntity]), TypeOrmModule.forFeature([KlVoiceEntity])],
   controllers: [KlSessionsController, KlEditingController, KlVoicesController],
-  providers: [IdempotencyInterceptor, KlSessionsService, KlSessionsRepository, KlEditingService, KlVoicesService, KlVoicesRepository, KlPresetsService],
+  providers: [IdempotencyGuard, KlSessionsService, KlSessionsRepository, KlEditingService, KlVoicesService, KlVoicesRepository, KlPresetsService],
 })
 export class KlModule {}

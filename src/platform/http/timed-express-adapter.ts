@@ -1,5 +1,6 @@
-import { NestApplicationOptions } from '@nestjs/common';
+import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import type { Response } from 'express';
 import * as http from 'http';
 
 export interface ClientTimeouts {
@@ -8,6 +9,8 @@ export interface ClientTimeouts {
   /** The whole request, body included, must arrive within this (ms). */
   requestMs: number;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Express under Nest, on an HTTP server that cuts off slow-header and slow-body clients, so a
@@ -34,4 +37,30 @@ export class TimedExpressAdapter extends ExpressAdapter {
       this.getInstance(),
     );
   }
+
+  /**
+   * A handler's object answer is written directly: the same bytes and headers as Express's
+   * `res.json` (JSON.stringify, `application/json; charset=utf-8`, Content-Length), without its
+   * Content-Type lookups and freshness check. Whatever that check or Express's other rules could
+   * change (a conditional request, a status without a body, a Content-Type already chosen, HEAD,
+   * files, strings, buffers, errors) goes to Nest's own reply.
+   */
+  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (!isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
+    const text = JSON.stringify(body);
+    if (text === undefined) return super.reply(response, body, statusCode);
+    if (statusCode) response.statusCode = statusCode;
+    response.setHeader('Content-Type', JSON_TYPE);
+    response.setHeader('Content-Length', String(Buffer.byteLength(text)));
+    return response.end(text);
+  }
+}
+
+function isPlainAnswer(response: Response, body: unknown, statusCode: number | undefined): boolean {
+  if (body === null || typeof body !== 'object' || body instanceof StreamableFile || body instanceof Error || ArrayBuffer.isView(body)) return false;
+  const status = statusCode ?? response.statusCode;
+  if (status === 204 || status === 205 || status === 304) return false;
+  const headers = response.req.headers;
+  if (response.req.method === 'HEAD' || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  return !response.hasHeader('Content-Type');
 }

@@ -1,10 +1,9 @@
-import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import PinoPretty from 'pino-pretty';
 import { AppConfig, LogFormat } from '../config/app-config';
 import { requestContext } from '../http/request-context';
-import { accessLogMiddleware } from './access-log.middleware';
 
 /** Paths pino blanks out: credentials and anything that may carry a key or a Base64 payload. */
 export const REDACTED_PATHS = [
@@ -21,6 +20,8 @@ export const REDACTED_PATHS = [
 ];
 
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+/** The access lines' logger (see `createLoggers`). */
+export const ACCESS_LOGGER = Symbol('ACCESS_LOGGER');
 
 /** Longest error message a log line carries (a message may echo client input). */
 const MAX_LOGGED_MESSAGE = 500;
@@ -53,6 +54,16 @@ export function resolveLogFormat(format: LogFormat, isTTY = Boolean(process.stdo
  * from the request context.
  */
 export function createRootLogger(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): pino.Logger {
+  return createLoggers(level, destination, format).root;
+}
+
+/**
+ * The root logger, and the access lines' logger: the same level, format and output, but none of
+ * the root's per-line work (redaction, which costs more than the rest of a line; the request ID
+ * mixin; the start-up hook). An access line carries only what `AccessLog` puts in it (method,
+ * masked URL, request ID, account, route, status, time): no header, key or body.
+ */
+export function createLoggers(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): { root: pino.Logger; access: pino.Logger } {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -72,8 +83,9 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
       },
     },
   };
-  const out = format === 'pretty' ? prettyStream(destination) : destination;
-  return out ? pino(options, out) : pino(options);
+  // One output for both (pino's default is an asynchronous SonicBoom on stdout, as here).
+  const out = format === 'pretty' ? prettyStream(destination) : (destination ?? pino.destination(process.stdout.fd || 1));
+  return { root: pino(options, out), access: pino({ level }, out) };
 }
 
 /** Readable lines: time, level, `[context]`, the message; an access line as `GET /path -> 200 (3 ms)`. */
@@ -102,25 +114,23 @@ function prettyStream(destination?: pino.DestinationStream): PinoPretty.PrettySt
  * Nest's own `Logger` writes through nestjs-pino to the same root logger. nestjs-pino's per-request
  * middleware (pino-http) is not mounted: it built three child loggers per request (serialising the
  * request each time), which cost more than everything else the access log does. The access line is
- * written once, at the end, by `accessLogMiddleware`; other lines get the request ID from the
- * request context instead of a child logger.
+ * written once, at the end, by `AccessLog` from the gateway's one HTTP middleware (app.factory.ts;
+ * not a Nest `forRoutes('*')` middleware, which matched every path again); other lines get the
+ * request ID from the request context instead of a child logger.
  */
 @Module({})
-export class LoggingModule implements NestModule {
-  constructor(@Inject(ROOT_LOGGER) private readonly logger: pino.Logger) {}
-
+export class LoggingModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const root = createRootLogger(config.LOG_LEVEL, undefined, resolveLogFormat(config.LOG_FORMAT));
+    const { root, access } = createLoggers(config.LOG_LEVEL, undefined, resolveLogFormat(config.LOG_FORMAT));
     return {
       module: LoggingModule,
       // `logger` given: nestjs-pino writes through it; `forRoutes: []`: its request middleware is mounted nowhere.
       imports: [LoggerModule.forRoot({ pinoHttp: { logger: root }, forRoutes: [] })],
-      providers: [{ provide: ROOT_LOGGER, useValue: root }],
-      exports: [ROOT_LOGGER],
+      providers: [
+        { provide: ROOT_LOGGER, useValue: root },
+        { provide: ACCESS_LOGGER, useValue: access },
+      ],
+      exports: [ROOT_LOGGER, ACCESS_LOGGER],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(accessLogMiddleware(this.logger)).forRoutes('*');
   }
 }

@@ -1,5 +1,6 @@
 import { Writable } from 'stream';
-import { createRootLogger, resolveLogFormat } from './logging.module';
+import { requestContext } from '../http/request-context';
+import { createLoggers, createRootLogger, resolveLogFormat } from './logging.module';
 
 function sink() {
   const lines: string[] = [];
@@ -61,5 +62,22 @@ describe('root logger', () => {
     expect(lines[1]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: \[Callbacks\] client callback attempt failed \{.*"taskId":"task_9".*"reason":"HTTP 500".*\}$/);
     expect(lines.join('\n')).not.toContain('vgw_secret');
     expect(lines.join('\n')).not.toMatch(/^\{/m);
+  });
+
+  it('access lines: the same line as the root logger would write, without its per-line work', () => {
+    const { lines, stream } = sink();
+    const { root, access } = createLoggers('info', stream);
+    const line = { req: { method: 'GET', url: '/x', id: 'req-7' }, route: '/x', res: { statusCode: 200 }, responseTime: 1 };
+    requestContext.run({ requestId: 'req-7', startedAt: 0n }, () => {
+      root.info(line, 'request completed');
+      access.info(line, 'request completed');
+    });
+    const [fromRoot, fromAccess] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect({ ...fromAccess, time: 0 }).toEqual({ ...fromRoot, time: 0 });
+    expect(Object.keys(fromAccess)).toEqual(Object.keys(fromRoot));
+    // The root logger still redacts.
+    root.info({ channel: { apiKey: 'vgw_secret' } }, 'upstream');
+    expect(lines[2]).not.toContain('vgw_secret');
+    expect(createLoggers('warn', stream).access.isLevelEnabled('info')).toBe(false);
   });
 });

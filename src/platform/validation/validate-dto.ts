@@ -1,6 +1,9 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { GatewayError } from '../errors';
+import { installValidationMetadataCache } from './metadata-cache';
+
+installValidationMetadataCache();
 
 /** Joins a property path the way clients write it: `input.media[2].url`. */
 export function joinPath(parent: string, property: string): string {

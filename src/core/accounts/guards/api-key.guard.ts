@@ -4,6 +4,8 @@ import { requestContext } from '../../../platform/http/request-context';
 import { PrincipalService } from '../principal.service';
 import { AuthenticatedRequest } from './authenticated-request';
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 /** Who: `Authorization: Bearer <API key>` -> account. Anything else is 401 `invalid_api_key`. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -11,7 +13,7 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
+    const match = BEARER.exec(req.headers.authorization ?? '');
     if (!match) throw GatewayError.unauthorized('Missing API key: send Authorization: Bearer <API key>.');
     const principal = await this.principals.resolve(match[1]);
     if (!principal) throw GatewayError.unauthorized('Invalid, revoked or expired API key.');

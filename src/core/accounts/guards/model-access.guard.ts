@@ -46,19 +46,20 @@ export function shownModelName(name: string): string {
 /** May this account (and this key) use this model here? 404 `model_not_found` / 403 `permission_denied` (CONTRACT §3). */
 @Injectable()
 export class ModelAccessGuard implements CanActivate {
+  private readonly requirements = new WeakMap<object, CapabilityRequirement | null>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly catalogue: ModelCatalogue,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const requirement = this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [context.getHandler(), context.getClass()]);
+    const requirement = this.requirementOf(context);
     if (!requirement) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const { grants, apiKey } = req.principal;
     if (requirement.selection === 'none') {
-      const usable = [...grants.entries()].some(([model, caps]) => caps.includes(requirement.capability) && keyAllowsModel(apiKey.models, model));
-      if (!usable) throw GatewayError.forbidden(`This key has no model enabled for ${requirement.capability}.`);
+      if (!hasUsableModel(grants, apiKey.models, requirement.capability)) throw GatewayError.forbidden(`This key has no model enabled for ${requirement.capability}.`);
       return true;
     }
     const { name, param } = requirement.selection(req.body);
@@ -72,6 +73,24 @@ export class ModelAccessGuard implements CanActivate {
     req.selectedModel = model;
     return true;
   }
+
+  /** The route's requirement, read from its metadata once per handler (the metadata does not change after start). */
+  private requirementOf(context: ExecutionContext): CapabilityRequirement | undefined {
+    const handler = context.getHandler();
+    if (typeof handler !== 'function') return this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [handler, context.getClass()]);
+    let requirement = this.requirements.get(handler);
+    if (requirement === undefined) {
+      requirement = this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [handler, context.getClass()]) ?? null;
+      this.requirements.set(handler, requirement);
+    }
+    return requirement ?? undefined;
+  }
+}
+
+/** Some model of the account has the capability and the key may use it. */
+function hasUsableModel(grants: ReadonlyMap<string, readonly Capability[]>, keyModels: readonly string[] | null, capability: Capability): boolean {
+  for (const [model, caps] of grants) if (caps.includes(capability) && keyAllowsModel(keyModels, model)) return true;
+  return false;
 }
 
 /** A key restricted to some models reaches nothing else, reads included. */

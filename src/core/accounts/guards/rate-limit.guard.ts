@@ -18,13 +18,14 @@ export class RateLimitGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const limit = req.principal.account.rateLimitRpm ?? this.config.DEFAULT_RATE_LIMIT_RPM;
     const decision = await this.limiter.consume(req.principal.account.id, limit);
-    const headers = {
-      'RateLimit-Limit': String(decision.limit),
-      'RateLimit-Remaining': String(decision.remaining),
-      'RateLimit-Reset': String(decision.resetSeconds),
-    };
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const limitText = String(decision.limit);
+    const remaining = String(decision.remaining);
+    const reset = String(decision.resetSeconds);
+    res.setHeader('RateLimit-Limit', limitText);
+    res.setHeader('RateLimit-Remaining', remaining);
+    res.setHeader('RateLimit-Reset', reset);
     if (!decision.allowed) {
+      const headers = { 'RateLimit-Limit': limitText, 'RateLimit-Remaining': remaining, 'RateLimit-Reset': reset };
       throw GatewayError.rateLimited(`Rate limit of ${decision.limit} requests per minute exceeded; retry after back-off.`, decision.resetSeconds, headers);
     }
     return true;

@@ -6,7 +6,7 @@ import { modelFromBody } from '../../../core/accounts/guards/model-access.guard'
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
-import { Idempotent } from '../../common/idempotency.interceptor';
+import { Idempotent } from '../../common/idempotency.guard';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
 import { AxReferenceVideoService } from './ax-reference-video.service';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';

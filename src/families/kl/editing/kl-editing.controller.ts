@@ -4,7 +4,7 @@ import { ClientRoute } from '../../../core/accounts/guards/client-route.decorato
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
-import { Idempotent } from '../../common/idempotency.interceptor';
+import { Idempotent } from '../../common/idempotency.guard';
 import { klEditingTaskSelection } from './kl-editing-model-selection';
 import { KlEditingCreateDto } from './kl-editing.dto';
 import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';

@@ -4,7 +4,7 @@ import { ClientRoute } from '../../../core/accounts/guards/client-route.decorato
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
-import { Idempotent } from '../../common/idempotency.interceptor';
+import { Idempotent } from '../../common/idempotency.guard';
 import { klModelSelection } from '../kl-model-selection';
 import { KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
 import { KlPresetsResponse, KlVoiceCreatedResponse, KlVoiceDeletedResponse, KlVoiceListResponse, KlVoiceTaskResponse } from './kl-voice.responses';

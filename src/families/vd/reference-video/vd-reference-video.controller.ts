@@ -5,7 +5,7 @@ import { modelFromBody } from '../../../core/accounts/guards/model-access.guard'
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
-import { Idempotent } from '../../common/idempotency.interceptor';
+import { Idempotent } from '../../common/idempotency.guard';
 import { VdNonSubjectModeRequestDto, VdSubjectModeRequestDto, VdTaskCreationResponseDto } from './vd-create.dto';
 import { VdReferenceVideoService } from './vd-reference-video.service';
 import { VdCreationsResponse } from './vd-task.responses';

@@ -1,8 +1,7 @@
-import { EventEmitter } from 'events';
 import pino from 'pino';
 import { Writable } from 'stream';
 import { requestContext } from '../http/request-context';
-import { accessLogMiddleware } from './access-log.middleware';
+import { AccessLog } from './access-log';
 import { createRootLogger } from './logging.module';
 
 function capture(level = 'info'): { logger: pino.Logger; lines: () => Array<Record<string, unknown>> } {
@@ -26,23 +25,17 @@ function capture(level = 'info'): { logger: pino.Logger; lines: () => Array<Reco
   };
 }
 
-function fakeExchange(url: string) {
-  const res = Object.assign(new EventEmitter(), { statusCode: 200, writableFinished: false });
+function fakeExchange(url: string, writableFinished = true) {
+  const res = { statusCode: 200, writableFinished };
   const req = { method: 'GET', originalUrl: url, id: 'req-1', principal: { account: { id: 'acct_1' } }, route: { path: '/ax/api/v1/tasks/:task_id' } };
   return { req, res };
 }
 
 describe('access log', () => {
-  it('writes one line per request at the end, with route, account, status and masked query', () => {
+  it('writes one line with route, account, status, latency and masked query', () => {
     const { logger, lines } = capture();
     const { req, res } = fakeExchange('/ax/api/v1/tasks/t1?token=secret&x=1');
-    const next = jest.fn();
-    accessLogMiddleware(logger)(req as never, res as never, next);
-    expect(next).toHaveBeenCalled();
-    expect(lines()).toHaveLength(0);
-    res.writableFinished = true;
-    res.emit('finish');
-    res.emit('close');
+    new AccessLog(logger).write(req as never, res as never, 3_400_000n);
     const [line, ...rest] = lines();
     expect(rest).toHaveLength(0);
     expect(line).toMatchObject({
@@ -51,29 +44,28 @@ describe('access log', () => {
       accountId: 'acct_1',
       route: '/ax/api/v1/tasks/:task_id',
       res: { statusCode: 200 },
-      responseTime: expect.any(Number),
+      responseTime: 3,
     });
     expect(JSON.stringify(line)).not.toContain('secret');
   });
 
-  it('says when the client went away before the answer, and skips health and metrics', () => {
+  it('says when the client went away before the answer, or the answer was an error', () => {
     const { logger, lines } = capture();
-    const aborted = fakeExchange('/vd/ent/v2/reference2video');
-    accessLogMiddleware(logger)(aborted.req as never, aborted.res as never, () => undefined);
-    aborted.res.emit('close');
-    const health = fakeExchange('/healthz');
-    accessLogMiddleware(logger)(health.req as never, health.res as never, () => undefined);
-    health.res.emit('finish');
-    expect(lines().map((l) => l.msg)).toEqual(['request aborted']);
+    const log = new AccessLog(logger);
+    const aborted = fakeExchange('/vd/ent/v2/reference2video', false);
+    log.write(aborted.req as never, aborted.res as never, 1n);
+    const failed = fakeExchange('/vd/ent/v2/reference2video');
+    failed.res.statusCode = 503;
+    log.write(failed.req as never, failed.res as never, 1n);
+    expect(lines().map((l) => l.msg)).toEqual(['request aborted', 'request errored']);
   });
 
-  it('costs nothing when the level is above info', () => {
-    const { logger, lines } = capture('warn');
-    const { req, res } = fakeExchange('/ax/api/v1/tasks/t1');
-    accessLogMiddleware(logger)(req as never, res as never, () => undefined);
-    expect(res.listenerCount('finish')).toBe(0);
-    res.emit('finish');
-    expect(lines()).toHaveLength(0);
+  it('skips health and metrics, and everything when the level is above info', () => {
+    const log = new AccessLog(capture().logger);
+    expect(log.wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(true);
+    expect(log.wants(fakeExchange('/healthz').req as never)).toBe(false);
+    expect(log.wants(fakeExchange('/metrics').req as never)).toBe(false);
+    expect(new AccessLog(capture('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(false);
   });
 
   it('stamps other lines written while a request is served with its request id', () => {

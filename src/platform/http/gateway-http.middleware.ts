@@ -1,0 +1,53 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import { AccessLog } from '../logging/access-log';
+import { HttpMetrics } from '../metrics/http-metrics';
+import { BodyReader } from './json-body';
+import { requestContext } from './request-context';
+import { CONTEXT, ContextResponse, installServerTiming, openRequestContext } from './request-id';
+
+/** Whether the access line of a response is still to be written. */
+const ACCESS_PENDING = Symbol('gateway.accessPending');
+type Exchange = ContextResponse & Response & { [ACCESS_PENDING]: boolean };
+
+export interface GatewayHttpParts {
+  readBody: BodyReader;
+  metrics: HttpMetrics;
+  accessLog: AccessLog;
+}
+
+/**
+ * The gateway's one Express middleware, in this order: request ID and request context (with
+ * `X-Request-Id`, and `Server-Timing` when the headers go out), metrics and the access line when
+ * the response is over, then the JSON body. One layer instead of four (three of ours and Nest's
+ * `forRoutes('*')` for the access log), so Express walks fewer layers; the end-of-response hooks
+ * are two functions made once here (the state they need is on the response), not closures made
+ * for every request.
+ */
+export function gatewayHttpMiddleware(app: Express, { readBody, metrics, accessLog }: GatewayHttpParts) {
+  installServerTiming(app.response);
+
+  function onFinish(this: Exchange): void {
+    const elapsedNs = process.hrtime.bigint() - (this[CONTEXT] as { startedAt: bigint }).startedAt;
+    metrics.record(this.req, this.statusCode, elapsedNs);
+    if (this[ACCESS_PENDING]) {
+      this[ACCESS_PENDING] = false;
+      accessLog.write(this.req, this, elapsedNs);
+    }
+  }
+
+  /** The connection closed first: the client went away before the answer was sent. */
+  function onClose(this: Exchange): void {
+    if (!this[ACCESS_PENDING]) return;
+    this[ACCESS_PENDING] = false;
+    accessLog.write(this.req, this, process.hrtime.bigint() - (this[CONTEXT] as { startedAt: bigint }).startedAt);
+  }
+
+  return function gatewayHttp(req: Request, res: Response, next: NextFunction): void {
+    const context = openRequestContext(req, res);
+    const exchange = res as Exchange;
+    exchange.on('finish', onFinish);
+    exchange[ACCESS_PENDING] = accessLog.wants(req);
+    if (exchange[ACCESS_PENDING]) exchange.on('close', onClose);
+    requestContext.run(context, readBody, req, res, next);
+  };
+}
