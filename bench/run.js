@@ -379,6 +379,8 @@ async function rssRun(sim) {
   try {
     await seedQueryIds(gateway);
     const before = lib.procMemory(gateway.pid);
+    const split = rssSplit(gateway.pid);
+    const cpu0 = lib.cpuMs(gateway.pid);
     const sampler = lib.rssSampler(gateway.pid, 250);
     log(`RSS run: ${RSS_REQUESTS} requests (${SCENARIOS.map((s) => s.id).join(', ')} in turn), ${CONNECTIONS} connections`);
     const mixed = { id: 'mixed' };
@@ -386,7 +388,9 @@ async function rssRun(sim) {
     const t0 = Date.now();
     const run = await load(gateway, mixed, { connections: CONNECTIONS, amount: RSS_REQUESTS, requests });
     const mem = sampler.stop();
+    const cpu = lib.cpuMs(gateway.pid) - cpu0;
     const settled = lib.procMemory(gateway.pid);
+    const splitAtEnd = rssSplit(gateway.pid);
     const summary = {
       requests: run.requests,
       ok: run.ok,
@@ -399,13 +403,32 @@ async function rssRun(sim) {
       peakRssMb: lib.round(mem.peakMb, 1),
       vmHwmMb: lib.round(mem.vmHwmMb, 1),
       rssAtEndMb: lib.round(settled.rssMb, 1),
+      // Anonymous memory (heaps) against mapped files (mostly the node binary's code), and the threads.
+      rssSplitAtStart: split,
+      rssSplitAtEnd: splitAtEnd,
+      // The memory/CPU trade-off of the run (GC settings): gateway CPU ms per 2xx answer.
+      cpuMsPerRequest: run.ok ? lib.round(cpu / run.ok, 3) : null,
       samples: mem.samples,
       gatewayLogBytes: gateway.logBytes(),
     };
-    log(`  ${summary.ok} ok in ${summary.seconds}s (${summary.rps} req/s); peak RSS ${summary.peakRssMb} MB (start ${summary.rssAtStartMb} MB)`);
+    log(
+      `  ${summary.ok} ok in ${summary.seconds}s (${summary.rps} req/s); peak RSS ${summary.peakRssMb} MB (start ${summary.rssAtStartMb} MB: ` +
+        `anon ${split.anonMb}, file ${split.fileMb}, ${split.threads} threads; end: anon ${splitAtEnd.anonMb}, file ${splitAtEnd.fileMb}); CPU ${summary.cpuMsPerRequest} ms/request`,
+    );
     return summary;
   } finally {
     await gateway.stop();
+  }
+}
+
+/** RssAnon / RssFile (MB) and the thread count of a process, from /proc (Linux; NaN elsewhere). */
+function rssSplit(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number((new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status) || [])[1]);
+    return { anonMb: lib.round(field('RssAnon') / 1024, 1), fileMb: lib.round(field('RssFile') / 1024, 1), threads: field('Threads') };
+  } catch {
+    return { anonMb: NaN, fileMb: NaN, threads: NaN };
   }
 }
 
@@ -665,7 +688,8 @@ function report(results) {
     other.push([
       `gateway peak RSS, ${r.requests}-request run (fresh process)`,
       `${fmt(r.peakRssMb, 1)} MB`,
-      `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB`,
+      `${r.ok} ok in ${r.seconds} s (${fmt(r.rps, 0)} req/s); RSS at start ${fmt(r.rssAtStartMb, 1)} MB, at end ${fmt(r.rssAtEndMb, 1)} MB` +
+        (r.cpuMsPerRequest != null ? `; CPU ${fmt(r.cpuMsPerRequest, 3)} ms/request` : ''),
     ]);
   }
   if (results.mix && results.mix.run) {

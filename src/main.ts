@@ -1,3 +1,5 @@
+// First: the V8 heap settings must be in place before the modules below fill the heap.
+import './platform/memory/apply-heap-tuning';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from './app.factory';

@@ -5,6 +5,13 @@ import { DataSource } from 'typeorm';
 /** How often the WAL is copied back into the database file. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 250;
 
+/**
+ * The worker's V8 heap limits. It holds a connection and a timer (its heap stays near 4 MB); a
+ * worker thread is a whole Node environment, ~9 MB of RSS (measured), and these limits keep its
+ * isolate from sizing its heap like the main thread's (young generation up to 2x16 MB).
+ */
+export const WAL_CHECKPOINT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 } as const;
+
 /** Runs in the worker thread: its own connection to the same file, a PASSIVE checkpoint on a timer. */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -46,8 +53,7 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { driver: require.resolve('better-sqlite3'), path: options.database, intervalMs: WAL_CHECKPOINT_INTERVAL_MS },
-        // It holds a connection and a timer: a small heap keeps its share of the process's RSS small.
-        resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 },
+        resourceLimits: { ...WAL_CHECKPOINT_WORKER_LIMITS },
       });
       worker.unref();
       worker.on('message', (message: string) => this.logger.warn(`WAL checkpoint failed: ${message}`));

@@ -1,0 +1,101 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { DataSource } from 'typeorm';
+import { WAL_CHECKPOINT_WORKER_LIMITS, WalCheckpointer } from './wal-checkpointer';
+
+/** The two things the checkpointer reads from TypeORM: the options and the driver's connection. */
+function fakeDataSource(db: Database.Database, database: string, type = 'better-sqlite3'): DataSource {
+  return { options: { type, database }, driver: { databaseConnection: db } } as unknown as DataSource;
+}
+
+const workerOf = (checkpointer: WalCheckpointer) => (checkpointer as unknown as { worker: Worker | undefined }).worker;
+const autocheckpoint = (db: Database.Database) => db.pragma('wal_autocheckpoint', { simple: true });
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('WalCheckpointer', () => {
+  let dir: string;
+  let file: string;
+  let db: Database.Database;
+  let checkpointer: WalCheckpointer | undefined;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
+    file = join(dir, 'db.sqlite');
+    db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT)');
+  });
+
+  afterEach(async () => {
+    await checkpointer?.onModuleDestroy();
+    checkpointer = undefined;
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checkpoints a file database from a worker thread, with the automatic checkpoint off', async () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    checkpointer.onApplicationBootstrap();
+    expect(workerOf(checkpointer)).toBeDefined();
+    expect(autocheckpoint(db)).toBe(0);
+    const before = statSync(file).size;
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 500; i++) insert.run('x'.repeat(1000));
+    })();
+    // The rows are in the WAL only until a checkpoint copies them into the database file.
+    expect(statSync(file).size).toBe(before);
+    await until(() => statSync(file).size > before + 400_000);
+  });
+
+  it('caps the worker heap (its own isolate would otherwise size itself like the main thread)', () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    checkpointer.onApplicationBootstrap();
+    const limits = workerOf(checkpointer)!.resourceLimits!;
+    expect(limits.maxYoungGenerationSizeMb).toBe(WAL_CHECKPOINT_WORKER_LIMITS.maxYoungGenerationSizeMb);
+    expect(limits.maxOldGenerationSizeMb).toBe(WAL_CHECKPOINT_WORKER_LIMITS.maxOldGenerationSizeMb);
+    expect(limits.maxYoungGenerationSizeMb).toBeLessThanOrEqual(1);
+    expect(limits.maxOldGenerationSizeMb).toBeLessThanOrEqual(8);
+  });
+
+  it('switches the automatic checkpoint back on when the worker dies', async () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    checkpointer.onApplicationBootstrap();
+    await workerOf(checkpointer)!.terminate();
+    await until(() => autocheckpoint(db) === 1000);
+  });
+
+  it('stops the worker on shutdown', async () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    checkpointer.onApplicationBootstrap();
+    const worker = workerOf(checkpointer)!;
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    await checkpointer.onModuleDestroy();
+    await exited;
+    expect(workerOf(checkpointer)).toBeUndefined();
+  });
+
+  it('starts no worker for an in-memory database or another driver', () => {
+    const memory = new Database(':memory:');
+    try {
+      for (const source of [fakeDataSource(memory, ':memory:'), fakeDataSource(db, file, 'postgres')]) {
+        const other = new WalCheckpointer(source);
+        other.onApplicationBootstrap();
+        expect(workerOf(other)).toBeUndefined();
+      }
+      expect(autocheckpoint(db)).toBe(1000);
+    } finally {
+      memory.close();
+    }
+  });
+});
