@@ -36,14 +36,12 @@ export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun
     type: 'better-sqlite3',
     database: path,
     // WAL lets readers run beside the writer; busy_timeout waits instead of failing on a lock.
-    // cache_size: better-sqlite3 builds SQLite with a 16 MB page cache per connection, which fills
-    // as the file grows (~14 MB of the peak RSS over the 100,000-request benchmark run); 4 MB holds
-    // the hot pages (no CPU difference measured), and the OS file cache still holds the rest.
+    // cache_size stays better-sqlite3's 16 MB: at 4 MB (~14 MB less peak RSS) creates were 21-27%
+    // slower once the file held ~15,000 tasks (bench/README.md, "Before/after"), each miss a read.
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
-      db.pragma('cache_size = -4000');
     },
   };
 }
