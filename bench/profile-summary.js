@@ -23,7 +23,8 @@ const CENTRES = [
   ['idempotency', (f) => /idempotency/.test(f.url) && f.functionName !== 'wrapped'],
   [
     'validation (class-validator, rules)',
-    (f) => /class-validator|class-transformer|platform\/validation|families\/.*\.(rules|dto)\.js|families\/[a-z]+\/rules\/|families\/common\/|text-rules|validator\/lib/.test(f.url),
+    (f) =>
+      /class-validator|class-transformer|platform\/validation|families\/.*\.(rules|dto)\.js|families\/[a-z]+\/rules\/|families\/common\/|text-rules|validator\/lib/.test(f.url),
   ],
   [
     'logging (pino, nestjs-pino)',
