@@ -36,8 +36,8 @@ export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun
     type: 'better-sqlite3',
     database: path,
     // WAL lets readers run beside the writer; busy_timeout waits instead of failing on a lock.
-    // cache_size stays better-sqlite3's 16 MB: at 4 MB (~14 MB less peak RSS) creates were 21-27%
-    // slower once the file held ~15,000 tasks (bench/README.md, "Before/after"), each miss a read.
+    // cache_size stays better-sqlite3's 16 MB: 4 MB (~14 MB less peak RSS) made creates 21-27%
+    // slower in a short run once the file held ~13,000 tasks (bench/README.md, "Before/after").
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
