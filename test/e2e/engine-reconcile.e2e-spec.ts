@@ -1,6 +1,6 @@
 import { LedgerService } from '../../src/core/billing/ledger.service';
 import { PricingService } from '../../src/core/billing/pricing.service';
-import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
+import { taskRecord } from '../support/task-record';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { newId } from '../../src/platform/ids/ids';
@@ -25,7 +25,7 @@ describe('task engine: reconciling a task the upstream accepted while the gatewa
     const usage = { kind: 'kl-voice' as const };
     const estimate = gw.app.get(PricingService).estimate('kl-v1', usage);
     const now = Date.now();
-    const task = Object.assign(new TaskEntity(), {
+    const task = taskRecord({
       id: taskId,
       accountId: acct.id,
       apiKeyId: acct.keyId,
@@ -33,35 +33,14 @@ describe('task engine: reconciling a task the upstream accepted while the gatewa
       action: 'custom_voices',
       model: 'kl-v1',
       channelId: 'kl-default',
-      upstreamTaskId: null,
-      phase: 'submitting',
       nativeStatus: 'submitted',
       outerStatus: 'NOT_START',
-      progress: 0,
-      failureCode: null,
-      failureReason: null,
       requestSnapshot: { voice_name: 'narrator' },
-      creationEcho: null,
-      result: null,
-      lastNative: null,
-      nativeUsage: null,
-      externalTaskId: null,
-      callbackUrl: null,
-      callbackToken: null,
       billableUsage: usage,
-      billingState: 'held',
       estimatedCharge: estimate.amount,
-      finalCharge: null,
       priceVersion: estimate.priceVersion,
       createdAt: now,
-      updatedAt: now,
-      finishedAt: null,
-      syncDueAt: null,
-      syncAttempts: 0,
-      leaseOwner: null,
-      leaseUntil: null,
-      deadlineAt: now + 3600_000,
-    } satisfies Partial<TaskEntity>);
+    });
     // What the engine had committed before the call: the hold, the slot and the record.
     const hold = gw.app.get(LedgerService).holdEntry(acct.id, taskId, estimate.amount, estimate.priceVersion);
     expect(await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 10, tx))).toBe('opened');

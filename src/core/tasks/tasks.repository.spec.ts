@@ -5,6 +5,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
 import { TaskEntity } from './entities/task.entity';
 import { TasksRepository } from './tasks.repository';
+import { taskRecord } from '../../../test/support/task-record';
 
 /**
  * The repository's hot statements: `open` (slot, hold, hold entry and record together or not at
@@ -38,44 +39,7 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
   });
   afterAll(() => ds.destroy());
 
-  const task = (id: string): TaskEntity =>
-    Object.assign(new TaskEntity(), {
-      id,
-      accountId: 'acct_1',
-      apiKeyId: null,
-      family: 'ax',
-      action: 'reference2video',
-      model: 'm',
-      channelId: 'c',
-      upstreamTaskId: null,
-      phase: 'submitting',
-      nativeStatus: 'PENDING',
-      outerStatus: 'SUBMITTED',
-      progress: 0,
-      failureCode: null,
-      failureReason: null,
-      requestSnapshot: { a: 1 },
-      creationEcho: null,
-      result: null,
-      lastNative: null,
-      nativeUsage: null,
-      externalTaskId: null,
-      callbackUrl: null,
-      callbackToken: null,
-      billableUsage: { kind: 'x' },
-      billingState: 'held',
-      estimatedCharge: 4000,
-      finalCharge: null,
-      priceVersion: 1,
-      createdAt: 5,
-      updatedAt: 5,
-      finishedAt: null,
-      syncDueAt: 9,
-      syncAttempts: 0,
-      leaseOwner: null,
-      leaseUntil: null,
-      deadlineAt: 99,
-    } as unknown as TaskEntity);
+  const task = (id: string): TaskEntity => taskRecord({ id, requestSnapshot: { a: 1 }, estimatedCharge: 4000, createdAt: 5, updatedAt: 5, syncDueAt: 9, deadlineAt: 99 });
   const hold = (taskId: string, amount: number): LedgerEntryEntity =>
     Object.assign(new LedgerEntryEntity(), { id: `le_${taskId}`, accountId: 'acct_1', kind: 'hold', amount, taskId, reason: 'held', priceVersion: 1, createdAt: 5 });
 

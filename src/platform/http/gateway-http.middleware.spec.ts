@@ -1,42 +1,21 @@
 import express from 'express';
 import type { Request, Response } from 'express';
 import { AddressInfo, Socket, connect } from 'net';
-import pino from 'pino';
-import { Writable } from 'stream';
 import request from 'supertest';
 import { ErrorWriter } from '../errors';
 import { AccessLog } from '../logging/access-log';
-import { createRootLogger } from '../logging/logging.module';
 import { HttpMetrics } from '../metrics/http-metrics';
 import { MetricsService } from '../metrics/metrics.service';
 import { gatewayHttpMiddleware } from './gateway-http.middleware';
 import { jsonBodyReader } from './json-body';
 import { requestContext } from './request-context';
-
-function capture(level = 'info'): { logger: pino.Logger; lines: () => Array<Record<string, unknown>> } {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(chunk.toString());
-      done();
-    },
-  });
-  return {
-    logger: createRootLogger(level, sink),
-    lines: () =>
-      chunks
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-  };
-}
+import { captureLog } from '../../../test/support/log-capture';
 
 /** An Express app with only the gateway's middleware and a few routes that show what they were given. */
 function gatewayApp(options: { limitBytes?: number; level?: string } = {}) {
   const app = express();
   const metrics = new MetricsService();
-  const log = capture(options.level);
+  const log = captureLog(options.level);
   app.use(
     gatewayHttpMiddleware(app, {
       readBody: jsonBodyReader(options.limitBytes ?? 1024, new ErrorWriter()),

@@ -1,29 +1,6 @@
-import pino from 'pino';
-import { Writable } from 'stream';
 import { requestContext } from '../http/request-context';
 import { AccessLog } from './access-log';
-import { createRootLogger } from './logging.module';
-
-function capture(level = 'info'): { logger: pino.Logger; lines: () => Array<Record<string, unknown>> } {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(chunk.toString());
-      done();
-    },
-  });
-  const logger = createRootLogger(level, sink);
-  return {
-    logger,
-    lines: () =>
-      chunks
-        .join('')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l)),
-  };
-}
+import { captureLog } from '../../../test/support/log-capture';
 
 function fakeExchange(url: string, writableFinished = true) {
   const res = { statusCode: 200, writableFinished };
@@ -33,7 +10,7 @@ function fakeExchange(url: string, writableFinished = true) {
 
 describe('access log', () => {
   it('writes one line with route, account, status, latency and masked query', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog();
     const { req, res } = fakeExchange('/ax/api/v1/tasks/t1?token=secret&x=1');
     new AccessLog(logger).write(req as never, res as never, 3_400_000n);
     const [line, ...rest] = lines();
@@ -50,7 +27,7 @@ describe('access log', () => {
   });
 
   it('says when the client went away before the answer, or the answer was an error', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog();
     const log = new AccessLog(logger);
     const aborted = fakeExchange('/vd/ent/v2/reference2video', false);
     log.write(aborted.req as never, aborted.res as never, 1n);
@@ -61,15 +38,15 @@ describe('access log', () => {
   });
 
   it('skips health and metrics, and everything when the level is above info', () => {
-    const log = new AccessLog(capture().logger);
+    const log = new AccessLog(captureLog().logger);
     expect(log.wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(true);
     expect(log.wants(fakeExchange('/healthz').req as never)).toBe(false);
     expect(log.wants(fakeExchange('/metrics').req as never)).toBe(false);
-    expect(new AccessLog(capture('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(false);
+    expect(new AccessLog(captureLog('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(false);
   });
 
   it('stamps other lines written while a request is served with its request id', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLog();
     requestContext.run({ requestId: 'req-42', startedAt: process.hrtime.bigint() }, () => logger.warn({ taskId: 't' }, 'inside'));
     logger.warn('outside');
     const [inside, outside] = lines();
