@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.entity';
+import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { OneActionName1764100000000 } from '../../src/platform/database/migrations/1764100000000-one-action-name';
 import { Harness, startGateway } from '../support/gateway-harness';
+import { taskRecord } from '../support/task-record';
 
 /** Data migrations, run against rows written the old way, on the database of the test run. */
 describe('migration: one action name per kind of work', () => {
@@ -36,5 +38,59 @@ describe('migration: one action name per kind of work', () => {
       ['old', 'reference2video'],
       ['voice', 'custom_voices'],
     ]);
+  });
+});
+
+/** Migration 1764500000000: the task indexes hold only the rows their queries look for. */
+describe('migration: lean task indexes', () => {
+  let gw: Harness;
+  let ds: DataSource;
+  beforeAll(async () => {
+    gw = await startGateway();
+    ds = gw.app.get(DataSource);
+  });
+  afterAll(() => gw.close());
+
+  async function taskIndexes(): Promise<Map<string, string>> {
+    const rows: Array<{ name: string; sql: string }> =
+      ds.options.type === 'postgres'
+        ? await ds.query(`SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'tasks'`)
+        : await ds.query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL`);
+    return new Map(rows.map((r) => [r.name, r.sql]));
+  }
+
+  it('drops the unread upstream index and makes the others partial', async () => {
+    const indexes = await taskIndexes();
+    expect(indexes.has('idx_tasks_upstream')).toBe(false);
+    for (const name of ['idx_tasks_billing_finished', 'uq_tasks_account_external', 'idx_tasks_sync_due', 'idx_tasks_account_phase']) {
+      expect(indexes.get(name)).toMatch(/ WHERE /i);
+    }
+    expect(indexes.get('idx_tasks_account_action_created')).not.toMatch(/ WHERE /i);
+  });
+
+  it('keeps external_task_id unique per account, and any number of tasks without one', async () => {
+    const repo = gw.app.get(TasksRepository);
+    await repo.insert(taskRecord({ id: 'task_lean_a', accountId: 'acct_lean' }));
+    await repo.insert(taskRecord({ id: 'task_lean_b', accountId: 'acct_lean' }));
+    await repo.insert(taskRecord({ id: 'task_lean_c', accountId: 'acct_lean', externalTaskId: 'ext-1' }));
+    await repo.insert(taskRecord({ id: 'task_lean_d', accountId: 'acct_other', externalTaskId: 'ext-1' }));
+    await expect(repo.insert(taskRecord({ id: 'task_lean_e', accountId: 'acct_lean', externalTaskId: 'ext-1' }))).rejects.toThrow(/unique|duplicate/i);
+  });
+
+  it('answers the sweep, due-scan and external-ID queries from the partial indexes (query plans)', async () => {
+    const runner = ds.createQueryRunner();
+    // PostgreSQL would scan a table this small whatever its indexes: plans are read with scans off.
+    if (ds.options.type === 'postgres') await runner.query('SET enable_seqscan = off');
+    const explain = ds.options.type === 'postgres' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+    const plan = async (sql: string) => JSON.stringify(await runner.query(`${explain} ${sql}`));
+    try {
+      expect(await plan(`SELECT * FROM tasks t WHERE t.billing_state = 'held' AND t.finished_at <= 5 ORDER BY t.finished_at LIMIT 100`)).toContain('idx_tasks_billing_finished');
+      expect(await plan(`SELECT COUNT(*) FROM tasks t WHERE t.account_id = 'a' AND t.phase IN ('submitting', 'active')`)).toContain('idx_tasks_account_phase');
+      expect(await plan(`SELECT id FROM tasks WHERE sync_due_at <= 5 ORDER BY sync_due_at LIMIT 200`)).toContain('idx_tasks_sync_due');
+      expect(await plan(`SELECT COUNT(*) FROM tasks WHERE account_id = 'a' AND external_task_id = 'x'`)).toContain('uq_tasks_account_external');
+    } finally {
+      if (ds.options.type === 'postgres') await runner.query('RESET enable_seqscan');
+      await runner.release();
+    }
   });
 });

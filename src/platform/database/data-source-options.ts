@@ -7,6 +7,7 @@ import { OneActionName1764100000000 } from './migrations/1764100000000-one-actio
 import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions';
 import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
 import { IdempotencyTask1764400000000 } from './migrations/1764400000000-idempotency-task';
+import { LeanTaskIndexes1764500000000 } from './migrations/1764500000000-lean-task-indexes';
 
 export const MIGRATIONS = [
   InitialSchema1763900000000,
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   KlSessions1764200000000,
   KlVoices1764300000000,
   IdempotencyTask1764400000000,
+  LeanTaskIndexes1764500000000,
 ];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';

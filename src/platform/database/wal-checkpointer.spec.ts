@@ -58,6 +58,26 @@ describe('WalCheckpointer', () => {
     await until(() => statSync(file).size > before + 400_000);
   });
 
+  it('keeps the WAL bounded under steady writes (the writer restarts it once a checkpoint has caught up)', async () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    Object.assign(checkpointer.settings, { intervalMs: 10, restartFrames: 256 });
+    checkpointer.onApplicationBootstrap();
+    await new Promise((resolve) => workerOf(checkpointer!)!.once('online', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const walSize = () => statSync(`${file}-wal`).size;
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    // ~80 MB through the WAL in single-row transactions, written back to back with only a turn of
+    // the event loop between bursts, as a busy gateway does. Without the main thread's finishing
+    // pass the WAL grows to all of it (measured: 82 MB); with it, it stays near 4 MB (up to 14 MB on a loaded machine).
+    let largest = 0;
+    for (let burst = 0; burst < 200; burst++) {
+      for (let i = 0; i < 50; i++) insert.run('x'.repeat(2000));
+      largest = Math.max(largest, walSize());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(largest).toBeLessThan(24 * 1024 * 1024);
+  });
+
   it('caps the worker heap (its own isolate would otherwise size itself like the main thread)', () => {
     checkpointer = new WalCheckpointer(fakeDataSource(db, file));
     checkpointer.onApplicationBootstrap();

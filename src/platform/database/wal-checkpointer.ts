@@ -6,35 +6,69 @@ import { DataSource } from 'typeorm';
 export const WAL_CHECKPOINT_INTERVAL_MS = 250;
 
 /**
+ * WAL size (in 4 KB frames, 16 MB) past which the gateway's own connection finishes a checkpoint
+ * itself, so that the WAL starts again from the top. Under steady writes the worker's checkpoints
+ * never catch up with the writer (a write always lands while one runs), and SQLite only restarts
+ * the WAL when a write begins with every frame already copied: the file grew without bound
+ * (1.1 GB over a 3-minute benchmark), and writing into ever new file space cost the writer
+ * ~45% more system time (bench/README.md, "Bounded WAL").
+ */
+export const WAL_RESTART_FRAMES = 4096;
+
+/** Cap on the WAL file once it restarts (SQLite truncates it to this), so a burst leaves no 1 GB file behind. */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
  * The worker's V8 heap limits. It holds a connection and a timer (its heap stays near 4 MB); a
  * worker thread is a whole Node environment, ~9 MB of RSS (measured), and these limits keep its
  * isolate from sizing its heap like the main thread's (young generation up to 2x16 MB).
  */
 export const WAL_CHECKPOINT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 } as const;
 
-/** Runs in the worker thread: its own connection to the same file, a PASSIVE checkpoint on a timer. */
+/**
+ * Runs in the worker thread: its own connection to the same file, a PASSIVE checkpoint on a timer,
+ * repeated while each pass leaves frames behind (the later passes are small, and one that lands
+ * between two writes lets the writer restart the WAL). When the WAL is still past the restart
+ * size, it tells the main thread, which finishes the checkpoint on the writer's own connection.
+ */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 5000');
+const pass = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
 const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage(String(error && error.message)); }
+  try {
+    let r = pass();
+    for (let i = 0; i < 8 && r.log > r.checkpointed; i++) r = pass();
+    if (r.log >= workerData.restartFrames) parentPort.postMessage({ behind: r.log });
+  } catch (error) { parentPort.postMessage({ error: String(error && error.message) }); }
 }, workerData.intervalMs);
 parentPort.on('message', (m) => { if (m === 'stop') { clearInterval(timer); try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} db.close(); process.exit(0); } });
 `;
+
+interface WorkerReport {
+  behind?: number;
+  error?: string;
+}
 
 /**
  * SQLite's automatic checkpoint runs inside a commit, on the event loop, every 1,000 WAL pages
  * (about every 45 creates), stalling every request in flight for ~10 ms. On a file database the
  * gateway turns it off and checkpoints from a worker thread with its own connection instead
- * (PASSIVE: never blocks the writer; the writer restarts the WAL from the top once a checkpoint
- * has caught up). If the worker cannot start or dies, the automatic checkpoint is switched back on.
+ * (PASSIVE: never blocks the writer). The WAL restarts from the top when a write begins with every
+ * frame copied; when the worker's passes cannot get there (steady writes), the main thread runs
+ * one PASSIVE pass itself once the WAL passes `WAL_RESTART_FRAMES`: the worker has already copied
+ * all but the last few frames, and no write of this process can land between that pass and the
+ * next write, which then restarts the WAL. If the worker cannot start or dies, the automatic
+ * checkpoint is switched back on.
  */
 @Injectable()
 export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('WalCheckpointer');
   private worker: Worker | undefined;
+  /** Tests shorten these; production uses the defaults. */
+  readonly settings = { intervalMs: WAL_CHECKPOINT_INTERVAL_MS, restartFrames: WAL_RESTART_FRAMES };
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -42,6 +76,13 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
     const options = this.dataSource.options;
     if (options.type !== 'better-sqlite3' || !options.database || options.database === ':memory:') return;
     const db = (this.dataSource.driver as unknown as { databaseConnection: { pragma(s: string): unknown } }).databaseConnection;
+    const finish = () => {
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        this.logger.warn(`WAL checkpoint failed: ${(error as Error).message}`);
+      }
+    };
     const automatic = () => {
       try {
         db.pragma('wal_autocheckpoint = 1000');
@@ -52,11 +93,14 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
     try {
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { driver: require.resolve('better-sqlite3'), path: options.database, intervalMs: WAL_CHECKPOINT_INTERVAL_MS },
+        workerData: { driver: require.resolve('better-sqlite3'), path: options.database, ...this.settings },
         resourceLimits: { ...WAL_CHECKPOINT_WORKER_LIMITS },
       });
       worker.unref();
-      worker.on('message', (message: string) => this.logger.warn(`WAL checkpoint failed: ${message}`));
+      worker.on('message', (report: WorkerReport) => {
+        if (report.error) this.logger.warn(`WAL checkpoint failed: ${report.error}`);
+        else if (report.behind) finish();
+      });
       worker.on('error', (error) => {
         this.logger.warn(`WAL checkpoint worker stopped (${error.message}); automatic checkpoints are back on`);
         automatic();
@@ -67,6 +111,7 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
       });
       this.worker = worker;
       db.pragma('wal_autocheckpoint = 0');
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     } catch (error) {
       this.logger.warn(`WAL checkpoint worker not started (${(error as Error).message}); automatic checkpoints stay on`);
     }

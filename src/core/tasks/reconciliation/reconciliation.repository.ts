@@ -5,6 +5,11 @@ import { AccountEntity } from '../../accounts/entities/account.entity';
 import { TaskEntity, TaskPhase } from '../entities/task.entity';
 
 const OPEN_PHASES: TaskPhase[] = ['submitting', 'active'];
+/**
+ * Written out, not bound: the partial indexes of migration 1764500000000 hold only these rows, and
+ * a planner can only prove a query fits a partial index from literals (on SQLite and PostgreSQL).
+ */
+const OPEN_PHASE_SQL = `t.phase IN (${OPEN_PHASES.map((p) => `'${p}'`).join(', ')})`;
 
 /** One account's in-flight counter beside the number of its open tasks. */
 export interface SlotCount {
@@ -29,7 +34,7 @@ export class ReconciliationRepository {
   terminalStillHeld(endedBefore: number, limit: number): Promise<TaskEntity[]> {
     return this.tasks
       .createQueryBuilder('t')
-      .where('t.billing_state = :held AND t.finished_at <= :endedBefore', { held: 'held', endedBefore })
+      .where(`t.billing_state = 'held' AND t.finished_at <= :endedBefore`, { endedBefore })
       .orderBy('t.finished_at', 'ASC')
       .limit(limit)
       .getMany();
@@ -41,10 +46,9 @@ export class ReconciliationRepository {
       .createQueryBuilder()
       .select('a.id', 'id')
       .addSelect('a.in_flight_tasks', 'in_flight')
-      .addSelect((sub) => sub.select('COUNT(*)').from(TaskEntity, 't').where('t.account_id = a.id AND t.phase IN (:...open)'), 'open')
+      .addSelect((sub) => sub.select('COUNT(*)').from(TaskEntity, 't').where(`t.account_id = a.id AND ${OPEN_PHASE_SQL}`), 'open')
       .from(AccountEntity, 'a')
       .where('a.id > :afterId', { afterId })
-      .setParameter('open', OPEN_PHASES)
       .orderBy('a.id', 'ASC')
       .limit(limit)
       .getRawMany();
@@ -59,9 +63,8 @@ export class ReconciliationRepository {
     const result = await this.dataSource
       .createQueryBuilder()
       .update(AccountEntity)
-      .set({ inFlightTasks: () => `(SELECT COUNT(*) FROM tasks t WHERE t.account_id = accounts.id AND t.phase IN (:...open))` })
+      .set({ inFlightTasks: () => `(SELECT COUNT(*) FROM tasks t WHERE t.account_id = accounts.id AND ${OPEN_PHASE_SQL})` })
       .where('id = :accountId AND in_flight_tasks = :observed', { accountId, observed })
-      .setParameter('open', OPEN_PHASES)
       .execute();
     return (result.affected ?? 0) === 1;
   }
