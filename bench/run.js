@@ -358,7 +358,9 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
     logBytes: () => fs.statSync(logFile).size,
     async stop() {
       await lib.stopChild(child, 15_000);
-      fs.rmSync(dir, { recursive: true, force: true });
+      // --keep-logs: leave the gateway's log and database for a look afterwards.
+      if (args['keep-logs'] === true) log(`kept ${dir}`);
+      else fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

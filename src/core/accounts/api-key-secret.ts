@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { hash } from 'crypto';
 import { randomSecret } from '../../platform/ids/ids';
 
 /** API keys look like `vgw_<43 url-safe chars>`; the first 12 characters are the shown prefix. */
@@ -9,8 +9,9 @@ export function newApiKeySecret(): string {
   return `${KEY_PREFIX}${randomSecret(32)}`;
 }
 
+/** Every authenticated request hashes its key: the one-shot `crypto.hash` is ~3x cheaper than a `Hash` object. */
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function shownPrefix(secret: string): string {

@@ -36,6 +36,7 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
+    this.metrics.countTasksInFlightWith(() => this.tasks.countOpen());
     // A full batch means more is due: go again at once.
     if (this.config.WORKERS_ENABLED) this.loop.start(0, (count) => ((count ?? 0) >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS));
   }
@@ -50,8 +51,6 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
     const now = this.clock.nowMs();
     const due = await this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE);
     await runPool(due, this.config.SYNC_CONCURRENCY, (task) => this.sync.sync(task));
-    // Every open task of every instance, not this cycle's batch.
-    this.metrics.tasksInFlight.set(await this.tasks.countOpen());
     this.metrics.syncCycleSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return due.length;
   }

@@ -42,7 +42,23 @@ export class MetricsService {
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly tasksInFlight = new Gauge({ name: 'gateway_sync_batch_size', help: 'Tasks picked in the last sync cycle', registers: [this.registry] });
+  /** Counted when scraped (see `countTasksInFlightWith`), not on a timer: a count over every open task is no per-second cost. */
+  readonly tasksInFlight = new Gauge({
+    name: 'gateway_tasks_in_flight',
+    help: 'Open tasks (submitting or active) of every instance, counted when scraped',
+    registers: [this.registry],
+    collect: () => this.collectTasksInFlight(),
+  });
+  private countTasksInFlight: (() => Promise<number>) | undefined;
+
+  /** The owner of task records says how to count the open ones. */
+  countTasksInFlightWith(count: () => Promise<number>): void {
+    this.countTasksInFlight = count;
+  }
+
+  private async collectTasksInFlight(): Promise<void> {
+    if (this.countTasksInFlight) this.tasksInFlight.set(await this.countTasksInFlight());
+  }
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
