@@ -485,6 +485,20 @@ const B_TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
 const C_TERMINAL = new Set(['success', 'failed']);
 
 /** One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled time) until it ends. */
+/**
+ * The gateway's own event-loop delay since it started (prom-client's default metrics, 10 ms
+ * resolution), in ms: tells a slow gateway apart from a slow load generator or simulator, which
+ * share this process.
+ */
+async function gatewayLoopDelay(url) {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const read = (name) => {
+    const m = new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text);
+    return m ? lib.round(Number(m[1]) * 1000, 1) : null;
+  };
+  return { p50: read('p50'), p99: read('p99'), max: read('max') };
+}
+
 async function mixStep(sim, rate, seconds) {
   const gateway = await startGateway(sim, 'mix', [], { defaultPolls: true });
   try {
@@ -503,6 +517,9 @@ async function mixStep(sim, rate, seconds) {
     let outstanding = 0;
     const total = Math.round(rate * seconds);
     const cpuBefore = lib.cpuMs(gateway.pid);
+    // This process's own event-loop delay (load generator and simulator): part of every latency measured here.
+    const ownDelay = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 });
+    ownDelay.enable();
     const start = performance.now() + 20;
     const call = (method, pathName, body, scheduledAt, onBody) => {
       outstanding++;
@@ -565,6 +582,8 @@ async function mixStep(sim, rate, seconds) {
     const until = Date.now() + 60_000;
     while ((outstanding > 0 || ended < created) && Date.now() < until) await lib.sleep(100);
     const cpuMsTotal = lib.cpuMs(gateway.pid) - cpuBefore;
+    ownDelay.disable();
+    const benchLoopDelay = { p50: lib.round(ownDelay.percentile(50) / 1e6, 1), p99: lib.round(ownDelay.percentile(99) / 1e6, 1), max: lib.round(ownDelay.max / 1e6, 1) };
     agent.destroy();
     // Settlement commits with the terminal switch; give the worker a moment, then check the books.
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -575,6 +594,7 @@ async function mixStep(sim, rate, seconds) {
       await lib.sleep(200);
     }
     const verify = await lib.httpJson('GET', `${gateway.url}/admin/v1/ledger/verify`, { headers: admin });
+    const loopDelay = await gatewayLoopDelay(gateway.url);
     const c = lib.percentiles(createLat);
     const q = lib.percentiles(queryLat);
     const step = {
@@ -592,11 +612,13 @@ async function mixStep(sim, rate, seconds) {
       inFlightAfter: account.in_flight_tasks,
       ledgerOk: verify.ok === true,
       cpuMsPerCreate: created ? lib.round(cpuMsTotal / created, 3) : null,
+      loopDelay,
+      benchLoopDelay,
     };
     step.holds =
       errors === 0 && created === total && ended === created && c.p99 < MIX_P99_MS && q.p99 < MIX_P99_MS && step.heldAfter === 0 && step.inFlightAfter === 0 && step.ledgerOk;
     log(
-      `  mix ${rate}/s: ${created}/${total} created, ${ended} ended, ${queries} queries, ${errors} errors; p99 create ${step.create.p99} ms, query ${step.query.p99} ms; held ${step.heldAfter}, in flight ${step.inFlightAfter}, ledger ${step.ledgerOk ? 'ok' : 'NOT ok'}; ${step.holds ? 'holds' : 'does not hold'}`,
+      `  mix ${rate}/s: ${created}/${total} created, ${ended} ended, ${queries} queries, ${errors} errors; p99 create ${step.create.p99} ms, query ${step.query.p99} ms; held ${step.heldAfter}, in flight ${step.inFlightAfter}, ledger ${step.ledgerOk ? 'ok' : 'NOT ok'}; loop delay p50/p99/max: gateway ${loopDelay.p50}/${loopDelay.p99}/${loopDelay.max} ms (10 ms resolution), load generator + simulator ${benchLoopDelay.p50}/${benchLoopDelay.p99}/${benchLoopDelay.max} ms; ${step.holds ? 'holds' : 'does not hold'}`,
     );
     return step;
   } finally {

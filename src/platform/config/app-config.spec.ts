@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -7,6 +9,22 @@ describe('loadConfig', () => {
     expect(c.SIM_TASK_MS).toBe(3000);
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.MIGRATIONS_RUN).toBe(true);
+  });
+
+  it('applies every default that .env.example states', () => {
+    const defaults = loadConfig({}) as unknown as Record<string, unknown>;
+    const stated = readFileSync(join(__dirname, '../../../.env.example'), 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z][A-Z0-9_]*)=(.+)$/.exec(line.trim()))
+      .filter((m): m is RegExpExecArray => m !== null && m[1] in defaults && defaults[m[1]] !== undefined);
+    expect(stated.length).toBeGreaterThan(20);
+    for (const [, name, value] of stated) expect(`${name}=${String(defaults[name])}`).toBe(`${name}=${value}`);
+  });
+
+  it('runs the sync worker in small, frequent cycles (a second’s polls and settlements in one burst stalled requests)', () => {
+    const c = loadConfig({});
+    expect(c.SYNC_INTERVAL_MS).toBeLessThanOrEqual(100);
+    expect(c.SYNC_BATCH_SIZE).toBeLessThanOrEqual(50);
   });
 
   it('parses numbers and booleans from strings', () => {

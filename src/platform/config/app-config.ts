@@ -41,8 +41,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1) DEFAULT_MAX_CONCURRENT_TASKS = 50;
   /** A task still not terminal this long after creation fails with a reason. */
   @Transform(toInt) @IsInt() @Min(1000) TASK_DEADLINE_MS = 24 * 3600 * 1000;
-  @Transform(toInt) @IsInt() @Min(10) SYNC_INTERVAL_MS = 1000;
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000) SYNC_BATCH_SIZE = 200;
+  @Transform(toInt) @IsInt() @Min(10) SYNC_INTERVAL_MS = 100;
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) SYNC_BATCH_SIZE = 50;
   @Transform(toInt) @IsInt() @Min(1) @Max(256) SYNC_CONCURRENCY = 16;
   /** First delay between polls of one task; grows 1.5x per poll up to SYNC_POLL_MAX_MS. */
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_BASE_MS = 1000;
