@@ -23,7 +23,11 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   const errors = new ErrorWriter(families.errorDialects());
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ ...options, families }),
-    new TimedExpressAdapter({ headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS, requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS }),
+    new TimedExpressAdapter({
+      headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS,
+      requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS,
+      keepAliveMs: options.config.CLIENT_KEEP_ALIVE_TIMEOUT_MS,
+    }),
     { bodyParser: false, bufferLogs: true, abortOnError: false },
   );
   app.useLogger(app.get(Logger));

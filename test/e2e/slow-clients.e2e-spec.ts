@@ -36,4 +36,24 @@ describe('slow clients', () => {
     expect(body.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(body.closedAfterMs).toBeLessThan(5000);
   });
+
+  it('keeps an idle keep-alive connection open well past the slow-client deadlines (65 s by default, above load balancers’ 60 s)', async () => {
+    expect(gw.app.getHttpServer().keepAliveTimeout).toBe(65_000);
+    // Two requests on one connection, idle in between for longer than the headers and request deadlines.
+    const answers = await new Promise<string>((resolve) => {
+      let seen = '';
+      const socket: Socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'));
+      socket.on('data', (chunk) => {
+        seen += chunk.toString();
+        if ((seen.match(/HTTP\/1\.1 200/g) ?? []).length === 1 && !seen.includes('#second')) {
+          seen += '#second';
+          setTimeout(() => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'), 1200);
+        }
+        if ((seen.match(/HTTP\/1\.1 200/g) ?? []).length === 2) socket.end();
+      });
+      socket.on('close', () => resolve(seen));
+      socket.on('error', () => undefined);
+    });
+    expect((answers.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2);
+  });
 });

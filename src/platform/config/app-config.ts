@@ -55,6 +55,12 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(100) CLIENT_HEADERS_TIMEOUT_MS = 10000;
   /** A client must send its whole request, body included, within this time (slow-body clients are cut off). */
   @Transform(toInt) @IsInt() @Min(100) CLIENT_REQUEST_TIMEOUT_MS = 60000;
+  /**
+   * An idle keep-alive connection is closed after this. Above the 60 s idle timeout of common load
+   * balancers and client pools: with Node's 5 s default, a client reusing a connection the gateway
+   * was just closing got a reset (a create then cannot know whether it went through).
+   */
+  @Transform(toInt) @IsInt() @Min(1000) CLIENT_KEEP_ALIVE_TIMEOUT_MS = 65000;
   /** Timeout of an upstream create call (ms). */
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;

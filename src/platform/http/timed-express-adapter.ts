@@ -8,6 +8,8 @@ export interface ClientTimeouts {
   headersMs: number;
   /** The whole request, body included, must arrive within this (ms). */
   requestMs: number;
+  /** An idle keep-alive connection is closed after this (ms); Node's default (5 s) when absent. */
+  keepAliveMs?: number;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -26,9 +28,10 @@ export class TimedExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
     // HTTPS and forced connection closing keep Nest's own server (the gateway uses neither).
     if (options?.httpsOptions || options?.forceCloseConnections) return super.initHttpServer(options);
-    const { headersMs, requestMs } = this.timeouts;
+    const { headersMs, requestMs, keepAliveMs } = this.timeouts;
     this.httpServer = http.createServer(
       {
+        ...(keepAliveMs ? { keepAliveTimeout: keepAliveMs } : {}),
         headersTimeout: headersMs,
         // Node requires the request deadline to be at least the headers deadline.
         requestTimeout: Math.max(requestMs, headersMs),
