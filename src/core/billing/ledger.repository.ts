@@ -29,13 +29,13 @@ export class LedgerRepository {
 
   /**
    * Gives back a hold and takes the charge (0 on failure) in one statement; with `freeTaskSlot`
-   * the same statement frees the task's concurrency slot (the settlement's last statement, so on
-   * PostgreSQL the account row stays locked only until the commit that follows).
+   * the same statement frees the task's concurrency slot. On PostgreSQL it goes out with the
+   * transaction's COMMIT (`HotSql.runAtCommit`), so the account row is locked only while the two run.
    */
   async closeHold(tx: EntityManager, accountId: string, held: number, charge: number, freeTaskSlot = false): Promise<void> {
     const h = Math.trunc(held);
     const slot = freeTaskSlot ? ', "in_flight_tasks" = CASE WHEN "in_flight_tasks" > 0 THEN "in_flight_tasks" - 1 ELSE "in_flight_tasks" END' : '';
-    await this.hot.run(tx, `UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ?${slot} WHERE "id" = ?`, [h - Math.trunc(charge), h, accountId]);
+    await this.hot.runAtCommit(tx, `UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ?${slot} WHERE "id" = ?`, [h - Math.trunc(charge), h, accountId]);
   }
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */

@@ -44,6 +44,8 @@ export class HotSql {
   private readonly pgStatements = new Map<string, { name: string; text: string }>();
   private readonly shapes = new Map<EntityTarget<unknown>, EntityShape>();
   private readonly updateTexts = new Map<string, string>();
+  /** PostgreSQL transactions (by query runner) whose `runAtCommit` statements wait to go out with their COMMIT. */
+  private readonly atCommit = new WeakMap<QueryRunner, Array<{ sql: string; params: unknown[] }>>();
 
   private constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
@@ -64,6 +66,45 @@ export class HotSql {
     if (!this.isPostgres) return this.sqlite(sql, params, (stmt) => stmt.run(...params).changes);
     const result = await this.pg(manager, sql, params);
     return result.affected ?? result.records.length;
+  }
+
+  /**
+   * A write whose result nobody reads, on a row every transaction of an account contends for (the
+   * account row): in a PostgreSQL transaction opened by `TransactionRunner.run` it is sent together
+   * with the COMMIT, in one round trip, so the row lock it takes is held only while PostgreSQL runs
+   * the two, not while the gateway's event loop gets round to sending the COMMIT (under load that
+   * wait held every other create and settlement of the account behind it). Anywhere else it runs
+   * at once, like `run`. Statements after it in the same transaction run before it: use it last.
+   */
+  async runAtCommit(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<void> {
+    const pending = manager?.queryRunner ? this.atCommit.get(manager.queryRunner) : undefined;
+    if (pending) pending.push({ sql, params });
+    else await this.run(manager, sql, params);
+  }
+
+  /** `TransactionRunner.run` on PostgreSQL: this transaction's `runAtCommit` statements wait for its COMMIT. */
+  deferToCommit(runner: QueryRunner): void {
+    this.atCommit.set(runner, []);
+  }
+
+  /**
+   * Commits `runner`'s transaction; its deferred statements go out in the same simple query as the
+   * COMMIT (values written as literals: this protocol takes no parameters). If one fails,
+   * PostgreSQL runs nothing after it and the caller rolls back as for any failed statement.
+   */
+  async commit(runner: QueryRunner): Promise<void> {
+    const pending = this.atCommit.get(runner) ?? [];
+    this.atCommit.delete(runner);
+    if (pending.length === 0) return runner.commitTransaction();
+    const client = (runner as QueryRunner & { databaseConnection: PgQueryable & PgLiterals }).databaseConnection;
+    const text = [...pending.map(({ sql, params }) => inlineParams(sql, params, client)), 'COMMIT'].join('; ');
+    try {
+      await client.query(text);
+    } catch (error) {
+      throw new QueryFailedError(text, [], error as Error);
+    }
+    // What TypeORM's commitTransaction records once its own COMMIT is through.
+    Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
   }
 
   /** The first row of a read, raw (column names as in the database). */
@@ -227,5 +268,20 @@ export class HotSql {
 
 /** A pg Pool or Client: both take a named statement and answer rows and a row count. */
 interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(config: { name: string; text: string; values: unknown[] } | string): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+interface PgLiterals {
+  escapeLiteral(value: string): string;
+}
+
+/** `?` placeholders of fixed SQL replaced by literals: whole numbers as digits, strings escaped by the driver. */
+function inlineParams(sql: string, params: unknown[], client: PgLiterals): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => {
+    const value = params[i++];
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    if (typeof value === 'string') return client.escapeLiteral(value);
+    throw new Error(`runAtCommit takes whole numbers and strings only, got ${typeof value}`);
+  });
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { HotSql } from './hot-sql';
 
 /**
  * Runs a unit of work in one database transaction. SQLite has a single connection in TypeORM,
@@ -17,7 +18,7 @@ export class TransactionRunner {
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isPostgres) return this.dataSource.transaction(work);
+    if (this.isPostgres) return this.pgTransaction(work);
     const next = this.queue.then(() => this.dataSource.transaction(work));
     this.queue = next.catch(() => undefined);
     return next;
@@ -35,6 +36,28 @@ export class TransactionRunner {
     const next = this.queue.then(() => this.sqliteAtomic(work));
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * TypeORM's transaction, plus `HotSql.runAtCommit`: statements deferred to the commit go out with
+   * the COMMIT in one round trip (see there).
+   */
+  private async pgTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const hot = HotSql.of(this.dataSource);
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      hot.deferToCommit(runner);
+      const result = await work(runner.manager);
+      await hot.commit(runner);
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async sqliteAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
