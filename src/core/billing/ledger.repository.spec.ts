@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
 import { dataSourceOptions } from '../../platform/database/data-source-options';
 import { HotSql } from '../../platform/database/hot-sql';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
@@ -12,9 +13,7 @@ import { LedgerRepository } from './ledger.repository';
  * the account needs is never held across the gateway's event loop. On PostgreSQL too in CI's second
  * pass (DATABASE_URL, schema re-created) or with TEST_PG_URL.
  */
-const targets: Array<[string, string]> = [['SQLite', 'sqlite::memory:']];
-const pgUrl = process.env.TEST_PG_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
-if (pgUrl) targets.push(['PostgreSQL', pgUrl]);
+const targets = databaseTargets();
 
 describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   let ds: DataSource;
@@ -24,13 +23,7 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   let sent: string[];
 
   beforeAll(async () => {
-    if (url.startsWith('postgres')) {
-      const reset = new DataSource({ type: 'postgres', url });
-      await reset.initialize();
-      await reset.query('DROP SCHEMA IF EXISTS public CASCADE');
-      await reset.query('CREATE SCHEMA public');
-      await reset.destroy();
-    }
+    await emptySchema(url);
     ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity]) } as never);
     await ds.initialize();
     ledger = new LedgerRepository(ds);

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
 import { dataSourceOptions } from '../../platform/database/data-source-options';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { AccountEntity } from '../accounts/entities/account.entity';
@@ -12,9 +13,7 @@ import { taskRecord } from '../../../test/support/task-record';
  * all) and the sync worker's leases; on PostgreSQL too in CI's
  * second pass (DATABASE_URL, whose schema is re-created as the e2e harness does) or with TEST_PG_URL.
  */
-const targets: Array<[string, string]> = [['SQLite', 'sqlite::memory:']];
-const pgUrl = process.env.TEST_PG_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
-if (pgUrl) targets.push(['PostgreSQL', pgUrl]);
+const targets = databaseTargets();
 
 describe.each(targets)('TasksRepository on %s', (_name, url) => {
   let ds: DataSource;
@@ -22,13 +21,7 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
   let transactions: TransactionRunner;
 
   beforeAll(async () => {
-    if (url.startsWith('postgres')) {
-      const reset = new DataSource({ type: 'postgres', url });
-      await reset.initialize();
-      await reset.query('DROP SCHEMA IF EXISTS public CASCADE');
-      await reset.query('CREATE SCHEMA public');
-      await reset.destroy();
-    }
+    await emptySchema(url);
     ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, TaskEntity, LedgerEntryEntity]) } as never);
     await ds.initialize();
     tasks = new TasksRepository(ds.getRepository(TaskEntity), ds);
