@@ -78,6 +78,20 @@ describe('WalCheckpointer', () => {
     expect(largest).toBeLessThan(24 * 1024 * 1024);
   });
 
+  it('finishes a checkpoint only outside a transaction of its connection (SQLite refuses one inside)', () => {
+    checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+    checkpointer.onApplicationBootstrap();
+    const warn = jest.spyOn((checkpointer as unknown as { logger: { warn(message: string): void } }).logger, 'warn');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    db.exec('BEGIN');
+    insert.run('x');
+    workerOf(checkpointer)!.emit('message', { behind: 5000 });
+    db.exec('COMMIT');
+    expect(warn).not.toHaveBeenCalled();
+    workerOf(checkpointer)!.emit('message', { behind: 5000 });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('caps the worker heap (its own isolate would otherwise size itself like the main thread)', () => {
     checkpointer = new WalCheckpointer(fakeDataSource(db, file));
     checkpointer.onApplicationBootstrap();

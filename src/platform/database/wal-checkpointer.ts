@@ -75,8 +75,10 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap(): void {
     const options = this.dataSource.options;
     if (options.type !== 'better-sqlite3' || !options.database || options.database === ':memory:') return;
-    const db = (this.dataSource.driver as unknown as { databaseConnection: { pragma(s: string): unknown } }).databaseConnection;
+    const db = (this.dataSource.driver as unknown as { databaseConnection: { pragma(s: string): unknown; inTransaction: boolean } }).databaseConnection;
     const finish = () => {
+      // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports again.
+      if (db.inTransaction) return;
       try {
         db.pragma('wal_checkpoint(PASSIVE)');
       } catch (error) {
