@@ -56,8 +56,14 @@ export class MetricsService {
     this.countTasksInFlight = count;
   }
 
+  /** A count that fails (database unreachable) leaves the last value: `/metrics` still answers. */
   private async collectTasksInFlight(): Promise<void> {
-    if (this.countTasksInFlight) this.tasksInFlight.set(await this.countTasksInFlight());
+    if (!this.countTasksInFlight) return;
+    try {
+      this.tasksInFlight.set(await this.countTasksInFlight());
+    } catch {
+      /* the last value stands */
+    }
   }
 
   constructor() {
