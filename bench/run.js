@@ -484,7 +484,6 @@ async function mixScenario() {
 const B_TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
 const C_TERMINAL = new Set(['success', 'failed']);
 
-/** One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled time) until it ends. */
 /**
  * The gateway's own event-loop delay since it started (prom-client's default metrics, 10 ms
  * resolution), in ms: tells a slow gateway apart from a slow load generator or simulator, which
@@ -499,6 +498,7 @@ async function gatewayLoopDelay(url) {
   return { p50: read('p50'), p99: read('p99'), max: read('max') };
 }
 
+/** One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled time) until it ends. */
 async function mixStep(sim, rate, seconds) {
   const gateway = await startGateway(sim, 'mix', [], { defaultPolls: true });
   try {

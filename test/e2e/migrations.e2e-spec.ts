@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.entity';
+import { ReconciliationRepository } from '../../src/core/tasks/reconciliation/reconciliation.repository';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { OneActionName1764100000000 } from '../../src/platform/database/migrations/1764100000000-one-action-name';
 import { Harness, startGateway } from '../support/gateway-harness';
@@ -77,17 +78,36 @@ describe('migration: lean task indexes', () => {
     await expect(repo.insert(taskRecord({ id: 'task_lean_e', accountId: 'acct_lean', externalTaskId: 'ext-1' }))).rejects.toThrow(/unique|duplicate/i);
   });
 
-  it('answers the sweep, due-scan and external-ID queries from the partial indexes (query plans)', async () => {
+  /** The SQL (and parameters) TypeORM sends while `work` runs, read through its logger. */
+  async function statementsOf(work: () => Promise<unknown>): Promise<Array<{ sql: string; params: unknown[] }>> {
+    const seen: Array<{ sql: string; params: unknown[] }> = [];
+    const logQuery = jest.spyOn(ds.logger, 'logQuery').mockImplementation((sql, params) => {
+      seen.push({ sql, params: params ?? [] });
+    });
+    try {
+      await work();
+    } finally {
+      logQuery.mockRestore();
+    }
+    return seen;
+  }
+
+  it('answers the repositories’ own sweep and external-ID queries, and the due scan, from the partial indexes (query plans)', async () => {
+    const reconciliation = gw.app.get(ReconciliationRepository);
+    const [sweep] = await statementsOf(() => reconciliation.terminalStillHeld(5, 100));
+    const [slots] = await statementsOf(() => reconciliation.slotCounts('', 10));
+    const [external] = await statementsOf(() => gw.app.get(TasksRepository).externalIdTaken('a', 'x'));
     const runner = ds.createQueryRunner();
     // PostgreSQL would scan a table this small whatever its indexes: plans are read with scans off.
     if (ds.options.type === 'postgres') await runner.query('SET enable_seqscan = off');
     const explain = ds.options.type === 'postgres' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
-    const plan = async (sql: string) => JSON.stringify(await runner.query(`${explain} ${sql}`));
+    const plan = async (sql: string, params: unknown[] = []) => JSON.stringify(await runner.query(`${explain} ${sql}`, params));
     try {
-      expect(await plan(`SELECT * FROM tasks t WHERE t.billing_state = 'held' AND t.finished_at <= 5 ORDER BY t.finished_at LIMIT 100`)).toContain('idx_tasks_billing_finished');
-      expect(await plan(`SELECT COUNT(*) FROM tasks t WHERE t.account_id = 'a' AND t.phase IN ('submitting', 'active')`)).toContain('idx_tasks_account_phase');
-      expect(await plan(`SELECT id FROM tasks WHERE sync_due_at <= 5 ORDER BY sync_due_at LIMIT 200`)).toContain('idx_tasks_sync_due');
-      expect(await plan(`SELECT COUNT(*) FROM tasks WHERE account_id = 'a' AND external_task_id = 'x'`)).toContain('uq_tasks_account_external');
+      expect(await plan(sweep.sql, sweep.params)).toContain('idx_tasks_billing_finished');
+      expect(await plan(slots.sql, slots.params)).toContain('idx_tasks_account_phase');
+      expect(await plan(external.sql, external.params)).toContain('uq_tasks_account_external');
+      // The sync worker's lease (HotSql, past TypeORM's logger): its due scan.
+      expect(await plan(`SELECT id FROM tasks WHERE sync_due_at <= 5 AND (lease_until IS NULL OR lease_until < 5) ORDER BY sync_due_at LIMIT 50`)).toContain('idx_tasks_sync_due');
     } finally {
       if (ds.options.type === 'postgres') await runner.query('RESET enable_seqscan');
       await runner.release();
