@@ -47,7 +47,8 @@ describe('migration: lean task indexes', () => {
   let gw: Harness;
   let ds: DataSource;
   beforeAll(async () => {
-    gw = await startGateway();
+    // No background workers: the statements read through TypeORM's logger are the test's own.
+    gw = await startGateway({ env: { WORKERS_ENABLED: 'false' } });
     ds = gw.app.get(DataSource);
   });
   afterAll(() => gw.close());
