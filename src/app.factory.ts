@@ -14,8 +14,6 @@ import { AccessLog } from './platform/logging/access-log';
 import { ACCESS_LOGGER } from './platform/logging/logging.module';
 import { HttpMetrics } from './platform/metrics/http-metrics';
 import { MetricsService } from './platform/metrics/metrics.service';
-import { GatewayValidationPipe } from './platform/validation/gateway-validation.pipe';
-import { toGatewayError } from './platform/validation/validate-dto';
 
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
@@ -42,15 +40,6 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
     }),
   );
   app.useGlobalFilters(new GatewayExceptionFilter(errors));
-  app.useGlobalPipes(
-    new GatewayValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-      exceptionFactory: (errors) => toGatewayError(errors),
-    }),
-  );
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from '../core/accounts/accounts.service';
 import { AccountFunding } from '../core/billing/account-funding.service';
 import { GatewayError } from '../platform/errors';
+import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
 import { presentAccount, presentKey } from './account.presenter';
 import { BalanceAdjustmentDto, CreateAccountDto, CreateKeyDto, ReplaceGrantsDto, UpdateAccountDto } from './admin.dto';
 import { AdminGuard } from './admin.guard';
@@ -10,6 +11,7 @@ import { AdminGuard } from './admin.guard';
 @ApiTags('admin')
 @ApiBearerAuth()
 @UseGuards(AdminGuard)
+@UsePipes(dtoValidationPipe)
 @Controller('admin/v1')
 export class AccountsAdminController {
   constructor(

@@ -95,4 +95,26 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     expect(await tasks.claimOne('later', 'w3', 200, 900)).toMatchObject({ id: 'later', leaseOwner: 'w3' });
     expect(await tasks.countOpen()).toBe((await ds.getRepository(TaskEntity).count()) - 1);
   });
+
+  it("reads a record back exactly as TypeORM's own read does, every column converted (JSON, big integers, nulls)", async () => {
+    const full = taskRecord({
+      id: 't_full',
+      requestSnapshot: { prompt: 'p', media: [{ url: 'u' }] },
+      creationEcho: { echo: true },
+      result: { videos: [{ url: 'v', durationSeconds: 5 }], voices: [] },
+      lastNative: ['x', 1],
+      nativeUsage: null,
+      estimatedCharge: 9_007_199_254_740,
+      createdAt: 1_764_000_000_123,
+      updatedAt: 1_764_000_000_456,
+      syncDueAt: null,
+      deadlineAt: 1_764_000_999_000,
+    });
+    await transactions.runAtomic((tx) => tasks.open(full, hold('t_full', 1), 10, tx));
+    const typeorm = await ds.getRepository(TaskEntity).findOneByOrFail({ id: 't_full' });
+    const hot = await tasks.findForAccount('t_full', 'acct_1');
+    expect(hot).toBeInstanceOf(TaskEntity);
+    expect(hot).toEqual(typeorm);
+    expect(await tasks.findForAccount('t_full', 'acct_other')).toBeNull();
+  });
 });

@@ -1,10 +1,11 @@
 import { ArgumentMetadata, PipeTransform, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { toGatewayError } from './validate-dto';
 
 /** What ValidationPipe leaves alone (its own list), plus "no type". */
 const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date, undefined]);
 
 /**
- * The global ValidationPipe runs on every route parameter, and for most of them (the principal,
+ * A ValidationPipe on every route parameter (what a global pipe is) for most of them (the principal,
  * the chosen model, a string path parameter, a body typed `unknown`) it validates nothing. Those
  * are handed back at once, without its asynchronous round; DTO classes go to ValidationPipe as
  * before. Without `transform` and `validateCustomDecorators` (not accepted here) this is exactly
@@ -22,3 +23,18 @@ export class GatewayValidationPipe implements PipeTransform {
     return this.pipe.transform(value, metadata);
   }
 }
+
+/**
+ * The gateway's DTO validation: unknown fields refused, the first failed rule of a field, the
+ * gateway error object. Not global: Nest runs a global pipe's asynchronous chain for every
+ * parameter of every route, and only the admin routes take DTO classes (a family's routes take
+ * `unknown` bodies, checked by its own rules). A controller with DTO parameters adds
+ * `@UsePipes(dtoValidationPipe)`.
+ */
+export const dtoValidationPipe = new GatewayValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  stopAtFirstError: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => toGatewayError(errors),
+});
