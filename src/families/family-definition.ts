@@ -16,9 +16,10 @@ export interface FamilyAction {
   present(task: TaskEntity): unknown;
   /**
    * The create endpoint's answer from the stored record (it differs from the query answer): what
-   * an `Idempotency-Key` retry gets when the first answer was cut by a crash or never stored.
+   * an `Idempotency-Key` retry gets when the first answer was cut by a crash or never stored
+   * (`requestId`: the retry's, for bodies that carry one).
    */
-  presentCreated(task: TaskEntity): CreatedAnswer;
+  presentCreated(task: TaskEntity, requestId: string): CreatedAnswer;
   /** Optional: records what a succeeded task produced, in the transaction of its terminal switch (once). */
   onSucceeded?(task: TaskEntity, tx: EntityManager): Promise<void>;
 }

@@ -63,8 +63,8 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
     return this.action(task.family, task.action).present(task);
   }
 
-  presentCreated(task: TaskEntity): CreatedAnswer {
-    return this.action(task.family, task.action).presentCreated(task);
+  presentCreated(task: TaskEntity, requestId: string): CreatedAnswer {
+    return this.action(task.family, task.action).presentCreated(task, requestId);
   }
 
   upstreamOperation(family: FamilyId, action: string): string {

@@ -5,7 +5,7 @@ import { EntityManager, IsNull, Repository } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
 import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
-import { requestContext } from '../../platform/http/request-context';
+import type { RequestContext } from '../../platform/http/request-context';
 import { Clock } from '../../platform/time/clock';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
 import { TaskEntity } from './entities/task.entity';
@@ -105,17 +105,17 @@ export class IdempotencyService {
   }
 }
 
-/** Whether the current request sent an `Idempotency-Key` (its creation then ties the key to the task). */
-export function hasIdempotencyKey(): boolean {
-  return requestContext.current()?.idempotency !== undefined;
+/** Whether the request sent an `Idempotency-Key` (its creation then ties the key to the task). */
+export function hasIdempotencyKey(context: RequestContext | undefined): boolean {
+  return context?.idempotency !== undefined;
 }
 
 /**
- * Ties the current request's `Idempotency-Key` (if it sent one) to its task, inside the creation
+ * Ties the request's `Idempotency-Key` (if it sent one) to its task, inside the creation
  * transaction. A key another request tied first rolls this creation back (`IdempotencyKeyTakenError`).
  */
-export async function bindIdempotencyKey(tx: EntityManager, accountId: string, taskId: string, now: number): Promise<void> {
-  const claim = requestContext.current()?.idempotency;
+export async function bindIdempotencyKey(tx: EntityManager, context: RequestContext | undefined, accountId: string, taskId: string, now: number): Promise<void> {
+  const claim = context?.idempotency;
   if (!claim) return;
   try {
     await insertRow(tx, IdempotencyRecordEntity, {

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
-import { requestContext } from '../../platform/http/request-context';
+import { addUpstreamTime, RequestContext } from '../../platform/http/request-context';
 import { newId, randomSecret } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
@@ -46,7 +46,8 @@ export class TaskEngine {
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  async create(principal: Principal, draft: TaskDraft): Promise<TaskEntity> {
+  /** `context`: the HTTP request's (its `Idempotency-Key` claim is tied to the task, its Server-Timing gets the upstream time). */
+  async create(principal: Principal, draft: TaskDraft, context?: RequestContext): Promise<TaskEntity> {
     const accountId = principal.account.id;
     if (draft.callbackUrl) assertCallbackUrlAllowed(draft.callbackUrl, this.config.CALLBACK_ALLOW_PRIVATE);
     if (draft.externalTaskId && (await this.tasks.externalIdTaken(accountId, draft.externalTaskId))) {
@@ -72,10 +73,10 @@ export class TaskEngine {
       if (outcome === 'at-capacity') throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
       if (outcome === 'insufficient-balance') throw GatewayError.insufficientQuota();
       // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
-      if (tx) await bindIdempotencyKey(tx, accountId, task.id, this.clock.nowMs());
+      if (tx) await bindIdempotencyKey(tx, context, accountId, task.id, this.clock.nowMs());
     };
     try {
-      if (hasIdempotencyKey()) await this.transactions.run(open);
+      if (hasIdempotencyKey(context)) await this.transactions.run(open);
       else await this.transactions.runAtomic(open);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateExternalId();
@@ -92,26 +93,26 @@ export class TaskEngine {
         timing,
       });
     } catch (error) {
-      throw await this.failedSubmission(task, error);
+      throw await this.failedSubmission(task, error, context);
     } finally {
-      requestContext.addUpstreamTime(timing.upstreamMs);
+      addUpstreamTime(context, timing.upstreamMs);
     }
     this.metrics.tasksCreated.inc({ family: draft.family, model: draft.model.name });
     this.metrics.upstreamCalls.inc({ family: draft.family, operation, outcome: 'accepted' });
-    return this.recordAcceptance(task, accepted);
+    return this.recordAcceptance(task, accepted, context);
   }
 
   /**
    * The upstream has the task now: record it. If even that fails, the upstream ID is written on its
    * own as a last resort and the record is left for the sync worker; the hold stays, never released.
    */
-  private async recordAcceptance(task: TaskEntity, accepted: UpstreamSubmitResult): Promise<TaskEntity> {
+  private async recordAcceptance(task: TaskEntity, accepted: UpstreamSubmitResult, context: RequestContext | undefined): Promise<TaskEntity> {
     // A creation answer without a readable status still means "accepted".
     const state = accepted.snapshot.state === 'unknown' ? 'queued' : accepted.snapshot.state;
     try {
       return await this.lifecycle.applySnapshot(task, { ...accepted.snapshot, state }, { upstreamTaskId: accepted.upstreamTaskId });
     } catch (error) {
-      this.logger.error({ err: error, taskId: task.id }, 'upstream accepted the task but recording it failed; left for the sync worker');
+      this.logger.error({ err: error, taskId: task.id, req: { id: context?.requestId } }, 'upstream accepted the task but recording it failed; left for the sync worker');
       // Conditional: a task someone ended meanwhile (e.g. the sync worker) is never reopened.
       await this.tasks.updateIfOpen(task.id, { upstreamTaskId: accepted.upstreamTaskId, phase: 'active', syncDueAt: this.clock.nowMs() }).catch(() => undefined);
       throw GatewayError.internal();
@@ -119,7 +120,7 @@ export class TaskEngine {
   }
 
   /** Maps a failed upstream call to the client's error, releasing or keeping the hold as the outcome demands. */
-  private async failedSubmission(task: TaskEntity, error: unknown): Promise<unknown> {
+  private async failedSubmission(task: TaskEntity, error: unknown, context: RequestContext | undefined): Promise<unknown> {
     if (error instanceof GatewayError) return error;
     if (error instanceof UpstreamRejectedError) {
       this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'rejected' });
@@ -136,7 +137,8 @@ export class TaskEngine {
     }
     this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unavailable' });
     await this.lifecycle.reject(task, 'upstream_unavailable', error instanceof Error ? error.message : 'upstream unavailable');
-    if (!(error instanceof UpstreamUnavailableError)) this.logger.error({ err: error, taskId: task.id }, 'unexpected failure while creating a task');
+    if (!(error instanceof UpstreamUnavailableError))
+      this.logger.error({ err: error, taskId: task.id, req: { id: context?.requestId } }, 'unexpected failure while creating a task');
     return GatewayError.unavailable();
   }
 

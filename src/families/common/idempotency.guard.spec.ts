@@ -3,7 +3,8 @@ import { GUARDS_METADATA, HTTP_CODE_METADATA, PATH_METADATA } from '@nestjs/comm
 import { IdempotencyKeyTakenError, IdempotencyService, IdempotencyStart } from '../../core/tasks/idempotency.service';
 import { TaskFamilies } from '../../core/tasks/task-families';
 import { GatewayError } from '../../platform/errors';
-import { RequestContext, requestContext } from '../../platform/http/request-context';
+import { Ctx } from '../../platform/http/ctx.decorator';
+import { CONTEXT, RequestContext } from '../../platform/http/request-context';
 import { IdempotencyGuard, Idempotent } from './idempotency.guard';
 
 class Controller {
@@ -12,7 +13,7 @@ class Controller {
   @Post('create')
   @HttpCode(200)
   @Idempotent()
-  async create(body: { prompt: string }): Promise<{ id: string }> {
+  async create(@Ctx() _ctx: RequestContext, body: { prompt: string }): Promise<{ id: string }> {
     this.calls++;
     if (body.prompt === 'taken') throw new IdempotencyKeyTakenError();
     return { id: `task-${this.calls}` };
@@ -25,7 +26,7 @@ function fakeService(starts: IdempotencyStart[]) {
   return { service: { begin, complete } as unknown as IdempotencyService, begin, complete };
 }
 
-function exchange(key?: string) {
+function exchange(ctx: RequestContext, key?: string) {
   const headers: Record<string, string> = {};
   const res = {
     statusCode: 200,
@@ -36,26 +37,28 @@ function exchange(key?: string) {
       return this;
     },
   };
-  const req = { method: 'POST', path: '/create', body: { prompt: 'x' }, headers: key === undefined ? {} : { 'idempotency-key': key }, principal: { account: { id: 'acct_1' } } };
+  const req = {
+    method: 'POST',
+    path: '/create',
+    body: { prompt: 'x' },
+    headers: key === undefined ? {} : { 'idempotency-key': key },
+    principal: { account: { id: 'acct_1' } },
+    [CONTEXT]: ctx,
+  };
   return { req, res, headers };
 }
 
-/** Runs the guard then the handler as Nest would, inside a request context. */
+/** Runs the guard then the handler as Nest would, the handler given the request's context. */
 async function call(guard: IdempotencyGuard, controller: Controller, key: string | undefined, prompt = 'x') {
-  const { req, res, headers } = exchange(key);
+  const ctx: RequestContext = { requestId: 'req-1', startedAt: 0n };
+  const { req, res, headers } = exchange(ctx, key);
   const context = {
     switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
     getHandler: () => Controller.prototype.create,
   } as unknown as ExecutionContext;
-  const ctx: RequestContext = { requestId: 'req-1', startedAt: 0n };
-  let seen: RequestContext['idempotency'];
-  const result = await requestContext.run(ctx, async () => {
-    expect(guard.canActivate(context)).toBe(true);
-    const body = await controller.create({ prompt });
-    seen = ctx.idempotency;
-    return body;
-  });
-  return { result, res, headers, seen };
+  expect(guard.canActivate(context)).toBe(true);
+  const result = await controller.create(ctx, { prompt });
+  return { result, res, headers, seen: ctx.idempotency };
 }
 
 describe('Idempotent (guard and wrapped handler)', () => {
@@ -66,6 +69,19 @@ describe('Idempotent (guard and wrapped handler)', () => {
     expect(Reflect.getMetadata(HTTP_CODE_METADATA, Controller.prototype.create)).toBe(200);
     expect(Reflect.getMetadata(GUARDS_METADATA, Controller.prototype.create)).toEqual([IdempotencyGuard]);
     expect(Controller.prototype.create.name).toBe('create');
+  });
+
+  it('refuses, when the class is defined, a handler that does not take the request context (a key would go unseen)', () => {
+    expect(() => {
+      class Careless {
+        @Post('create')
+        @Idempotent()
+        async create(body: unknown): Promise<unknown> {
+          return body;
+        }
+      }
+      return Careless;
+    }).toThrow('@Idempotent() handler Careless.create must take @Ctx()');
   });
 
   it('without the header: the handler runs as it is, the store is never asked', async () => {

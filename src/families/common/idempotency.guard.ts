@@ -6,11 +6,12 @@ import { AuthenticatedRequest } from '../../core/accounts/guards/authenticated-r
 import { IdempotencyKeyTakenError, IdempotencyService, IdempotencyStart } from '../../core/tasks/idempotency.service';
 import { TaskFamilies } from '../../core/tasks/task-families';
 import { GatewayError } from '../../platform/errors';
-import { RequestContext, requestContext } from '../../platform/http/request-context';
+import { takesRequestContext } from '../../platform/http/ctx.decorator';
+import { contextOf, RequestContext } from '../../platform/http/request-context';
 
 const REPLAYED_HEADERS = ['deprecation', 'location'];
 
-/** A request's `Idempotency-Key`, handed from the guard to the route handler through the request context. */
+/** A request's `Idempotency-Key`, handed from the guard to the route handler on the request's context. */
 interface KeyedCall {
   guard: IdempotencyGuard;
   req: AuthenticatedRequest;
@@ -46,9 +47,7 @@ export class IdempotencyGuard implements CanActivate {
     const req = http.getRequest<AuthenticatedRequest>();
     const key = req.headers['idempotency-key'];
     if (key === undefined) return true;
-    const ctx = requestContext.current() as KeyedContext | undefined;
-    // Every HTTP request has a context (the gateway's HTTP middleware opens it).
-    if (ctx === undefined) throw new Error('Idempotency-Key outside a request context');
+    const ctx = contextOf(req) as KeyedContext;
     const createdStatus = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? HttpStatus.CREATED;
     ctx[KEYED_CALL] = { guard: this, req, res: http.getResponse<Response>(), key: String(key), createdStatus };
     return true;
@@ -62,8 +61,7 @@ export class IdempotencyGuard implements CanActivate {
     const requestHash = IdempotencyService.fingerprint(req.method, req.path, req.body);
     const start = await this.idempotency.begin(accountId, key, requestHash);
     if (start.kind !== 'proceed') return this.answer(call, accountId, start);
-    const ctx = requestContext.current();
-    if (ctx) ctx.idempotency = { key, requestHash };
+    contextOf(req).idempotency = { key, requestHash };
     let body: unknown;
     try {
       body = await handle();
@@ -79,9 +77,9 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   /** Answers without running the handler: the stored answer, or the created answer rebuilt from the task. */
-  private answer({ res, key, createdStatus }: KeyedCall, accountId: string, start: Exclude<IdempotencyStart, { kind: 'proceed' }>): unknown {
+  private answer({ req, res, key, createdStatus }: KeyedCall, accountId: string, start: Exclude<IdempotencyStart, { kind: 'proceed' }>): unknown {
     if (start.kind === 'task') {
-      const created = this.families.presentCreated(start.task);
+      const created = this.families.presentCreated(start.task, contextOf(req).requestId);
       const headers = { ...(created.headers ?? {}) };
       // Stored now, so later retries replay this answer (best effort: the task answers otherwise).
       void this.store(accountId, key, { status: createdStatus, body: created.body, headers });
@@ -117,14 +115,17 @@ function pickHeaders(res: Response): Record<string, string> {
 }
 
 /**
- * Wraps the route handler: with a keyed call in the request context (the guard put it there) the
- * guard runs it, otherwise the handler runs as it is. The handler's metadata (routes, Swagger)
- * moves to the wrapper, which Nest then sees as the handler.
+ * Wraps the route handler: with a keyed call on the request context it receives (the guard put it
+ * there) the guard runs it, otherwise the handler runs as it is. The handler's metadata (routes,
+ * Swagger) moves to the wrapper, which Nest then sees as the handler. The handler must take
+ * `@Ctx()` (checked here, when the class is defined), or a key would go unseen.
  */
-function answersIdempotently(_target: object, _key: string | symbol, descriptor: PropertyDescriptor): void {
+function answersIdempotently(target: object, key: string | symbol, descriptor: PropertyDescriptor): void {
+  if (!takesRequestContext(target, key)) throw new Error(`@Idempotent() handler ${target.constructor.name}.${String(key)} must take @Ctx()`);
   const handler = descriptor.value as (...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const call = (requestContext.current() as KeyedContext | undefined)?.[KEYED_CALL];
+    let call: KeyedCall | undefined;
+    for (const arg of args) if (typeof arg === 'object' && arg !== null && KEYED_CALL in arg) call = (arg as KeyedContext)[KEYED_CALL];
     if (call === undefined) return handler.apply(this, args);
     return call.guard.run(call, () => handler.apply(this, args));
   };

@@ -6,12 +6,11 @@ import { KlModule } from './kl.module';
 import { KL_PRICING_RULES, KlModelPrice } from './kl.pricing';
 import { presentKlVoiceTask } from './voices/kl-voice-task.presenter';
 import { klCreatedData, klEnvelope } from './tasks/kl-task.presenter';
-import { requestContext } from '../../platform/http/request-context';
 import type { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { recordSucceededVoices } from './voices/kl-voices.repository';
 
 /** Both task kinds answer a creation with the same envelope. */
-const klCreated = (task: TaskEntity) => ({ body: klEnvelope(klCreatedData(task), requestContext.requestId()) });
+const klCreated = (task: TaskEntity, requestId: string) => ({ body: klEnvelope(klCreatedData(task), requestId) });
 
 const capabilities = ['editing.selection', 'editing.task', 'voices'];
 

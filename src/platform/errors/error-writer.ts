@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import { requestContext } from '../http/request-context';
 import { ErrorDialect, gatewayErrorObject } from './error-dialect';
 import { GatewayError } from './gateway-error';
 
@@ -14,7 +13,7 @@ export class ErrorWriter {
   }
 
   write(req: Request, res: Response, err: GatewayError): void {
-    const requestId = requestContext.requestId() ?? String((req as Request & { id?: string }).id ?? '');
+    const requestId = String((req as Request & { id?: string }).id ?? '');
     for (const [name, value] of Object.entries(err.options.headers ?? {})) res.setHeader(name, value);
     res.status(err.status).json(this.body(err, req.path, requestId));
   }

@@ -27,7 +27,7 @@ function hostFor(path: string) {
 
 describe('GatewayExceptionFilter', () => {
   const filter = new GatewayExceptionFilter(new ErrorWriter(FAMILY_REGISTRY.errorDialects()));
-  jest.spyOn((filter as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation(() => undefined);
+  const logged = jest.spyOn((filter as unknown as { logger: { error: (...args: unknown[]) => void } }).logger, 'error').mockImplementation(() => undefined);
 
   it('turns an unexpected error into 500 internal_error without internals', () => {
     const { host, res } = hostFor('/ax/api/v1/tasks/x');
@@ -41,6 +41,8 @@ describe('GatewayExceptionFilter', () => {
       request_id: 'req-1',
     });
     expect(JSON.stringify(res.body)).not.toMatch(/secrets|db\.ts|stack/);
+    // The operators' line names the request it is about.
+    expect(logged).toHaveBeenLastCalledWith({ err: boom, req: { id: 'req-1' } }, 'unhandled error');
   });
 
   it('keeps a GatewayError as it is, with its headers and the family C native fields', () => {

@@ -39,7 +39,7 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       if (code && status < 500) return new GatewayError(status, code, messageOf(exception));
     }
     // Unexpected: log the detail for operators, show nothing internal to the caller.
-    this.logger.error({ err: exception }, 'unhandled error');
+    this.logger.error({ err: exception, req: { id: (req as Request & { id?: string }).id } }, 'unhandled error');
     return GatewayError.internal();
   }
 }

@@ -8,7 +8,7 @@ import { HttpMetrics } from '../metrics/http-metrics';
 import { MetricsService } from '../metrics/metrics.service';
 import { gatewayHttpMiddleware } from './gateway-http.middleware';
 import { jsonBodyReader } from './json-body';
-import { requestContext } from './request-context';
+import { addUpstreamTime, contextOf } from './request-context';
 import { captureLog } from '../../../test/support/log-capture';
 
 /** An Express app with only the gateway's middleware and a few routes that show what they were given. */
@@ -24,10 +24,10 @@ function gatewayApp(options: { limitBytes?: number; level?: string } = {}) {
     }),
   );
   // What a handler sees: its body and, after the body was read, the request's context.
-  const echo = (req: Request, res: Response) => res.json({ body: req.body ?? null, requestId: requestContext.requestId() ?? null });
+  const echo = (req: Request, res: Response) => res.json({ body: req.body ?? null, requestId: contextOf(req).requestId });
   app.post('/echo/:id', echo);
   app.get('/items/:id', (req, res) => {
-    requestContext.addUpstreamTime(2.5);
+    addUpstreamTime(contextOf(req), 2.5);
     res.json({ id: req.params.id });
   });
   app.get('/slow', () => undefined);

@@ -2,8 +2,8 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { AccessLog } from '../logging/access-log';
 import { HttpMetrics } from '../metrics/http-metrics';
 import { BodyReader } from './json-body';
-import { requestContext } from './request-context';
-import { CONTEXT, ContextResponse, installServerTiming, openRequestContext } from './request-id';
+import { CONTEXT, ContextResponse } from './request-context';
+import { installServerTiming, openRequestContext } from './request-id';
 
 /** Whether the access line of a response is still to be written. */
 const ACCESS_PENDING = Symbol('gateway.accessPending');
@@ -43,11 +43,11 @@ export function gatewayHttpMiddleware(app: Express, { readBody, metrics, accessL
   }
 
   return function gatewayHttp(req: Request, res: Response, next: NextFunction): void {
-    const context = openRequestContext(req, res);
+    openRequestContext(req, res);
     const exchange = res as Exchange;
     exchange.on('finish', onFinish);
     exchange[ACCESS_PENDING] = accessLog.wants(req);
     if (exchange[ACCESS_PENDING]) exchange.on('close', onClose);
-    requestContext.run(context, readBody, req, res, next);
+    readBody(req, res, next);
   };
 }

@@ -2,7 +2,6 @@ import { json } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { ErrorWriter, GatewayError } from '../errors';
 import { bodyShapeProblem, urlHasNul } from './input-shape';
-import { requestContext } from './request-context';
 
 /** Upstream callbacks authenticate by a token in the path, never a header: their bodies are always read. */
 const PATH_AUTHENTICATED = /^\/callbacks(\/|$)/;
@@ -64,15 +63,13 @@ export function jsonBodyReader(limitBytes: number, errors: ErrorWriter): BodyRea
 
 /**
  * Reads a body of known length as UTF-8 JSON into `req.body`, as body-parser would (BOM dropped,
- * empty body `{}`, any JSON value), and calls `done` with body-parser's error type on failure,
- * back inside the request's context (stream events run outside it).
+ * empty body `{}`, any JSON value), and calls `done` with body-parser's error type on failure.
  */
 function readPlain(req: Request, length: number, done: (errorType?: string) => void): void {
   if (length === 0) {
     req.body = {};
     return done();
   }
-  const context = requestContext.current();
   const chunks: Buffer[] = [];
   let received = 0;
   let settled = false;
@@ -80,8 +77,7 @@ function readPlain(req: Request, length: number, done: (errorType?: string) => v
     if (settled) return;
     settled = true;
     req.removeListener('data', onData);
-    if (context === undefined) finish(errorType);
-    else requestContext.run(context, finish, errorType);
+    finish(errorType);
   };
   const finish = (errorType?: string): void => {
     if (errorType !== undefined) return done(errorType);

@@ -1,34 +1,37 @@
-import { AsyncLocalStorage } from 'async_hooks';
+import type { IncomingMessage, ServerResponse } from 'http';
 
 /**
- * Per-request facts that deep layers record without knowing HTTP: the request ID for native
- * bodies and logs, the account for the access log, and upstream time for Server-Timing.
+ * Per-request facts that deeper layers need without knowing HTTP: the request ID for native
+ * bodies and log lines, upstream time for Server-Timing, and the request's `Idempotency-Key`
+ * claim. Opened by the gateway's HTTP middleware, kept on the request and its response, and
+ * handed down explicitly (controllers take it with `@Ctx()`).
+ *
+ * Explicit rather than an AsyncLocalStorage: on Node 20 an AsyncLocalStorage in use puts hooks on
+ * every promise the process makes (50-140 per request), which cost 10% of a task query's CPU and
+ * 3-7% of a create's (see bench/README.md, "Fourth pass").
  */
 export interface RequestContext {
   requestId: string;
   startedAt: bigint;
-  accountId?: string;
   upstreamMs?: number;
   /** The request's `Idempotency-Key` claim, tied to the task inside its creation transaction. */
   idempotency?: { key: string; requestHash: string };
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+/** Where a request (and its response) keeps its context. */
+export const CONTEXT = Symbol('gateway.requestContext');
 
-export const requestContext = {
-  /** Runs `fn(...args)` inside the context (arguments instead of a closure: no allocation per request). */
-  run<A extends unknown[], T>(context: RequestContext, fn: (...args: A) => T, ...args: A): T {
-    return storage.run(context, fn, ...args);
-  },
-  current(): RequestContext | undefined {
-    return storage.getStore();
-  },
-  requestId(): string | undefined {
-    return storage.getStore()?.requestId;
-  },
-  /** Adds upstream time to the current request's Server-Timing. */
-  addUpstreamTime(ms: number): void {
-    const ctx = storage.getStore();
-    if (ctx) ctx.upstreamMs = (ctx.upstreamMs ?? 0) + ms;
-  },
-};
+export type ContextRequest = IncomingMessage & { [CONTEXT]?: RequestContext };
+export type ContextResponse = ServerResponse & { [CONTEXT]?: RequestContext };
+
+/** The context of a request the gateway's HTTP middleware has seen; throws for one it has not. */
+export function contextOf(req: IncomingMessage): RequestContext {
+  const context = (req as ContextRequest)[CONTEXT];
+  if (context === undefined) throw new Error('request without a request context (the gateway HTTP middleware opens it)');
+  return context;
+}
+
+/** Adds upstream time to a request's Server-Timing. */
+export function addUpstreamTime(context: RequestContext | undefined, ms: number): void {
+  if (context) context.upstreamMs = (context.upstreamMs ?? 0) + ms;
+}

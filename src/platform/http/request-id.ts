@@ -1,14 +1,9 @@
 import { randomUUID } from 'crypto';
 import type { Request, Response } from 'express';
 import type { ServerResponse } from 'http';
-import { RequestContext } from './request-context';
+import { CONTEXT, ContextRequest, ContextResponse, RequestContext } from './request-context';
 
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-/** The request's context, kept on its response for the hooks that run when the answer goes out. */
-export const CONTEXT = Symbol('gateway.requestContext');
-
-export type ContextResponse = ServerResponse & { [CONTEXT]?: RequestContext };
-
 /**
  * Gives the request its ID (kept from `X-Request-Id` when it is sane) and its context, and writes
  * `X-Request-Id` at once; `Server-Timing` follows when the headers go out (see `installServerTiming`).
@@ -18,6 +13,7 @@ export function openRequestContext(req: Request, res: Response): RequestContext 
   const requestId = typeof incoming === 'string' && SAFE_INCOMING_ID.test(incoming) ? incoming : randomUUID();
   const context: RequestContext = { requestId, startedAt: process.hrtime.bigint() };
   (req as Request & { id: string }).id = requestId;
+  (req as ContextRequest)[CONTEXT] = context;
   (res as ContextResponse)[CONTEXT] = context;
   res.setHeader('X-Request-Id', requestId);
   return context;

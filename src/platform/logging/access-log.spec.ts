@@ -1,4 +1,3 @@
-import { requestContext } from '../http/request-context';
 import { AccessLog } from './access-log';
 import { captureLog } from '../../../test/support/log-capture';
 
@@ -43,14 +42,5 @@ describe('access log', () => {
     expect(log.wants(fakeExchange('/healthz').req as never)).toBe(false);
     expect(log.wants(fakeExchange('/metrics').req as never)).toBe(false);
     expect(new AccessLog(captureLog('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(false);
-  });
-
-  it('stamps other lines written while a request is served with its request id', () => {
-    const { logger, lines } = captureLog();
-    requestContext.run({ requestId: 'req-42', startedAt: process.hrtime.bigint() }, () => logger.warn({ taskId: 't' }, 'inside'));
-    logger.warn('outside');
-    const [inside, outside] = lines();
-    expect(inside).toMatchObject({ msg: 'inside', taskId: 't', req: { id: 'req-42' } });
-    expect(outside.req).toBeUndefined();
   });
 });

@@ -3,7 +3,6 @@ import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import PinoPretty from 'pino-pretty';
 import { AppConfig, LogFormat } from '../config/app-config';
-import { requestContext } from '../http/request-context';
 
 /** Paths pino blanks out: credentials and anything that may carry a key or a Base64 payload. */
 export const REDACTED_PATHS = [
@@ -50,8 +49,8 @@ export function resolveLogFormat(format: LogFormat, isTTY = Boolean(process.stdo
 
 /**
  * The one pino logger of the process: JSON lines on stdout (or readable lines with `pretty`),
- * credentials redacted. Lines written while a request is being served carry its ID (`req.id`)
- * from the request context.
+ * credentials redacted. A line about a request names it itself (`req.id`): the access line, and
+ * the error and warning lines written where the request context is at hand.
  */
 export function createRootLogger(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): pino.Logger {
   return createLoggers(level, destination, format).root;
@@ -59,8 +58,8 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
 
 /**
  * The root logger, and the access lines' logger: the same level, format and output, but none of
- * the root's per-line work (redaction, which costs more than the rest of a line; the request ID
- * mixin; the start-up hook). An access line carries only what `AccessLog` puts in it (method,
+ * the root's per-line work (redaction, which costs more than the rest of a line; the start-up
+ * hook). An access line carries only what `AccessLog` puts in it (method,
  * masked URL, request ID, account, route, status, time): no header, key or body.
  */
 export function createLoggers(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): { root: pino.Logger; access: pino.Logger } {
@@ -68,10 +67,6 @@ export function createLoggers(level: string, destination?: pino.DestinationStrea
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: errorWithoutStack, error: errorWithoutStack },
-    mixin: () => {
-      const id = requestContext.requestId();
-      return id ? { req: { id } } : {};
-    },
     hooks: {
       logMethod(args, method, lineLevel) {
         const first = args[0] as unknown as { context?: unknown } | undefined;

@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { GatewayError } from '../../../platform/errors';
-import { requestContext } from '../../../platform/http/request-context';
 import { PrincipalService } from '../principal.service';
 import { AuthenticatedRequest } from './authenticated-request';
 
@@ -18,8 +17,6 @@ export class ApiKeyGuard implements CanActivate {
     const principal = await this.principals.resolve(match[1]);
     if (!principal) throw GatewayError.unauthorized('Invalid, revoked or expired API key.');
     req.principal = principal;
-    const ctx = requestContext.current();
-    if (ctx) ctx.accountId = principal.account.id;
     return true;
   }
 }

@@ -10,6 +10,8 @@ import { Idempotent } from '../../common/idempotency.guard';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
 import { AxReferenceVideoService } from './ax-reference-video.service';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family B: reference-to-video')
 @ApiExtraModels(AxNewCreateBodyDto, AxOldCreateBodyDto)
@@ -25,12 +27,13 @@ export class AxReferenceVideoController {
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(AxNewCreateBodyDto) }, { $ref: getSchemaPath(AxOldCreateBodyDto) }] } })
   @ApiOkResponse({ type: AxCreatedResponse })
   async create(
+    @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
     @Body() body: unknown,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AxCreatedResponse> {
-    const { answer, deprecatedField } = await this.service.create(principal, model, body);
+    const { answer, deprecatedField } = await this.service.create(ctx, principal, model, body);
     if (deprecatedField) res.setHeader('Deprecation', 'true');
     return answer;
   }
@@ -39,7 +42,7 @@ export class AxReferenceVideoController {
   @ClientRoute()
   @ApiOperation({ summary: 'Query a family B task from the gateway’s record' })
   @ApiOkResponse({ type: AxTaskResponse })
-  get(@CurrentPrincipal() principal: Principal, @Param('task_id') taskId: string): Promise<AxTaskResponse> {
-    return this.service.get(principal, taskId);
+  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('task_id') taskId: string): Promise<AxTaskResponse> {
+    return this.service.get(ctx, principal, taskId);
   }
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'crypto';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import type { CreatedAnswer } from '../../../core/tasks/task-families';
-import { requestContext } from '../../../platform/http/request-context';
 import { axTimestamp } from '../../../platform/time/formats';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 
@@ -24,9 +23,9 @@ export function presentAxCreated(task: TaskEntity, requestId: string): AxCreated
 }
 
 /** The creation answer rebuilt from the record, with the `Deprecation` header the first answer carried. */
-export function presentAxCreatedAnswer(task: TaskEntity): CreatedAnswer {
+export function presentAxCreatedAnswer(task: TaskEntity, requestId: string): CreatedAnswer {
   const deprecated = task.creationEcho?.[AX_DEPRECATED_FIELD_ECHO] === true;
-  return { body: presentAxCreated(task, requestContext.requestId() ?? ''), headers: deprecated ? { deprecation: 'true' } : {} };
+  return { body: presentAxCreated(task, requestId), headers: deprecated ? { deprecation: 'true' } : {} };
 }
 
 /** Query answer in the upstream's shape (CONTRACT §4), from the stored record only. */

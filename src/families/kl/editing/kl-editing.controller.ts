@@ -9,6 +9,8 @@ import { klEditingTaskSelection } from './kl-editing-model-selection';
 import { KlEditingCreateDto } from './kl-editing.dto';
 import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
 import { KlEditingService } from './kl-editing.service';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family A: editing tasks')
 @Controller('kl/v1/videos/multi-elements')
@@ -22,8 +24,8 @@ export class KlEditingController {
   @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
   @ApiBody({ type: KlEditingCreateDto })
   @ApiOkResponse({ type: KlEditingCreatedResponse })
-  create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.create(principal, model, body);
+  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.create(ctx, principal, model, body);
   }
 
   @Get()
@@ -34,15 +36,15 @@ export class KlEditingController {
   @ApiQuery({ name: 'filter.model', required: false, type: String })
   @ApiQuery({ name: 'filter.task_ids', required: false, type: [String] })
   @ApiOkResponse({ type: KlEditingListResponse })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
-    return this.service.list(principal, query);
+  list(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.service.list(ctx, principal, query);
   }
 
   @Get(':id')
   @ClientRoute()
   @ApiOperation({ summary: 'Query one editing task from the gateway’s record' })
   @ApiOkResponse({ type: KlEditingTaskResponse })
-  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.service.get(principal, id);
+  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.service.get(ctx, principal, id);
   }
 }

@@ -3,7 +3,7 @@ import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TaskEngine } from '../../../core/tasks/task-engine.service';
 import { TaskQueries } from '../../../core/tasks/task-queries.service';
-import { requestContext } from '../../../platform/http/request-context';
+import type { RequestContext } from '../../../platform/http/request-context';
 import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionsService } from '../sessions/kl-sessions.service';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
@@ -20,34 +20,38 @@ export class KlEditingService {
     private readonly sessions: KlSessionsService,
   ) {}
 
-  async create(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const request = validateKlEditingRequest(body);
     const session = await this.sessions.findLive(principal, request.dto.session_id);
     checkDurationFits(request.duration, session.originalDuration);
     const wire = klEditingUpstreamBody(request, session.upstreamSessionId);
-    const task = await this.engine.create(principal, {
-      family: KL_FAMILY_ID,
-      action: KL_MULTI_ELEMENTS,
-      model,
-      upstreamBody: wire.body,
-      snapshot: { ...wire.snapshot, session_id: session.id },
-      billing: request.billing,
-      externalTaskId: request.dto.external_task_id ?? null,
-      callbackUrl: request.dto.callback_url ?? null,
-      creationEcho: { session_id: session.id, duration: request.duration, watermark_enabled: request.dto.watermark_info?.enabled === true },
-      // The upstream session lives on one channel (one upstream account): the task must go there.
-      channelId: session.channelId,
-    });
-    return klEnvelope(klCreatedData(task), requestContext.requestId());
+    const task = await this.engine.create(
+      principal,
+      {
+        family: KL_FAMILY_ID,
+        action: KL_MULTI_ELEMENTS,
+        model,
+        upstreamBody: wire.body,
+        snapshot: { ...wire.snapshot, session_id: session.id },
+        billing: request.billing,
+        externalTaskId: request.dto.external_task_id ?? null,
+        callbackUrl: request.dto.callback_url ?? null,
+        creationEcho: { session_id: session.id, duration: request.duration, watermark_enabled: request.dto.watermark_info?.enabled === true },
+        // The upstream session lives on one channel (one upstream account): the task must go there.
+        channelId: session.channelId,
+      },
+      ctx,
+    );
+    return klEnvelope(klCreatedData(task), ctx.requestId);
   }
 
-  async get(principal: Principal, taskId: string) {
-    return presentKlEditingTask(await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS), requestContext.requestId());
+  async get(ctx: RequestContext, principal: Principal, taskId: string) {
+    return presentKlEditingTask(await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS), ctx.requestId);
   }
 
-  async list(principal: Principal, rawQuery: Record<string, unknown>) {
+  async list(ctx: RequestContext, principal: Principal, rawQuery: Record<string, unknown>) {
     const query = parseKlListQuery(rawQuery);
     const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_MULTI_ELEMENTS, ...query });
-    return presentKlList(page, query, KL_MULTI_ELEMENTS, (task) => presentKlEditingTask(task), requestContext.requestId());
+    return presentKlList(page, query, KL_MULTI_ELEMENTS, (task) => presentKlEditingTask(task), ctx.requestId);
   }
 }

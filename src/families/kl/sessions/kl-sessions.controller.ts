@@ -7,6 +7,8 @@ import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { klModelSelection } from '../kl-model-selection';
 import { KlPreviewResponse, KlSelectionResponse, KlSessionClearedResponse, KlSessionInitResponse } from './kl-session.responses';
 import { KlSessionsService } from './kl-sessions.service';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 const selection = { capability: 'editing.selection', selection: klModelSelection } as const;
 
@@ -20,8 +22,8 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Initialise a source video into an editing session' })
   @ApiOkResponse({ type: KlSessionInitResponse })
-  init(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.init(principal, model, body);
+  init(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.init(ctx, principal, model, body);
   }
 
   @Post('add-selection')
@@ -29,8 +31,8 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Mark points on one frame' })
   @ApiOkResponse({ type: KlSelectionResponse })
-  add(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.add(principal, model, body);
+  add(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.add(ctx, principal, model, body);
   }
 
   @Post('delete-selection')
@@ -38,8 +40,8 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove marked points (exactly as added) from one frame' })
   @ApiOkResponse({ type: KlSelectionResponse })
-  delete(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.delete(principal, model, body);
+  delete(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.delete(ctx, principal, model, body);
   }
 
   @Post('clear-selection')
@@ -47,8 +49,8 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove every mark of the session' })
   @ApiOkResponse({ type: KlSessionClearedResponse })
-  clear(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.clear(principal, model, body);
+  clear(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.clear(ctx, principal, model, body);
   }
 
   @Post('preview-selection')
@@ -56,7 +58,7 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Render the masked preview of the selection' })
   @ApiOkResponse({ type: KlPreviewResponse })
-  preview(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.preview(principal, model, body);
+  preview(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.preview(ctx, principal, model, body);
   }
 }

@@ -6,7 +6,7 @@ import { keyAllowsModel } from '../../../core/accounts/guards/model-access.guard
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TasksRepository } from '../../../core/tasks/tasks.repository';
 import { GatewayError } from '../../../platform/errors';
-import { requestContext } from '../../../platform/http/request-context';
+import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
 import { validateDto } from '../../../platform/validation/validate-dto';
@@ -49,7 +49,7 @@ export class KlSessionsService {
     private readonly clock: Clock,
   ) {}
 
-  async init(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async init(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const dto = validateDto(KlInitSelectionDto, body);
     const source = initSource(dto);
     const param = source.kind;
@@ -65,7 +65,7 @@ export class KlSessionsService {
     }
     const now = this.clock.nowMs();
     const session = await this.priced(principal, model, 'init', async () => {
-      const data = await this.upstream(channel, KL_PATHS.initSelection, payload);
+      const data = await this.upstream(ctx, channel, KL_PATHS.initSelection, payload);
       const status = Number(data.status ?? 0);
       if (status !== 0 || !data.session_id) {
         throw GatewayError.invalid(`${param}: the upstream could not recognise the video (status ${status}).`, param);
@@ -109,11 +109,11 @@ export class KlSessionsService {
         total_frame: s.totalFrame,
         normalized_video: s.normalizedVideo,
       },
-      requestContext.requestId(),
+      ctx.requestId,
     );
   }
 
-  async add(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async add(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const dto = validateDto(KlSelectionDto, body);
     const session = await this.findLive(principal, dto.session_id);
     checkFrameIndex(dto.frame_index, session.totalFrame);
@@ -127,16 +127,16 @@ export class KlSessionsService {
     });
     try {
       const data = await this.priced(principal, model, 'add', () =>
-        this.upstream(channel, KL_PATHS.addSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
+        this.upstream(ctx, channel, KL_PATHS.addSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
       );
-      return this.answer(session, data);
+      return this.answer(ctx, session, data);
     } catch (error) {
       await this.mutate(session, (marks) => withoutPoints(marks, dto.frame_index, added)).catch(() => undefined);
       throw error;
     }
   }
 
-  async delete(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async delete(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const dto = validateDto(KlSelectionDto, body);
     const session = await this.findLive(principal, dto.session_id);
     checkFrameIndex(dto.frame_index, session.totalFrame);
@@ -145,36 +145,36 @@ export class KlSessionsService {
     await this.mutate(session, (marks) => deleteMarks(marks, dto.frame_index, points));
     try {
       const data = await this.priced(principal, model, 'delete', () =>
-        this.upstream(channel, KL_PATHS.deleteSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
+        this.upstream(ctx, channel, KL_PATHS.deleteSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
       );
-      return this.answer(session, data);
+      return this.answer(ctx, session, data);
     } catch (error) {
       await this.mutate(session, (marks) => withPoints(marks, dto.frame_index, points)).catch(() => undefined);
       throw error;
     }
   }
 
-  async clear(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async clear(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const dto = validateDto(KlSessionIdDto, body);
     const session = await this.findLive(principal, dto.session_id);
     const channel = this.channelById(session.channelId);
     const data = await this.priced(principal, model, 'clear', async () => {
-      const answer = await this.upstream(channel, KL_PATHS.clearSelection, { session_id: session.upstreamSessionId });
+      const answer = await this.upstream(ctx, channel, KL_PATHS.clearSelection, { session_id: session.upstreamSessionId });
       await this.mutate(session, () => ({}));
       return answer;
     });
-    return this.answer(session, data);
+    return this.answer(ctx, session, data);
   }
 
-  async preview(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async preview(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const dto = validateDto(KlSessionIdDto, body);
     const session = await this.findLive(principal, dto.session_id);
     if (Object.keys(session.marks ?? {}).length === 0) {
       throw GatewayError.invalid('The session has no selection to preview; add one first.', 'session_id');
     }
     const channel = this.channelById(session.channelId);
-    const data = await this.priced(principal, model, 'preview', () => this.upstream(channel, KL_PATHS.previewSelection, { session_id: session.upstreamSessionId }));
-    return this.answer(session, data);
+    const data = await this.priced(principal, model, 'preview', () => this.upstream(ctx, channel, KL_PATHS.previewSelection, { session_id: session.upstreamSessionId }));
+    return this.answer(ctx, session, data);
   }
 
   /** The caller's live session: another account's or an unknown one is 404, an expired one 400. */
@@ -204,8 +204,8 @@ export class KlSessionsService {
   }
 
   /** Native `data` with the public session ID in place of the upstream's. */
-  private answer(session: KlSessionEntity, data: Json) {
-    return klEnvelope({ ...data, session_id: session.id, final_unit_deduction: deduction(data.final_unit_deduction) }, requestContext.requestId());
+  private answer(ctx: RequestContext, session: KlSessionEntity, data: Json) {
+    return klEnvelope({ ...data, session_id: session.id, final_unit_deduction: deduction(data.final_unit_deduction) }, ctx.requestId);
   }
 
   /** Conditional write of the marks, re-reading and re-applying `change` when another writer got there first. */
@@ -232,7 +232,7 @@ export class KlSessionsService {
     );
   }
 
-  private async upstream(channel: UpstreamChannel, path: KlCallPath, payload: Json): Promise<Json> {
+  private async upstream(ctx: RequestContext, channel: UpstreamChannel, path: KlCallPath, payload: Json): Promise<Json> {
     const timing = { upstreamMs: 0 };
     try {
       return await this.client.call<Json>(channel, 'POST', path, payload, { timing });
@@ -243,7 +243,7 @@ export class KlSessionsService {
       }
       throw GatewayError.unavailable();
     } finally {
-      requestContext.addUpstreamTime(timing.upstreamMs);
+      addUpstreamTime(ctx, timing.upstreamMs);
     }
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { GatewayError } from '../../../platform/errors';
-import { requestContext } from '../../../platform/http/request-context';
+import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { Clock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KL_PATHS } from '../../../upstream/kl/kl.api';
@@ -52,13 +52,14 @@ export class KlPresetsService {
     private readonly clock: Clock,
   ) {}
 
-  async page(pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+  /** `context`: the asking request's, whose Server-Timing gets the upstream time when this call fetches. */
+  async page(pageNum: number, pageSize: number, context?: RequestContext): Promise<KlPresetItem[]> {
     const key = `${pageNum}:${pageSize}`;
     const cached = this.cache.get(key);
     const now = this.clock.nowMs();
     if (cached && now - cached.fetchedAt < KL_PRESETS_FRESH_MS) return cached.items;
     try {
-      return await this.fetchShared(key, pageNum, pageSize);
+      return await this.fetchShared(key, pageNum, pageSize, context);
     } catch (error) {
       if (error instanceof UpstreamRejectedError) {
         throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, { native: { code: error.nativeCode, message: error.message } });
@@ -73,24 +74,24 @@ export class KlPresetsService {
   }
 
   /** Whether `voiceId` is one of the official voices (the first 500, from the cache when it can). */
-  async isOfficial(voiceId: string): Promise<boolean> {
+  async isOfficial(voiceId: string, context?: RequestContext): Promise<boolean> {
     try {
-      const items = await this.page(1, 500);
+      const items = await this.page(1, 500, context);
       return items.some((item) => item.task_result.voices.some((voice) => voice.voice_id === voiceId));
     } catch {
       return false;
     }
   }
 
-  private fetchShared(key: string, pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+  private fetchShared(key: string, pageNum: number, pageSize: number, context: RequestContext | undefined): Promise<KlPresetItem[]> {
     const running = this.inFlight.get(key);
     if (running) return running;
-    const call = this.fetch(key, pageNum, pageSize).finally(() => this.inFlight.delete(key));
+    const call = this.fetch(key, pageNum, pageSize, context).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, call);
     return call;
   }
 
-  private async fetch(key: string, pageNum: number, pageSize: number): Promise<KlPresetItem[]> {
+  private async fetch(key: string, pageNum: number, pageSize: number, context: RequestContext | undefined): Promise<KlPresetItem[]> {
     const timing: UpstreamTiming = { upstreamMs: 0 };
     try {
       const data = await this.client.call<unknown>(this.channels.forFamily(KL_FAMILY_ID), 'GET', KL_PATHS.presetsVoices, { pageNum, pageSize }, { timing });
@@ -98,7 +99,7 @@ export class KlPresetsService {
       this.remember(key, items);
       return items;
     } finally {
-      requestContext.addUpstreamTime(timing.upstreamMs);
+      addUpstreamTime(context, timing.upstreamMs);
     }
   }
 

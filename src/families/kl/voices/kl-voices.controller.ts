@@ -9,6 +9,8 @@ import { klModelSelection } from '../kl-model-selection';
 import { KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
 import { KlPresetsResponse, KlVoiceCreatedResponse, KlVoiceDeletedResponse, KlVoiceListResponse, KlVoiceTaskResponse } from './kl-voice.responses';
 import { KlVoicesService } from './kl-voices.service';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family A: voices')
 @Controller('kl/v1/general')
@@ -22,16 +24,16 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Create a custom voice (asynchronous task)' })
   @ApiBody({ type: KlCreateVoiceDto })
   @ApiOkResponse({ type: KlVoiceCreatedResponse })
-  create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
-    return this.service.create(principal, model, body);
+  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+    return this.service.create(ctx, principal, model, body);
   }
 
   @Get('custom-voices/:id')
   @ClientRoute({ capability: 'voices', selection: 'none' })
   @ApiOperation({ summary: 'Query one custom voice task from the gateway’s record' })
   @ApiOkResponse({ type: KlVoiceTaskResponse })
-  get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.service.get(principal, id);
+  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.service.get(ctx, principal, id);
   }
 
   @Get('custom-voices')
@@ -42,8 +44,8 @@ export class KlVoicesController {
   @ApiQuery({ name: 'filter.model', required: false, type: String })
   @ApiQuery({ name: 'filter.task_ids', required: false, type: [String], description: 'Repeat for several IDs; at most 100' })
   @ApiOkResponse({ type: KlVoiceListResponse })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
-    return this.service.list(principal, query);
+  list(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+    return this.service.list(ctx, principal, query);
   }
 
   @Get('presets-voices')
@@ -52,8 +54,8 @@ export class KlVoicesController {
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiOkResponse({ type: KlPresetsResponse })
-  presets(@Query() query: Record<string, unknown>) {
-    return this.service.presetVoices(query);
+  presets(@Ctx() ctx: RequestContext, @Query() query: Record<string, unknown>) {
+    return this.service.presetVoices(ctx, query);
   }
 
   @Post('delete-voices')
@@ -62,7 +64,7 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Delete one of the account’s custom voices' })
   @ApiBody({ type: KlDeleteVoiceDto })
   @ApiOkResponse({ type: KlVoiceDeletedResponse })
-  delete(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.service.delete(principal, body);
+  delete(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    return this.service.delete(ctx, principal, body);
   }
 }

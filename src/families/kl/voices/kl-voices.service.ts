@@ -5,7 +5,7 @@ import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { TaskEngine } from '../../../core/tasks/task-engine.service';
 import { TaskQueries } from '../../../core/tasks/task-queries.service';
 import { GatewayError } from '../../../platform/errors';
-import { requestContext } from '../../../platform/http/request-context';
+import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
@@ -35,59 +35,63 @@ export class KlVoicesService {
     private readonly clock: Clock,
   ) {}
 
-  async create(principal: Principal, model: ModelDescriptor, body: unknown) {
+  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
     const { dto, source } = validateKlVoiceCreate(body);
     const { body: sourceBody, channelId } = await this.upstreamSource(principal, source);
     const upstreamBody: Record<string, unknown> = { voice_name: dto.voice_name, ...sourceBody };
     const billing: KlVoiceUsage = { kind: 'kl-voice' };
-    const task = await this.engine.create(principal, {
-      family: KL_FAMILY_ID,
-      action: KL_CUSTOM_VOICES,
-      model,
-      upstreamBody,
-      // The caller's own video ID is kept, not the upstream's.
-      snapshot: { voice_name: dto.voice_name, ...(source.kind === 'url' ? { voice_url: source.url } : { video_id: dto.video_id }) },
-      billing,
-      externalTaskId: dto.external_task_id ?? null,
-      callbackUrl: dto.callback_url ?? null,
-      // A video_id is the upstream's on the channel that made the video: the task must go there.
-      channelId,
-    });
-    return klEnvelope(klCreatedData(task), requestContext.requestId());
+    const task = await this.engine.create(
+      principal,
+      {
+        family: KL_FAMILY_ID,
+        action: KL_CUSTOM_VOICES,
+        model,
+        upstreamBody,
+        // The caller's own video ID is kept, not the upstream's.
+        snapshot: { voice_name: dto.voice_name, ...(source.kind === 'url' ? { voice_url: source.url } : { video_id: dto.video_id }) },
+        billing,
+        externalTaskId: dto.external_task_id ?? null,
+        callbackUrl: dto.callback_url ?? null,
+        // A video_id is the upstream's on the channel that made the video: the task must go there.
+        channelId,
+      },
+      ctx,
+    );
+    return klEnvelope(klCreatedData(task), ctx.requestId);
   }
 
-  async get(principal: Principal, taskId: string) {
+  async get(ctx: RequestContext, principal: Principal, taskId: string) {
     const task = await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_CUSTOM_VOICES);
     const deleted = await this.voices.deletedIds(principal.account.id, [task.id]);
-    return presentKlVoiceTask(task, requestContext.requestId(), deleted);
+    return presentKlVoiceTask(task, ctx.requestId, deleted);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>) {
+  async list(ctx: RequestContext, principal: Principal, query: Record<string, unknown>) {
     const request = parseKlListQuery(query);
     const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_CUSTOM_VOICES, ...request });
     const deleted = await this.voices.deletedIds(
       principal.account.id,
       page.items.map((t) => t.id),
     );
-    return presentKlList(page, request, KL_CUSTOM_VOICES, (task) => presentKlVoiceTask(task, undefined, deleted), requestContext.requestId());
+    return presentKlList(page, request, KL_CUSTOM_VOICES, (task) => presentKlVoiceTask(task, undefined, deleted), ctx.requestId);
   }
 
-  async presetVoices(query: Record<string, unknown>) {
+  async presetVoices(ctx: RequestContext, query: Record<string, unknown>) {
     const { page, pageSize } = parseKlPresetsQuery(query);
-    const items: KlPresetItem[] = await this.presets.page(page, pageSize);
-    return klEnvelope(items, requestContext.requestId());
+    const items: KlPresetItem[] = await this.presets.page(page, pageSize, ctx);
+    return klEnvelope(items, ctx.requestId);
   }
 
   /**
    * Deletes one of the caller's custom voices: claimed in the database first (exactly one caller
    * wins), then deleted upstream, then marked deleted. A failed upstream call gives the claim back.
    */
-  async delete(principal: Principal, body: unknown) {
+  async delete(ctx: RequestContext, principal: Principal, body: unknown) {
     const { voice_id: voiceId } = validateKlVoiceDelete(body);
     const accountId = principal.account.id;
     const ref = parseResultId('voice', voiceId);
     if (!ref) {
-      if (await this.presets.isOfficial(voiceId)) throw GatewayError.invalid('Only custom voices can be deleted; this is an official voice.', 'voice_id');
+      if (await this.presets.isOfficial(voiceId, ctx)) throw GatewayError.invalid('Only custom voices can be deleted; this is an official voice.', 'voice_id');
       throw voiceNotFound();
     }
     const task = await this.queries.findVisible(principal, KL_FAMILY_ID, ref.taskId, KL_CUSTOM_VOICES).catch(() => null);
@@ -102,16 +106,16 @@ export class KlVoicesService {
       throw GatewayError.invalid(row?.deleteState === 'deleted' ? 'This voice is already deleted.' : 'This voice is already being deleted.', 'voice_id');
     }
     try {
-      await this.deleteUpstream(task, upstreamVoice.voiceId);
+      await this.deleteUpstream(ctx, task, upstreamVoice.voiceId);
     } catch (error) {
       await this.voices.releaseDeletion(voiceId, deleteTaskId, this.clock.nowMs());
       throw error;
     }
     await this.voices.confirmDeletion(voiceId, deleteTaskId, this.clock.nowMs());
-    return klEnvelope({ task_id: deleteTaskId, task_status: 'succeed' }, requestContext.requestId());
+    return klEnvelope({ task_id: deleteTaskId, task_status: 'succeed' }, ctx.requestId);
   }
 
-  private async deleteUpstream(task: TaskEntity, upstreamVoiceId: string): Promise<void> {
+  private async deleteUpstream(ctx: RequestContext, task: TaskEntity, upstreamVoiceId: string): Promise<void> {
     const channel = this.channels.byId(task.channelId) ?? this.channels.forFamily(KL_FAMILY_ID);
     const timing: UpstreamTiming = { upstreamMs: 0 };
     try {
@@ -124,7 +128,7 @@ export class KlVoicesService {
       }
       throw GatewayError.unavailable('The voice could not be deleted now; try again.');
     } finally {
-      requestContext.addUpstreamTime(timing.upstreamMs);
+      addUpstreamTime(ctx, timing.upstreamMs);
     }
   }
 

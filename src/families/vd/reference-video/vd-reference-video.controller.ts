@@ -9,6 +9,8 @@ import { Idempotent } from '../../common/idempotency.guard';
 import { VdNonSubjectModeRequestDto, VdSubjectModeRequestDto, VdTaskCreationResponseDto } from './vd-create.dto';
 import { VdReferenceVideoService } from './vd-reference-video.service';
 import { VdCreationsResponse } from './vd-task.responses';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family C: reference-to-video')
 @ApiExtraModels(VdSubjectModeRequestDto, VdNonSubjectModeRequestDto)
@@ -23,8 +25,8 @@ export class VdReferenceVideoController {
   @ApiOperation({ summary: 'Create a reference-to-video task (subject mode with `subjects`, non-subject mode with `images`/`videos`)' })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(VdSubjectModeRequestDto) }, { $ref: getSchemaPath(VdNonSubjectModeRequestDto) }] } })
   @ApiOkResponse({ type: VdTaskCreationResponseDto })
-  create(@CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown): Promise<VdTaskCreationResponseDto> {
-    return this.service.create(principal, model, body);
+  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown): Promise<VdTaskCreationResponseDto> {
+    return this.service.create(ctx, principal, model, body);
   }
 
   @Get('tasks/:id/creations')

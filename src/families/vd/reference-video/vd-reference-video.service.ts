@@ -8,6 +8,7 @@ import { VdTaskCreationResponseDto } from './vd-create.dto';
 import { validateVdCreateRequest } from './vd-create.rules';
 import { presentVdCreated, presentVdCreations } from './vd-task.presenter';
 import { VdCreationsResponse } from './vd-task.responses';
+import type { RequestContext } from '../../../platform/http/request-context';
 
 /** Family C reference-to-video: validate (mode from the body), hand to the engine, present from the record. */
 @Injectable()
@@ -17,18 +18,22 @@ export class VdReferenceVideoService {
     private readonly queries: TaskQueries,
   ) {}
 
-  async create(principal: Principal, model: ModelDescriptor, body: unknown): Promise<VdTaskCreationResponseDto> {
+  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown): Promise<VdTaskCreationResponseDto> {
     const request = validateVdCreateRequest(body);
-    const task = await this.engine.create(principal, {
-      family: VD_FAMILY_ID,
-      action: VD_REFERENCE2VIDEO,
-      model,
-      upstreamBody: request.upstreamBody,
-      snapshot: request.snapshot,
-      billing: request.billing,
-      callbackUrl: request.callbackUrl ?? null,
-      creationEcho: { ...request.echo },
-    });
+    const task = await this.engine.create(
+      principal,
+      {
+        family: VD_FAMILY_ID,
+        action: VD_REFERENCE2VIDEO,
+        model,
+        upstreamBody: request.upstreamBody,
+        snapshot: request.snapshot,
+        billing: request.billing,
+        callbackUrl: request.callbackUrl ?? null,
+        creationEcho: { ...request.echo },
+      },
+      ctx,
+    );
     return presentVdCreated(task);
   }
 
