@@ -11,7 +11,9 @@ import { HotSql } from './hot-sql';
 export class TransactionRunner {
   private queue: Promise<unknown> = Promise.resolve();
   readonly isPostgres: boolean;
-  private sqliteControl?: { begin: { run(): unknown }; commit: { run(): unknown }; rollback: { run(): unknown } };
+  private sqliteControl?: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
+  /** `runAtomic` calls waiting for this turn's group commit (SQLite). */
+  private pending: PendingWork[] = [];
 
   constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
@@ -26,17 +28,31 @@ export class TransactionRunner {
 
   /**
    * For work made only of `HotSql` statements (it gets no manager): a single statement on
-   * PostgreSQL (atomic on its own: no BEGIN/COMMIT round trips) and several statements on SQLite,
-   * in a transaction queued as `run` queues one, begun and committed on the driver's connection
-   * directly (TypeORM's transaction costs a query runner and its events per call). See
-   * `TasksRepository.open`.
+   * PostgreSQL (atomic on its own: no BEGIN/COMMIT round trips) and several statements on SQLite.
+   * See `TasksRepository.open`.
+   *
+   * On SQLite the calls made in one turn of the event loop commit together (group commit): one
+   * transaction, each call's work in a savepoint of its own, so a call that fails is undone alone
+   * and the others still commit. Each call settles only once the transaction holding its work has
+   * committed, exactly as with a transaction of its own; what the batch saves is the commit: every
+   * page the calls share (the account's row, the last pages of the tables and of their indexes) is
+   * written to the WAL once per batch instead of once per call.
    */
   runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
     if (this.isPostgres) return work(undefined);
-    const next = this.queue.then(() => this.sqliteAtomic(work));
-    this.queue = next.catch(() => undefined);
-    return next;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve, reject } as PendingWork);
+      if (this.pending.length === 1) setImmediate(this.flushPending);
+    });
   }
+
+  /** The calls of this turn, queued behind any transaction already queued. */
+  private readonly flushPending = (): void => {
+    const batch = this.pending;
+    this.pending = [];
+    const next = this.queue.then(() => this.sqliteGroup(batch));
+    this.queue = next.catch(() => undefined);
+  };
 
   /**
    * TypeORM's transaction, plus `HotSql.runAtCommit`: statements deferred to the commit go out with
@@ -60,19 +76,83 @@ export class TransactionRunner {
     }
   }
 
-  private async sqliteAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
-    const statements = (this.sqliteControl ??= { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') });
-    statements.begin.run();
+  /**
+   * One transaction for `batch`, a savepoint per call. A call whose work throws is rolled back to
+   * its savepoint and rejected; if SQLite gave up the whole transaction meanwhile (it does on some
+   * errors: disk full, I/O), the calls already done in it are rejected too, and the rest run in a
+   * new one. Nothing is reported done before its COMMIT.
+   */
+  private async sqliteGroup(batch: PendingWork[]): Promise<void> {
     try {
-      const result = await work(undefined);
-      statements.commit.run();
-      return result;
+      await this.sqliteGroupOnce(batch);
     } catch (error) {
-      if (db.inTransaction) statements.rollback.run();
-      throw error;
+      // Unexpected (a savepoint statement failed): nothing of the batch is committed, every call fails.
+      const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+      if (db.inTransaction) this.sqliteControl?.rollback.run();
+      for (const call of batch) call.reject(error);
     }
   }
+
+  private async sqliteGroupOnce(batch: PendingWork[]): Promise<void> {
+    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    const sql = (this.sqliteControl ??= {
+      begin: db.prepare('BEGIN'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      savepoint: db.prepare('SAVEPOINT grouped'),
+      release: db.prepare('RELEASE grouped'),
+      rollbackTo: db.prepare('ROLLBACK TO grouped'),
+    });
+    let done: Array<{ call: PendingWork; result: unknown }> = [];
+    const failAll = (error: unknown): void => {
+      for (const { call } of done) call.reject(error);
+      done = [];
+    };
+    for (const call of batch) {
+      if (!db.inTransaction) {
+        failAll(new Error('the transaction was rolled back by SQLite'));
+        try {
+          sql.begin.run();
+        } catch (error) {
+          call.reject(error);
+          continue;
+        }
+      }
+      sql.savepoint.run();
+      let result: unknown;
+      try {
+        result = await call.work(undefined);
+      } catch (error) {
+        // Its own statements are undone; the earlier calls' are kept.
+        if (db.inTransaction) {
+          sql.rollbackTo.run();
+          sql.release.run();
+        }
+        call.reject(error);
+        continue;
+      }
+      if (!db.inTransaction) {
+        call.reject(new Error('the transaction was rolled back by SQLite'));
+        continue;
+      }
+      sql.release.run();
+      done.push({ call, result });
+    }
+    if (!db.inTransaction) return failAll(new Error('the transaction was rolled back by SQLite'));
+    try {
+      sql.commit.run();
+    } catch (error) {
+      if (db.inTransaction) sql.rollback.run();
+      return failAll(error);
+    }
+    for (const { call, result } of done) call.resolve(result);
+  }
+}
+
+interface PendingWork {
+  work: (manager: undefined) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
 }
 
 /** The part of better-sqlite3's Database this needs. */
