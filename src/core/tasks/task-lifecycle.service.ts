@@ -57,8 +57,9 @@ export class TaskLifecycle {
     if (isTerminal(phase)) return this.finish(task, phase, changes);
     const attempts = task.syncAttempts + 1;
     Object.assign(changes, { syncAttempts: attempts, syncDueAt: now + this.pollDelay(attempts), leaseOwner: null, leaseUntil: null });
-    // Conditional: a progress report must never reopen a task someone else has just ended.
-    if (!(await this.tasks.updateIfOpen(task.id, changes))) return (await this.tasks.findById(task.id)) ?? task;
+    // Conditional: a progress report must never reopen a task someone else has just ended. One
+    // statement, committed with the others of this turn on SQLite (see `runAtomic`).
+    if (!(await this.transactions.runAtomic(() => this.tasks.updateIfOpen(task.id, changes)))) return (await this.tasks.findById(task.id)) ?? task;
     return Object.assign(task, changes);
   }
 
