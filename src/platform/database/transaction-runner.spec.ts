@@ -64,6 +64,24 @@ describe('TransactionRunner.runAtomic on SQLite (group commit)', () => {
     expect(db.inTransaction).toBe(false);
   });
 
+  it("delivers a failed call's error only after the batch is over, so its caller's error path never runs inside the transaction", async () => {
+    let seenByErrorPath: unknown[] = [];
+    const failing = runner
+      .runAtomic(async () => {
+        insert('x');
+        throw new Error('at capacity');
+      })
+      .catch(() => {
+        seenByErrorPath = [db.inTransaction, committed()];
+      });
+    const later = runner.runAtomic(async () => {
+      await Promise.resolve();
+      insert('y');
+    });
+    await Promise.all([failing, later]);
+    expect(seenByErrorPath).toEqual([false, ['y']]);
+  });
+
   it('settles no call before its COMMIT: a commit that fails fails every call of the batch, and nothing is kept', async () => {
     const settled: string[] = [];
     const a = runner.runAtomic(async () => insert('a')).then(() => settled.push('a'));

@@ -103,18 +103,21 @@ export class TransactionRunner {
       release: db.prepare('RELEASE grouped'),
       rollbackTo: db.prepare('ROLLBACK TO grouped'),
     });
+    // Settled only once the batch is over: a caller's own continuation (its error path included)
+    // never runs while the transaction is open, where its writes would join it.
     let done: Array<{ call: PendingWork; result: unknown }> = [];
-    const failAll = (error: unknown): void => {
-      for (const { call } of done) call.reject(error);
+    const failed: Array<{ call: PendingWork; error: unknown }> = [];
+    const failDone = (error: unknown): void => {
+      for (const { call } of done) failed.push({ call, error });
       done = [];
     };
     for (const call of batch) {
       if (!db.inTransaction) {
-        failAll(new Error('the transaction was rolled back by SQLite'));
+        failDone(new Error('the transaction was rolled back by SQLite'));
         try {
           sql.begin.run();
         } catch (error) {
-          call.reject(error);
+          failed.push({ call, error });
           continue;
         }
       }
@@ -128,23 +131,26 @@ export class TransactionRunner {
           sql.rollbackTo.run();
           sql.release.run();
         }
-        call.reject(error);
+        failed.push({ call, error });
         continue;
       }
       if (!db.inTransaction) {
-        call.reject(new Error('the transaction was rolled back by SQLite'));
+        failed.push({ call, error: new Error('the transaction was rolled back by SQLite') });
         continue;
       }
       sql.release.run();
       done.push({ call, result });
     }
-    if (!db.inTransaction) return failAll(new Error('the transaction was rolled back by SQLite'));
-    try {
-      sql.commit.run();
-    } catch (error) {
-      if (db.inTransaction) sql.rollback.run();
-      return failAll(error);
+    if (!db.inTransaction) failDone(new Error('the transaction was rolled back by SQLite'));
+    else {
+      try {
+        sql.commit.run();
+      } catch (error) {
+        if (db.inTransaction) sql.rollback.run();
+        failDone(error);
+      }
     }
+    for (const { call, error } of failed) call.reject(error);
     for (const { call, result } of done) call.resolve(result);
   }
 }
