@@ -36,7 +36,8 @@ export class TransactionRunner {
    * and the others still commit. Each call settles only once the transaction holding its work has
    * committed, exactly as with a transaction of its own; what the batch saves is the commit: every
    * page the calls share (the account's row, the last pages of the tables and of their indexes) is
-   * written to the WAL once per batch instead of once per call.
+   * written to the WAL once per batch instead of once per call. Like `run`, it is queued: never
+   * call it from inside a transaction's work, which it would wait for.
    */
   runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
     if (this.isPostgres) return work(undefined);
