@@ -4,8 +4,9 @@ import { HotSql } from './hot-sql';
 
 /**
  * Runs a unit of work in one database transaction. SQLite has a single connection in TypeORM,
- * where two overlapping transactions would nest into each other; they are queued here instead.
- * Keep the work short: no network calls inside.
+ * where two overlapping transactions would nest into each other; they are queued here instead
+ * (and `runAtomic` calls of one event-loop turn share one, see there). Keep the work short: no
+ * network calls inside.
  */
 @Injectable()
 export class TransactionRunner {

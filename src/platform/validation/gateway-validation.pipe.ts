@@ -5,8 +5,8 @@ import { toGatewayError } from './validate-dto';
 const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date, undefined]);
 
 /**
- * A ValidationPipe on every route parameter (what a global pipe is) for most of them (the principal,
- * the chosen model, a string path parameter, a body typed `unknown`) it validates nothing. Those
+ * A ValidationPipe runs on every parameter of the routes it covers, and for many of them (a string
+ * path parameter, a body typed `unknown`, a custom decorator's value) it validates nothing. Those
  * are handed back at once, without its asynchronous round; DTO classes go to ValidationPipe as
  * before. Without `transform` and `validateCustomDecorators` (not accepted here) this is exactly
  * what ValidationPipe itself returns for them.
