@@ -3,7 +3,10 @@
 /** Family B: `YYYY-MM-DD HH:mm:ss.SSS`. */
 export function axTimestamp(ms: number | null | undefined): string | undefined {
   if (ms === null || ms === undefined) return undefined;
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  const iso = new Date(ms).toISOString();
+  // `YYYY-MM-DDTHH:mm:ss.sssZ` cut around the T (a query answer formats one or two of these);
+  // a six-digit year (beyond 9999) keeps the general form.
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}` : iso.replace('T', ' ').replace('Z', '');
 }
 
 /** Family C: ISO 8601 with fractional seconds and `Z`. */

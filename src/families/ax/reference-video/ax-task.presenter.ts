@@ -32,21 +32,15 @@ export function presentAxCreatedAnswer(task: TaskEntity, requestId: string): Cre
 export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()): AxTaskResponse {
   const native = (task.lastNative as { output?: { scheduled_time?: unknown } } | null)?.output;
   const failed = task.phase === 'failed' || task.phase === 'rejected';
-  const output: Record<string, unknown> = {
-    task_id: task.id,
-    task_status: axTaskStatus(task),
-    submit_time: axTimestamp(task.createdAt),
-    scheduled_time: typeof native?.scheduled_time === 'string' ? native.scheduled_time : undefined,
-    end_time: axTimestamp(task.finishedAt),
-    video_url: task.phase === 'succeeded' ? task.result?.videos[0]?.url : undefined,
-    code: failed ? (task.failureCode ?? undefined) : undefined,
-    message: failed ? (task.failureReason ?? undefined) : undefined,
-  };
-  const body: AxTaskResponse = { request_id: requestId, output: dropUndefined(output) as unknown as AxTaskResponse['output'] };
+  // Fields without a value are left out (not written as undefined): the native answer omits them.
+  const output: Record<string, unknown> = { task_id: task.id, task_status: axTaskStatus(task), submit_time: axTimestamp(task.createdAt) };
+  if (typeof native?.scheduled_time === 'string') output.scheduled_time = native.scheduled_time;
+  if (task.finishedAt !== null && task.finishedAt !== undefined) output.end_time = axTimestamp(task.finishedAt);
+  const videoUrl = task.phase === 'succeeded' ? task.result?.videos[0]?.url : undefined;
+  if (videoUrl !== undefined) output.video_url = videoUrl;
+  if (failed && task.failureCode !== null && task.failureCode !== undefined) output.code = task.failureCode;
+  if (failed && task.failureReason !== null && task.failureReason !== undefined) output.message = task.failureReason;
+  const body: AxTaskResponse = { request_id: requestId, output: output as unknown as AxTaskResponse['output'] };
   if (task.nativeUsage) body.usage = task.nativeUsage;
   return body;
-}
-
-function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }
