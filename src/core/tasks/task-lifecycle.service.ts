@@ -59,7 +59,7 @@ export class TaskLifecycle {
     Object.assign(changes, { syncAttempts: attempts, syncDueAt: now + this.pollDelay(attempts), leaseOwner: null, leaseUntil: null });
     // Conditional: a progress report must never reopen a task someone else has just ended. One
     // statement, committed with the others of this turn on SQLite (see `runAtomic`).
-    if (!(await this.transactions.runAtomic(() => this.tasks.updateIfOpen(task.id, changes)))) return (await this.tasks.findById(task.id)) ?? task;
+    if (!(await this.transactions.runAtomic((tx) => this.tasks.updateIfOpen(task.id, changes, tx)))) return (await this.tasks.findById(task.id)) ?? task;
     return Object.assign(task, changes);
   }
 

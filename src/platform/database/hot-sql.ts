@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError, QueryRunner } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { SqliteSerializer } from './sqlite-serializer';
 
 interface SqliteStatement {
   run(...params: unknown[]): { changes: number };
@@ -35,8 +36,8 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
  * errors (`QueryFailedError`). TypeORM's query builder rebuilds the SQL text on every call and its
  * SQLite driver splices numbers into it as literals, so the same statement was prepared again and
  * again; here each text is built once and, on SQLite, prepared once (better-sqlite3 runs it
- * synchronously on TypeORM's one connection, so it takes part in an open transaction exactly as a
- * query through the manager does). On PostgreSQL each text is a named prepared statement sent on
+ * synchronously on TypeORM's one connection; a write whose manager is not the open transaction's
+ * waits for that transaction to end, see `SqliteSerializer`). On PostgreSQL each text is a named prepared statement sent on
  * the pg pool (or on the transaction's client, when there is one): one round trip each.
  *
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
@@ -51,6 +52,7 @@ export class HotSql {
   private readonly updateTexts = new Map<string, string>();
   /** PostgreSQL transactions (by query runner) whose `runAtCommit` statements wait to go out with their COMMIT. */
   private readonly atCommit = new WeakMap<QueryRunner, Array<{ sql: string; params: unknown[] }>>();
+  private serializer?: SqliteSerializer;
 
   private constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
@@ -68,7 +70,7 @@ export class HotSql {
 
   /** Runs a write; the number of rows it changed. */
   async run(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<number> {
-    if (!this.isPostgres) return this.sqlite(sql, params, (stmt) => stmt.run(...params).changes);
+    if (!this.isPostgres) return this.sqliteWrite(manager, sql, params, (stmt) => stmt.run(...params).changes);
     const result = await this.pg(manager, sql, params);
     return result.affected ?? result.records.length;
   }
@@ -203,7 +205,7 @@ export class HotSql {
     const text = `${sql} RETURNING ${shape.selectList}`;
     const rows = this.isPostgres
       ? ((await this.pg(manager, text, params)).records as Record<string, unknown>[])
-      : await this.sqlite(text, params, (stmt) => stmt.all(...params) as Record<string, unknown>[]);
+      : await this.sqliteWrite(manager, text, params, (stmt) => stmt.all(...params) as Record<string, unknown>[]);
     return rows.map((row) => this.hydrate<T>(shape, row));
   }
 
@@ -264,6 +266,17 @@ export class HotSql {
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
     }
+  }
+
+  /**
+   * A write on SQLite's one connection: at once when it belongs to the open transaction (its
+   * manager is the transaction's) or none is open, else once that transaction has ended (see
+   * `SqliteSerializer`: it would join it).
+   */
+  private sqliteWrite<R>(manager: EntityManager | undefined, sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R): Promise<R> {
+    const serializer = (this.serializer ??= SqliteSerializer.of(this.dataSource));
+    if (!serializer.holding || serializer.owns(manager)) return this.sqlite(sql, params, exec);
+    return serializer.outside(() => this.sqlite(sql, params, exec));
   }
 
   private sqlite<R>(sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R): Promise<R> {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
+import { HotSql } from './hot-sql';
 import { TransactionRunner } from './transaction-runner';
 
 interface Sqlite {
@@ -11,8 +12,11 @@ interface Sqlite {
   inTransaction: boolean;
 }
 
-/** SQLite's group commit of `runAtomic`: the calls of one event-loop turn share a transaction, each in a savepoint. */
-describe('TransactionRunner.runAtomic on SQLite (group commit)', () => {
+/**
+ * SQLite's one connection: `runAtomic`'s group commit (the calls of one event-loop turn share a
+ * transaction, each in a savepoint), and writes from outside a transaction kept out of it.
+ */
+describe('TransactionRunner on SQLite', () => {
   let ds: DataSource;
   let db: Sqlite;
   let runner: TransactionRunner;
@@ -103,5 +107,81 @@ describe('TransactionRunner.runAtomic on SQLite (group commit)', () => {
     });
     expect(second).toEqual(['first', 'second']);
     expect(rows()).toEqual(['first', 'second']);
+  });
+
+  /** A transaction held open across an `await` until `release` is called; `entered` once its first row is written. */
+  function heldOpen(run: (work: (tx: import('typeorm').EntityManager | undefined) => Promise<unknown>) => Promise<unknown>, outcome: 'commit' | 'rollback') {
+    let entered!: () => void;
+    let release!: () => void;
+    const isEntered = new Promise<void>((resolve) => (entered = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const done = run(async (tx) => {
+      await HotSql.of(ds).run(tx, 'INSERT INTO items (name) VALUES (?)', ['inside']);
+      entered();
+      await released;
+      if (outcome === 'rollback') throw new Error('refused: rolled back');
+    });
+    return { entered: isEntered, release, done };
+  }
+
+  it('a write from outside never joins an open transaction: it waits, and survives that transaction rolling back', async () => {
+    const tx = heldOpen((work) => runner.run(work), 'rollback');
+    await tx.entered;
+    const hotWrite = HotSql.of(ds).run(undefined, 'INSERT INTO items (name) VALUES (?)', ['hot-sql']);
+    const typeormWrite = ds.query('INSERT INTO items (name) VALUES (?)', ['typeorm']);
+    const typeormTransaction = ds.transaction((m) => m.query('INSERT INTO items (name) VALUES (?)', ['typeorm-transaction']));
+    // Held while the transaction is open: nothing of theirs is in it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(rows()).toEqual(['inside']);
+    tx.release();
+    await expect(tx.done).rejects.toThrow('refused: rolled back');
+    await Promise.all([hotWrite, typeormWrite, typeormTransaction]);
+    expect(committed()).toEqual(['hot-sql', 'typeorm', 'typeorm-transaction']);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it("the same for a group commit's transaction: a call that fails undoes only its own rows", async () => {
+    const group = heldOpen((work) => runner.runAtomic(work), 'rollback');
+    await group.entered;
+    const outside = HotSql.of(ds).run(undefined, 'INSERT INTO items (name) VALUES (?)', ['outside']);
+    group.release();
+    await expect(group.done).rejects.toThrow('refused: rolled back');
+    await outside;
+    expect(committed()).toEqual(['outside']);
+  });
+
+  it('reads from outside are not held, and writes from outside keep their order', async () => {
+    const tx = heldOpen((work) => runner.run(work), 'commit');
+    await tx.entered;
+    const order: string[] = [];
+    const first = HotSql.of(ds)
+      .run(undefined, 'INSERT INTO items (name) VALUES (?)', ['o1'])
+      .then(() => order.push('o1'));
+    const second = ds.query('INSERT INTO items (name) VALUES (?)', ['o2']).then(() => order.push('o2'));
+    await expect(HotSql.of(ds).first(undefined, 'SELECT count(*) AS n FROM items', [])).resolves.toEqual({ n: 1 });
+    tx.release();
+    await Promise.all([tx.done, first, second]);
+    expect(order).toEqual(['o1', 'o2']);
+    expect(committed()).toEqual(['inside', 'o1', 'o2']);
+  });
+
+  it('a transaction waits for one TypeORM opened by itself, instead of nesting into it', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const foreign = ds.transaction(async (m) => {
+      await m.query('INSERT INTO items (name) VALUES (?)', ['foreign']);
+      await released;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const ours = runner.run(async (tx) => {
+      await HotSql.of(ds).run(tx, 'INSERT INTO items (name) VALUES (?)', ['ours']);
+      throw new Error('ours rolls back');
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await foreign;
+    await expect(ours).rejects.toThrow('ours rolls back');
+    expect(committed()).toEqual(['foreign']);
+    expect(db.inTransaction).toBe(false);
   });
 });

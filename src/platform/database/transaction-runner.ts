@@ -1,30 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { HotSql } from './hot-sql';
+import { SqliteConnection, SqliteSerializer } from './sqlite-serializer';
 
 /**
  * Runs a unit of work in one database transaction. SQLite has a single connection in TypeORM,
- * where two overlapping transactions would nest into each other; they are queued here instead
- * (and `runAtomic` calls of one event-loop turn share one, see there). Keep the work short: no
- * network calls inside.
+ * where two overlapping transactions would nest into each other, and where any statement sent
+ * while one is open joins it: there they run one at a time through `SqliteSerializer`, which
+ * holds writes from outside until the open one has ended (and `runAtomic` calls of one event-loop
+ * turn share one, see there). Keep the work short: no network calls inside; and write only through
+ * the manager it is given.
  */
 @Injectable()
 export class TransactionRunner {
-  private queue: Promise<unknown> = Promise.resolve();
   readonly isPostgres: boolean;
   private sqliteControl?: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
   /** `runAtomic` calls waiting for this turn's group commit (SQLite). */
   private pending: PendingWork[] = [];
 
+  private readonly serializer?: SqliteSerializer;
+
   constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
+    if (!this.isPostgres) this.serializer = SqliteSerializer.of(dataSource);
   }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isPostgres) return this.pgTransaction(work);
-    const next = this.queue.then(() => this.dataSource.transaction(work));
-    this.queue = next.catch(() => undefined);
-    return next;
+    if (!this.serializer) return this.pgTransaction(work);
+    const { runner } = this.serializer;
+    return this.serializer.unit(async () => {
+      await runner.startTransaction();
+      try {
+        const result = await work(runner.manager);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /**
@@ -38,10 +52,11 @@ export class TransactionRunner {
    * committed, exactly as with a transaction of its own; what the batch saves is the commit: every
    * page the calls share (the account's row, the last pages of the tables and of their indexes) is
    * written to the WAL once per batch instead of once per call. Like `run`, it is queued: never
-   * call it from inside a transaction's work, which it would wait for.
+   * call it from inside a transaction's work, which it would wait for. The work gets the
+   * transaction's manager on SQLite (pass it to every `HotSql` statement), none on PostgreSQL.
    */
-  runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
-    if (this.isPostgres) return work(undefined);
+  runAtomic<T>(work: (manager: EntityManager | undefined) => Promise<T>): Promise<T> {
+    if (!this.serializer) return work(undefined);
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ work, resolve, reject } as PendingWork);
       if (this.pending.length === 1) setImmediate(this.flushPending);
@@ -52,8 +67,7 @@ export class TransactionRunner {
   private readonly flushPending = (): void => {
     const batch = this.pending;
     this.pending = [];
-    const next = this.queue.then(() => this.sqliteGroup(batch));
-    this.queue = next.catch(() => undefined);
+    void this.serializer!.unit(() => this.sqliteGroup(batch));
   };
 
   /**
@@ -126,7 +140,7 @@ export class TransactionRunner {
       sql.savepoint.run();
       let result: unknown;
       try {
-        result = await call.work(undefined);
+        result = await call.work(this.serializer!.manager);
       } catch (error) {
         // Its own statements are undone; the earlier calls' are kept.
         if (db.inTransaction) {
@@ -158,15 +172,9 @@ export class TransactionRunner {
 }
 
 interface PendingWork {
-  work: (manager: undefined) => Promise<unknown>;
+  work: (manager: EntityManager | undefined) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
-}
-
-/** The part of better-sqlite3's Database this needs. */
-interface SqliteConnection {
-  readonly inTransaction: boolean;
-  prepare(sql: string): { run(): unknown };
 }
 
 /** True when the error is a unique-constraint violation, on either database. */
