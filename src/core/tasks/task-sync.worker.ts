@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
-import { httpOptionsFromConfig } from '../../upstream';
 import { newId } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
@@ -9,26 +8,8 @@ import { runPool } from './run-pool';
 import { TaskSyncService } from './task-sync.service';
 import { TasksRepository } from './tasks.repository';
 
-/** Never shorter than this: a dead instance's tasks come back within it at the earliest. */
-const MIN_LEASE_MS = 60_000;
-/** Beyond the polls: the database work of the syncs, and clock steps between instances. */
-const LEASE_MARGIN_MS = 10_000;
-
-type LeaseConfig = Pick<AppConfig, 'SYNC_BATCH_SIZE' | 'SYNC_CONCURRENCY' | 'UPSTREAM_TIMEOUT_MS' | 'UPSTREAM_CONNECT_TIMEOUT_MS' | 'UPSTREAM_READ_TIMEOUT_MS'>;
-
-/**
- * How long the leases of one batch last. A batch of `batch` tasks is synced `concurrency` at a
- * time, and each sync may take a poll's worst case: every attempt at the read timeout, plus the
- * back-off between attempts. A lease that ran out before its task's turn came would let another
- * instance poll the same task at the same time. With the defaults (50 tasks, 16 at a time, 10 s
- * reads, 2 retries) that is 4 x 34 s + 10 s = 146 s.
- */
-export function syncLeaseMs(config: LeaseConfig, batch = config.SYNC_BATCH_SIZE): number {
-  const http = httpOptionsFromConfig(config);
-  const pollWorstMs = (http.readRetries + 1) * http.readTimeoutMs + http.readRetries * http.retryMaxDelayMs;
-  const waves = Math.ceil(batch / config.SYNC_CONCURRENCY);
-  return Math.max(MIN_LEASE_MS, waves * pollWorstMs + LEASE_MARGIN_MS);
-}
+/** Lease long enough for one sync of one task, short enough that a dead instance's tasks come back soon. */
+const LEASE_MS = 60000;
 
 /**
  * Keeps every non-terminal task in step with its upstream: each cycle leases the due tasks
@@ -68,7 +49,7 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   async runCycle(): Promise<number> {
     const started = process.hrtime.bigint();
     const now = this.clock.nowMs();
-    const due = await this.tasks.claimDue(this.owner, now, now + syncLeaseMs(this.config), this.config.SYNC_BATCH_SIZE);
+    const due = await this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE);
     await runPool(due, this.config.SYNC_CONCURRENCY, (task) => this.sync.sync(task));
     this.metrics.syncCycleSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return due.length;
@@ -77,7 +58,7 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   /** Syncs one task now (upstream callback), unless another worker holds it. */
   async syncNow(taskId: string): Promise<void> {
     const now = this.clock.nowMs();
-    const task = await this.tasks.claimOne(taskId, this.owner, now, now + syncLeaseMs(this.config, 1));
+    const task = await this.tasks.claimOne(taskId, this.owner, now, now + LEASE_MS);
     if (task) await this.sync.sync(task);
   }
 }
