@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError, QueryRunner } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { compileSqliteHydrator } from './row-hydrator';
 import { SqliteSerializer } from './sqlite-serializer';
 
 interface SqliteStatement {
@@ -21,6 +22,8 @@ interface EntityShape {
   selectList: string;
   /** `findOne` texts by WHERE clause (built once: a long text rebuilt per call is hashed anew for the statement lookup). */
   selectTexts: Map<string, string>;
+  /** SQLite: a row read as an array (select-list order) into an entity; built on first use. */
+  fromValues?: (values: unknown[]) => unknown;
 }
 
 function pgType(column: ColumnMetadata): string {
@@ -45,7 +48,7 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
 export class HotSql {
   readonly isPostgres: boolean;
   private readonly prepared = new Map<string, SqliteStatement>();
-  /** SQLite statements that answer rows as arrays in select-list order (`findOne`). */
+  /** SQLite statements that answer rows as arrays in select-list order (`findOne`, `returning`). */
   private readonly preparedRaw = new Map<string, SqliteStatement>();
   private readonly pgStatements = new Map<string, { name: string; text: string }>();
   private readonly shapes = new Map<EntityTarget<unknown>, EntityShape>();
@@ -203,17 +206,23 @@ export class HotSql {
   async returning<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, sql: string, params: unknown[]): Promise<T[]> {
     const shape = this.shape(target);
     const text = `${sql} RETURNING ${shape.selectList}`;
-    const rows = this.isPostgres
-      ? ((await this.pg(manager, text, params)).records as Record<string, unknown>[])
-      : await this.sqliteWrite(manager, text, params, (stmt) => stmt.all(...params) as Record<string, unknown>[]);
-    return rows.map((row) => this.hydrate<T>(shape, row));
+    if (this.isPostgres) return ((await this.pg(manager, text, params)).records as Record<string, unknown>[]).map((row) => this.hydrate<T>(shape, row));
+    const rows = await this.sqliteWrite(manager, text, params, (stmt) => stmt.all(...params) as unknown[][], true);
+    return rows.map((values) => this.hydrateValues<T>(shape, values));
   }
 
   private hydrateValues<T>(shape: EntityShape, values: unknown[]): T {
-    const entity = shape.metadata.create() as Record<string, unknown>;
-    const { columns } = shape;
-    for (let i = 0; i < columns.length; i++) entity[columns[i].propertyName] = this.dataSource.driver.prepareHydratedValue(values[i], columns[i]);
-    return entity as T;
+    if (shape.fromValues === undefined) {
+      const driver = this.dataSource.driver;
+      shape.fromValues =
+        compileSqliteHydrator(shape.metadata, shape.columns, driver) ??
+        ((row: unknown[]) => {
+          const entity = shape.metadata.create() as Record<string, unknown>;
+          shape.columns.forEach((column, i) => (entity[column.propertyName] = driver.prepareHydratedValue(row[i], column)));
+          return entity;
+        });
+    }
+    return shape.fromValues(values) as T;
   }
 
   private hydrate<T>(shape: EntityShape, row: Record<string, unknown>): T {
@@ -257,15 +266,22 @@ export class HotSql {
   /** The first row of a SQLite read as an array of column values (synchronous: better-sqlite3 is). */
   private sqliteRaw(sql: string, params: unknown[]): unknown[] | undefined {
     try {
-      let stmt = this.preparedRaw.get(sql);
-      if (!stmt) {
-        stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(sql).raw(true);
-        this.preparedRaw.set(sql, stmt);
-      }
-      return stmt.get(...params) as unknown[] | undefined;
+      return this.statement(sql, true).get(...params) as unknown[] | undefined;
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
     }
+  }
+
+  /** `sql` prepared once on SQLite's connection; `raw`: its rows come as arrays in select-list order. */
+  private statement(sql: string, raw: boolean): SqliteStatement {
+    const cache = raw ? this.preparedRaw : this.prepared;
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(sql);
+      if (raw) stmt = stmt.raw(true);
+      cache.set(sql, stmt);
+    }
+    return stmt;
   }
 
   /**
@@ -273,20 +289,15 @@ export class HotSql {
    * manager is the transaction's) or none is open, else once that transaction has ended (see
    * `SqliteSerializer`: it would join it).
    */
-  private sqliteWrite<R>(manager: EntityManager | undefined, sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R): Promise<R> {
+  private sqliteWrite<R>(manager: EntityManager | undefined, sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R, raw = false): Promise<R> {
     const serializer = (this.serializer ??= SqliteSerializer.of(this.dataSource));
-    if (!serializer.holding || serializer.owns(manager)) return this.sqlite(sql, params, exec);
-    return serializer.outside(() => this.sqlite(sql, params, exec));
+    if (!serializer.holding || serializer.owns(manager)) return this.sqlite(sql, params, exec, raw);
+    return serializer.outside(() => this.sqlite(sql, params, exec, raw));
   }
 
-  private sqlite<R>(sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R): Promise<R> {
+  private sqlite<R>(sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R, raw = false): Promise<R> {
     try {
-      let stmt = this.prepared.get(sql);
-      if (!stmt) {
-        stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(sql);
-        this.prepared.set(sql, stmt);
-      }
-      return Promise.resolve(exec(stmt));
+      return Promise.resolve(exec(this.statement(sql, raw)));
     } catch (error) {
       return Promise.reject(new QueryFailedError(sql, params, error as Error));
     }

@@ -1,0 +1,45 @@
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata, ValueTransformer } from 'typeorm';
+
+/** The driver's own conversion of one database value (TypeORM's `prepareHydratedValue`). */
+interface HydratingDriver {
+  prepareHydratedValue(value: unknown, column: ColumnMetadata): unknown;
+}
+
+/** Column types TypeORM's SQLite driver converts itself before any transformer (see `prepareHydratedValue`). */
+const DRIVER_CONVERTED = new Set<unknown>([Boolean, 'boolean', 'datetime', Date, 'date', 'time', 'json', 'simple-json', 'simple-array', 'simple-enum', Number]);
+
+/**
+ * The conversion of one column's value, as TypeORM's SQLite driver does it: the driver itself for
+ * the types it converts, else the column's transformer (on null too), else none (the value as read).
+ */
+function conversionOf(column: ColumnMetadata, driver: HydratingDriver): ((value: unknown) => unknown) | null {
+  if (DRIVER_CONVERTED.has(column.type)) return (value) => driver.prepareHydratedValue(value, column);
+  const transformer = column.transformer as ValueTransformer | ValueTransformer[] | undefined;
+  if (!transformer) return null;
+  if (Array.isArray(transformer)) return (value) => transformer.reduceRight((v, t) => t.from(v), value);
+  return (value) => transformer.from(value);
+}
+
+/**
+ * A function that turns one SQLite row, read as an array in `columns` order, into an entity: the
+ * same entity TypeORM's driver would hydrate column by column, without its generic per-value type
+ * tests, and with one named store per property instead of a store under a computed key (a task has
+ * 35 columns: 16 µs a row before, measured in the gateway under load). The function's text names
+ * only properties and column positions, taken from the entity metadata at start.
+ *
+ * Entities with embedded columns are not handled (null is returned, the caller hydrates generically).
+ */
+export function compileSqliteHydrator<T>(metadata: EntityMetadata, columns: readonly ColumnMetadata[], driver: HydratingDriver): ((values: unknown[]) => T) | null {
+  if (columns.some((column) => column.embeddedMetadata !== undefined)) return null;
+  const conversions = columns.map((column) => conversionOf(column, driver));
+  const lines = columns.map((column, i) => {
+    const property = JSON.stringify(column.propertyName);
+    return conversions[i] ? `e[${property}] = conversions[${i}](values[${i}]);` : `e[${property}] = values[${i}];`;
+  });
+  const factory = new Function('create', 'conversions', `return function hydrateRow(values) {\n  const e = create();\n  ${lines.join('\n  ')}\n  return e;\n};`) as (
+    create: () => unknown,
+    conversions: Array<((value: unknown) => unknown) | null>,
+  ) => (values: unknown[]) => T;
+  return factory(() => metadata.create(), conversions);
+}
