@@ -19,15 +19,16 @@ import { MetricsService } from './platform/metrics/metrics.service';
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
   const families = options.families ?? new FamilyRegistry(FAMILIES);
   const errors = new ErrorWriter(families.errorDialects());
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ ...options, families }),
-    new TimedExpressAdapter({
-      headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS,
-      requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS,
-      keepAliveMs: options.config.CLIENT_KEEP_ALIVE_TIMEOUT_MS,
-    }),
-    { bodyParser: false, bufferLogs: true, abortOnError: false },
-  );
+  const adapter = new TimedExpressAdapter({
+    headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS,
+    requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS,
+    keepAliveMs: options.config.CLIENT_KEEP_ALIVE_TIMEOUT_MS,
+  });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ ...options, families }), adapter, {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -49,7 +50,8 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // Its routes go after the API's (see registerAfterRoutes): nine fewer to walk past per request.
+  adapter.registerAfterRoutes(() => SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' }));
   app.enableShutdownHooks();
   return app;
 }

@@ -21,8 +21,24 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * adapter instead of setting the timeouts after the fact.
  */
 export class TimedExpressAdapter extends ExpressAdapter {
+  private readonly afterRoutes: Array<() => void> = [];
+
   constructor(private readonly timeouts: ClientTimeouts) {
     super();
+  }
+
+  /**
+   * Routes to register once the application's own are (the API documentation): Express tries its
+   * routes in order, so every API request would otherwise first be matched against each of them.
+   * They still come before the 404 handler, which Nest registers last.
+   */
+  registerAfterRoutes(register: () => void): void {
+    this.afterRoutes.push(register);
+  }
+
+  override setNotFoundHandler(handler: Parameters<ExpressAdapter['setNotFoundHandler']>[0], prefix?: string): unknown {
+    for (const register of this.afterRoutes.splice(0)) register();
+    return super.setNotFoundHandler(handler, prefix);
   }
 
   override initHttpServer(options: NestApplicationOptions): void {
