@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { setImmediate as nextTurn } from 'timers/promises';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
@@ -31,7 +32,10 @@ const INSTANCES = new WeakMap<DataSource, SqliteSerializer>();
  * open, so units never nest into one.
  *
  * Work inside a unit must write only through the unit's manager: a write from inside that went
- * through the shared runner would wait for the unit, which waits for it.
+ * through the shared runner would wait for the unit, which waits for it. So that such a mistake
+ * fails instead of stopping every write of the process, a held write that has not started after
+ * `holdLimitMs` (30 s; the gateway's transactions take milliseconds) is not sent: its caller gets
+ * an error, and the unit that waited for it fails and rolls back.
  */
 export class SqliteSerializer {
   /** The units' query runner: same connection, but not the one TypeORM's non-transactional calls share. */
@@ -39,8 +43,12 @@ export class SqliteSerializer {
   private readonly db: SqliteConnection;
   private queue: Promise<unknown> = Promise.resolve();
   private unitOpen = false;
+  private readonly logger = new Logger('SqliteSerializer');
 
-  private constructor(dataSource: DataSource) {
+  private constructor(
+    dataSource: DataSource,
+    private readonly holdLimitMs: number,
+  ) {
     const driver = dataSource.driver as unknown as { databaseConnection: SqliteConnection; createQueryRunner(mode: string): QueryRunner };
     this.db = driver.databaseConnection;
     const shared = driver.createQueryRunner('master');
@@ -50,10 +58,11 @@ export class SqliteSerializer {
     this.holdOutsideWrites(shared);
   }
 
-  static of(dataSource: DataSource): SqliteSerializer {
+  /** The one serializer of `dataSource` (options count only where it is created). */
+  static of(dataSource: DataSource, { holdLimitMs = 30_000 }: { holdLimitMs?: number } = {}): SqliteSerializer {
     let serializer = INSTANCES.get(dataSource);
     if (!serializer) {
-      serializer = new SqliteSerializer(dataSource);
+      serializer = new SqliteSerializer(dataSource, holdLimitMs);
       INSTANCES.set(dataSource, serializer);
     }
     return serializer;
@@ -99,9 +108,25 @@ export class SqliteSerializer {
         return Promise.reject(error);
       }
     }
-    const next = this.queue.then(write);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return new Promise<T>((resolve, reject) => {
+      let started = false;
+      let abandoned = false;
+      const limit = setTimeout(() => {
+        if (started) return;
+        abandoned = true;
+        const message = `A database write waited ${this.holdLimitMs} ms for an open transaction and was not sent (a write inside a transaction must go through its manager).`;
+        this.logger.error(message);
+        reject(new Error(message));
+      }, this.holdLimitMs);
+      limit.unref();
+      const job = this.queue.then(() => {
+        if (abandoned) return undefined;
+        started = true;
+        clearTimeout(limit);
+        return Promise.resolve().then(write).then(resolve, reject);
+      });
+      this.queue = job.catch(() => undefined);
+    });
   }
 
   /** TypeORM's shared runner (every repository call outside a unit): its writes go through `outside`. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { HotSql } from './hot-sql';
+import { SqliteSerializer } from './sqlite-serializer';
 import { TransactionRunner } from './transaction-runner';
 
 interface Sqlite {
@@ -183,5 +184,27 @@ describe('TransactionRunner on SQLite', () => {
     await expect(ours).rejects.toThrow('ours rolls back');
     expect(committed()).toEqual(['foreign']);
     expect(db.inTransaction).toBe(false);
+  });
+
+  it('a write sent from inside a transaction without its manager fails after the hold limit, instead of stopping every write', async () => {
+    const other = new DataSource({ type: 'better-sqlite3', database: join(dir, 'other.sqlite') });
+    await other.initialize();
+    try {
+      await other.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
+      SqliteSerializer.of(other, { holdLimitMs: 50 });
+      const transactions = new TransactionRunner(other);
+      const names = async () => ((await other.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((r) => r.name);
+      const mistaken = transactions.run(async (tx) => {
+        await tx.query('INSERT INTO items (name) VALUES (?)', ['inside']);
+        // The shared runner instead of `tx`: held behind this very transaction.
+        await other.query('INSERT INTO items (name) VALUES (?)', ['through-the-shared-runner']);
+      });
+      await expect(mistaken).rejects.toThrow('waited 50 ms for an open transaction and was not sent');
+      // Rolled back, and the connection is free again: the next write goes through.
+      await other.query('INSERT INTO items (name) VALUES (?)', ['after']);
+      expect(await names()).toEqual(['after']);
+    } finally {
+      await other.destroy();
+    }
   });
 });
