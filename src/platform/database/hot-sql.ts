@@ -40,8 +40,9 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
  * SQLite driver splices numbers into it as literals, so the same statement was prepared again and
  * again; here each text is built once and, on SQLite, prepared once (better-sqlite3 runs it
  * synchronously on TypeORM's one connection; a write whose manager is not the open transaction's
- * waits for that transaction to end, see `SqliteSerializer`). On PostgreSQL each text is a named prepared statement sent on
- * the pg pool (or on the transaction's client, when there is one): one round trip each.
+ * waits for that transaction to end, see `SqliteSerializer`). On PostgreSQL each text is a named
+ * prepared statement sent on the pg pool (or on the transaction's client, when there is one): one
+ * round trip each.
  *
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
  */

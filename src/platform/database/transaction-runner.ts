@@ -28,9 +28,10 @@ export class TransactionRunner {
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (!this.serializer) return this.pgTransaction(work);
     const { runner } = this.serializer;
+    // As TypeORM's own `transaction`, on the serializer's runner instead of the shared one.
     return this.serializer.unit(async () => {
-      await runner.startTransaction();
       try {
+        await runner.startTransaction();
         const result = await work(runner.manager);
         await runner.commitTransaction();
         return result;
