@@ -59,8 +59,8 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
 /**
  * The root logger, and the access lines' logger: the same level, format and output, but none of
  * the root's per-line work (redaction, which costs more than the rest of a line; the start-up
- * hook). An access line carries only what `AccessLog` puts in it (method,
- * masked URL, request ID, account, route, status, time): no header, key or body.
+ * hook). An access line carries only what `AccessLog` puts in it (method, masked URL, request ID,
+ * account, route, status, time): no header, key or body.
  */
 export function createLoggers(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): { root: pino.Logger; access: pino.Logger } {
   const options: pino.LoggerOptions = {
