@@ -60,6 +60,20 @@ describe('PrincipalService', () => {
     const { service, calls } = setup();
     calls.delayMs = 0;
     for (let i = 0; i < 10050; i++) await service.resolve(`vgw_random_${i}`);
-    expect((service as unknown as { cache: Map<string, unknown> }).cache.size).toBeLessThanOrEqual(10000);
+    const caches = service as unknown as { cache: Map<string, unknown>; misses: Map<string, unknown> };
+    expect(caches.cache.size + caches.misses.size).toBeLessThanOrEqual(10000);
+  });
+
+  it('a flood of random keys does not push a real key out of the cache', async () => {
+    const { service, calls } = setup();
+    calls.delayMs = 0;
+    expect(await service.resolve('vgw_good')).not.toBeNull();
+    for (let i = 0; i < 10050; i++) await service.resolve(`vgw_random_${i}`);
+    const before = calls.keys;
+    expect(await service.resolve('vgw_good')).not.toBeNull();
+    expect(calls.keys).toBe(before);
+    // The flood itself is still remembered for the TTL: the last random key costs no second read.
+    await service.resolve('vgw_random_10049');
+    expect(calls.keys).toBe(before);
   });
 });

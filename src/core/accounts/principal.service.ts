@@ -9,7 +9,11 @@ import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { ModelGrantsRepository } from './repositories/model-grants.repository';
 
 const CACHE_TTL_MS = 5000;
-/** Bounds memory when a flood of random keys is presented; the oldest entries go first. */
+/**
+ * Bounds each of the two caches (keys found, keys not found); the oldest entries go first. Apart,
+ * so that a flood of random keys fills only the second and never pushes a real key out of the
+ * first (each real key pushed out would cost three reads on its next request).
+ */
 const CACHE_MAX_ENTRIES = 10000;
 const TOUCH_EVERY_MS = 60000;
 /** Redis channel on which any instance announces an admin change: every instance drops its cache. */
@@ -34,6 +38,8 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('PrincipalService');
   private subscriber: Redis | null = null;
   private readonly cache = new Map<string, CachedPrincipal>();
+  /** Hashes no key has, remembered as long as a found key (a key is never given a hash someone already tried). */
+  private readonly misses = new Map<string, CachedPrincipal>();
   /** Loads in progress, shared by concurrent requests with the same key. */
   private readonly loading = new Map<string, Promise<CachedPrincipal>>();
   private readonly lastTouched = new Map<string, number>();
@@ -50,7 +56,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     const client = this.redis?.client;
     if (!client) return;
     this.subscriber = client.duplicate();
-    this.subscriber.on('message', () => this.cache.clear());
+    this.subscriber.on('message', () => this.clear());
     this.subscriber.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'principal invalidation channel error'));
     await this.subscriber.subscribe(PRINCIPALS_INVALIDATED_CHANNEL);
   }
@@ -63,7 +69,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   async resolve(secret: string): Promise<Principal | null> {
     const hash = hashApiKey(secret);
     const now = this.clock.nowMs();
-    let entry = this.cache.get(hash);
+    let entry = this.cache.get(hash) ?? this.misses.get(hash);
     if (!entry || now - entry.cachedAt > CACHE_TTL_MS) entry = await this.loadOnce(hash, now);
     if (!entry.principal || entry.revoked || entry.disabled) return null;
     if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
@@ -77,7 +83,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
    * the change is committed, and other instances see it within the cache TTL.
    */
   async invalidate(): Promise<void> {
-    this.cache.clear();
+    this.clear();
     const client = this.redis?.client;
     if (!client) return;
     try {
@@ -93,10 +99,12 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
       pending = this.load(hash, now)
         .then((entry) => {
           this.cache.delete(hash);
-          this.cache.set(hash, entry);
-          for (const oldest of this.cache.keys()) {
-            if (this.cache.size <= CACHE_MAX_ENTRIES) break;
-            this.cache.delete(oldest);
+          this.misses.delete(hash);
+          const cache = entry.principal ? this.cache : this.misses;
+          cache.set(hash, entry);
+          for (const oldest of cache.keys()) {
+            if (cache.size <= CACHE_MAX_ENTRIES) break;
+            cache.delete(oldest);
           }
           return entry;
         })
@@ -123,6 +131,11 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
       disabled: account.disabled,
       cachedAt: now,
     };
+  }
+
+  private clear(): void {
+    this.cache.clear();
+    this.misses.clear();
   }
 
   /** Records last use at most once a minute per key, off the request path. */
