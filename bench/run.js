@@ -442,7 +442,7 @@ async function resetPostgres() {
     await client.query('DROP SCHEMA IF EXISTS public CASCADE');
     await client.query('CREATE SCHEMA public');
     // The previous run's dirty pages written out now, not by a timed checkpoint during the next
-    // measured run (a mix after the throughput runs fell behind while they were written).
+    // measured run: each run pays for its own writes only.
     await client.query('CHECKPOINT').catch((error) => log(`  CHECKPOINT not run (${error.message}): the previous run's writes may still be flushed during this one`));
   } finally {
     await client.end();
