@@ -38,7 +38,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('PrincipalService');
   private subscriber: Redis | null = null;
   private readonly cache = new Map<string, CachedPrincipal>();
-  /** Hashes that matched no usable key: the same TTL as `cache`, cleared with it on any admin change. */
+  /** Hashes that matched no key (or a key whose account is gone): the same TTL as `cache`, cleared with it on any admin change. */
   private readonly misses = new Map<string, CachedPrincipal>();
   /** Loads in progress, shared by concurrent requests with the same key. */
   private readonly loading = new Map<string, Promise<CachedPrincipal>>();
