@@ -1,6 +1,6 @@
 import { Harness, startGateway } from '../support/gateway-harness';
 
-/** `/docs-json`: every family A route documents its 200 answer with a typed schema. */
+/** `/docs-json`: every family A route documents its 200 answer with a typed schema; the documentation routes sit after the API's. */
 const ROUTES: Array<[string, 'get' | 'post']> = [
   ['/kl/v1/videos/multi-elements/init-selection', 'post'],
   ['/kl/v1/videos/multi-elements/add-selection', 'post'],
@@ -36,6 +36,18 @@ describe('family A in /docs-json', () => {
     doc = (await gw.http().get('/docs-json').expect(200)).body;
   });
   afterAll(() => gw.close());
+
+  it("registers the documentation's routes after the API's and before the 404 handler", async () => {
+    const stack = (gw.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string } }> } }).router.stack;
+    const at = (path: string) => stack.findIndex((layer) => layer.route?.path === path);
+    const lastApiRoute = Math.max(...stack.map((layer, i) => (layer.route && !layer.route.path.startsWith('/docs') ? i : -1)));
+    expect(at('/docs-json')).toBeGreaterThan(lastApiRoute);
+    expect(at('/ax/api/v1/tasks/:task_id')).toBeGreaterThan(0);
+    // Still served, and an unknown path still gets the gateway's 404 after them.
+    await gw.http().get('/docs').expect(200);
+    const missing = await gw.http().get('/no-such-route').expect(404);
+    expect(missing.body.error).toBeDefined();
+  });
 
   /** A schema with its $ref and allOf (inheritance) resolved to one property map. */
   const properties = (schema: Schema | undefined): Record<string, Schema> => {
