@@ -74,6 +74,8 @@ async function startGateway(sim, variant, { reset = true } = {}) {
     await client.connect();
     await client.query('DROP SCHEMA IF EXISTS public CASCADE');
     await client.query('CREATE SCHEMA public');
+    // As in run.js: the previous round's dirty pages are written now, not during this round.
+    await client.query('CHECKPOINT').catch((error) => console.error(`[cost] CHECKPOINT not run (${error.message})`));
     await client.end();
   }
   const port = await freePort();

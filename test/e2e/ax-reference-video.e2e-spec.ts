@@ -170,6 +170,26 @@ describe('family B through the simulator', () => {
       expect(res.body).toMatchObject({ code: 'Throttling', error: { code: 'rate_limit_exceeded', type: 'rate_limit_error' } });
     });
 
+    it('a limit taken from Redis in batches (200 a minute and up) still lets exactly the limit through one instance', async () => {
+      const limited = await gw.admin.account({ models: ['wx2.7-r2v'], rate_limit_rpm: 200 });
+      const remaining: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const res = await gw
+          .http()
+          .get('/ax/api/v1/tasks/task_none')
+          .set(...bearer(limited))
+          .expect(404);
+        remaining.push(res.headers['ratelimit-remaining']);
+      }
+      expect(remaining).toEqual(Array.from({ length: 200 }, (_, i) => String(199 - i)));
+      const refused = await gw
+        .http()
+        .get('/ax/api/v1/tasks/task_none')
+        .set(...bearer(limited))
+        .expect(429);
+      expect(refused.headers['ratelimit-remaining']).toBe('0');
+    });
+
     it('caps in-flight tasks per account with 429 before anything is held or sent', async () => {
       const capped = await gw.admin.account({ models: ['wx2.7-r2v'], max_concurrent_tasks: 1 });
       await create(newProtocolBody('Image 1 sim:slow'), capped).expect(200);
