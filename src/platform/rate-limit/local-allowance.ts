@@ -35,10 +35,8 @@ interface Allowance {
   left: number;
   /** Monotonic time the shared window ends at. */
   endsAt: number;
-  /** What the shared count had left after this instance's last take. */
+  /** What the shared count had left after this instance's last take; at 0, once `left` is spent, refuse until `endsAt`. */
   sharedRemaining: number;
-  /** The shared count reached the limit: once `left` is spent, refuse until `endsAt`. */
-  spent: boolean;
   /** A take in flight; requests that find nothing left wait for it instead of sending their own. */
   pending?: Promise<void>;
 }
@@ -73,7 +71,7 @@ export class LocalAllowances {
           allowance.left--;
           return { allowed: true, limit: perMinute, remaining: allowance.sharedRemaining + allowance.left, resetSeconds };
         }
-        if (allowance.spent && !allowance.pending) return { allowed: false, limit: perMinute, remaining: 0, resetSeconds };
+        if (allowance.sharedRemaining === 0) return { allowed: false, limit: perMinute, remaining: 0, resetSeconds };
       }
       await (allowance?.pending ?? this.refill(id, key, perMinute));
     }
@@ -83,7 +81,7 @@ export class LocalAllowances {
     let allowance = this.allowances.get(id);
     if (!allowance) {
       if (this.allowances.size >= SWEEP_AT) this.sweep();
-      allowance = { left: 0, endsAt: 0, sharedRemaining: 0, spent: false };
+      allowance = { left: 0, endsAt: 0, sharedRemaining: 0 };
       this.allowances.set(id, allowance);
     }
     const target = allowance;
@@ -94,7 +92,6 @@ export class LocalAllowances {
         // What the shared count held before this take decides how much of the batch is ours.
         target.left = Math.max(0, Math.min(batch, perMinute - (consumed - batch)));
         target.sharedRemaining = Math.max(0, perMinute - consumed);
-        target.spent = consumed >= perMinute;
         target.endsAt = this.now() + msBeforeNext;
       })
       .finally(() => {
