@@ -1,5 +1,6 @@
 import { Controller, Get, Header, HttpCode, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { IncomingMessage, Server, ServerResponse } from 'http';
 import request from 'supertest';
 import { TimedExpressAdapter } from './timed-express-adapter';
 
@@ -64,5 +65,32 @@ describe('TimedExpressAdapter replies', () => {
     expect(none.headers['content-type']).toBeUndefined();
     // Express answers `If-None-Match: *` with 304 (fresh): still so.
     await request(app.getHttpServer()).get('/object').set('If-None-Match', '*').expect(304);
+  });
+});
+
+describe('TimedExpressAdapter server', () => {
+  let app: INestApplication;
+  beforeAll(async () => {
+    app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), { logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it("builds each request and response with the Express app's prototypes before Express sees them", async () => {
+    const express = app.getHttpAdapter().getInstance();
+    const server = app.getHttpServer() as Server;
+    const seen: Array<[unknown, unknown]> = [];
+    const record = (req: IncomingMessage, res: ServerResponse) => seen.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
+    // Ahead of Express's own listener: what the server built, before Express's setPrototypeOf.
+    server.prependListener('request', record);
+    try {
+      const res = await request(server).get('/object').expect(200);
+      expect(res.body).toEqual({ a: 'é', list: [1, 2] });
+    } finally {
+      server.removeListener('request', record);
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0][0]).toBe(express.request);
+    expect(seen[0][1]).toBe(express.response);
   });
 });

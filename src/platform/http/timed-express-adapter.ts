@@ -2,6 +2,7 @@ import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import * as http from 'http';
+import { expressMessageClasses } from './express-message-classes';
 
 export interface ClientTimeouts {
   /** The request headers must arrive within this (ms). */
@@ -18,7 +19,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Express under Nest, on an HTTP server that cuts off slow-header and slow-body clients, so a
  * few of them cannot hold connections and memory for long. Node checks these deadlines only every
  * `connectionsCheckingInterval`, which can be set only when the server is created: hence this
- * adapter instead of setting the timeouts after the fact.
+ * adapter instead of setting the timeouts after the fact. The same server builds each request and
+ response with Express's prototypes already in place (see `expressMessageClasses`).
  */
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];
@@ -47,6 +49,8 @@ export class TimedExpressAdapter extends ExpressAdapter {
     const { headersMs, requestMs, keepAliveMs } = this.timeouts;
     this.httpServer = http.createServer(
       {
+        // Requests and responses born with Express's prototypes (see expressMessageClasses).
+        ...expressMessageClasses(this.getInstance()),
         ...(keepAliveMs ? { keepAliveTimeout: keepAliveMs } : {}),
         headersTimeout: headersMs,
         // Node requires the request deadline to be at least the headers deadline.
