@@ -20,7 +20,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * few of them cannot hold connections and memory for long. Node checks these deadlines only every
  * `connectionsCheckingInterval`, which can be set only when the server is created: hence this
  * adapter instead of setting the timeouts after the fact. The same server builds each request and
- response with Express's prototypes already in place (see `expressMessageClasses`).
+ * response with Express's prototypes already in place (see `expressMessageClasses`).
  */
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];
