@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, Harness, startGateway } from '../support/gateway-harness';
 
 describe('platform: errors, request ids, health, metrics, docs', () => {
@@ -98,6 +99,20 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
         .send({ prompt: 'x'.repeat(5000) })
         .expect(413);
       expect(res.body).toMatchObject({ code: 413, reason: 'BadRequest', error: { code: 'request_too_large' } });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('opens the PostgreSQL pool DATABASE_POOL_SIZE asks for, and serves concurrent requests through a small one', async () => {
+    const small = await startGateway({ env: { DATABASE_POOL_SIZE: '2' } });
+    try {
+      const driver = small.app.get(DataSource).driver as unknown as { master?: { options: { max: number } } };
+      // SQLite has one connection in process and no pool; on PostgreSQL (CI's second pass) the pool is sized.
+      if (small.config.DATABASE_URL?.startsWith('postgres')) expect(driver.master?.options.max).toBe(2);
+      else expect(driver.master).toBeUndefined();
+      const answers = await Promise.all(Array.from({ length: 12 }, () => small.http().get('/readyz')));
+      expect(answers.map((res) => [res.status, res.body.checks?.database])).toEqual(Array.from({ length: 12 }, () => [200, 'ok']));
     } finally {
       await small.close();
     }

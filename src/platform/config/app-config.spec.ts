@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name}="${value}": ${name} must be an integer number`);
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (20 by default), a whole number from 1 to 1000', () => {
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(20);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).DATABASE_POOL_SIZE).toBe(40);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('Invalid configuration: DATABASE_POOL_SIZE="0": DATABASE_POOL_SIZE must not be less than 1');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow('DATABASE_POOL_SIZE must be an integer number');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '5000' })).toThrow('DATABASE_POOL_SIZE must not be greater than 1000');
+  });
+
   it('still states the range for a well-formed integer out of it', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must not be greater than 65535');
   });

@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { DEFAULT_PG_POOL_SIZE } from '../database/data-source-options';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -21,6 +22,8 @@ export class AppConfig {
   @IsString()
   @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, { message: 'DATABASE_URL must be sqlite:<path> or postgres://...' })
   DATABASE_URL?: string;
+  /** PostgreSQL connections per instance (each instance has its own pool; mind the server's max_connections). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = DEFAULT_PG_POOL_SIZE;
   @IsOptional() @IsString() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' }) REDIS_URL?: string;
   @IsOptional() @IsString() @Matches(/^.{16,}$/, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
   @IsOptional() @IsString() @Matches(/^https?:\/\/[^\s]+$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' }) PUBLIC_BASE_URL?: string;

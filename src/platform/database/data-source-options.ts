@@ -20,16 +20,24 @@ export const MIGRATIONS = [
 ];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
+/** PostgreSQL connections per instance unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_PG_POOL_SIZE = 20;
 
 /**
- * TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`.
+ * TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`
+ * (a pool of `poolSize` connections).
  * Entities are registered by the modules that own them (`forFeature` + `autoLoadEntities`); the
  * TypeORM CLI passes its own list.
  */
-export function dataSourceOptions(databaseUrl: string | undefined, migrationsRun = true, entities: NonNullable<DataSourceOptions['entities']> = []): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string | undefined,
+  migrationsRun = true,
+  entities: NonNullable<DataSourceOptions['entities']> = [],
+  poolSize = DEFAULT_PG_POOL_SIZE,
+): DataSourceOptions {
   const common = { entities, migrations: MIGRATIONS, migrationsRun, synchronize: false, logging: false } as const;
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return { ...common, type: 'postgres', url: databaseUrl, extra: { max: 20 } };
+    return { ...common, type: 'postgres', url: databaseUrl, extra: { max: poolSize } };
   }
   const path = databaseUrl ? databaseUrl.replace(/^sqlite:/, '') : DEFAULT_SQLITE_PATH;
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

@@ -13,7 +13,7 @@ export class DatabaseModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN), autoLoadEntities: true })],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE), autoLoadEntities: true })],
       providers: [WalCheckpointer],
     };
   }
