@@ -260,7 +260,7 @@ export class FakeCallbackOutbox extends CallbackOutbox {
   readonly queued: TaskEntity[] = [];
 
   constructor(families: TaskFamilies, clock: ManualClock) {
-    super(new CallbackOutboxRepository(new Repository(CallbackDeliveryEntity, offlineManager)), families, clock);
+    super(new CallbackOutboxRepository(new Repository(CallbackDeliveryEntity, offlineManager), offline), families, clock);
   }
 
   override async enqueue(task: TaskEntity): Promise<void> {

@@ -1,17 +1,19 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
 import { dataSourceOptions } from '../../platform/database/data-source-options';
 import { HotSql } from '../../platform/database/hot-sql';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
+import { UsageRecordEntity } from './entities/usage-record.entity';
 import { LedgerRepository } from './ledger.repository';
 
 /**
  * The account row's update at the close of a hold (`closeHold`): part of its transaction, and on
  * PostgreSQL sent with the COMMIT in one round trip, so the row lock every create and settlement of
- * the account needs is never held across the gateway's event loop. On PostgreSQL too in CI's second
- * pass (DATABASE_URL, schema re-created) or with TEST_PG_URL.
+ * the account needs is never held across the gateway's event loop. The ledger entries and usage row
+ * written before it go out in that same round trip. On PostgreSQL too in CI's second pass
+ * (DATABASE_URL, schema re-created) or with TEST_PG_URL.
  */
 const targets = databaseTargets();
 
@@ -24,7 +26,7 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
 
   beforeAll(async () => {
     await emptySchema(url);
-    ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity]) } as never);
+    ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity, UsageRecordEntity]) } as never);
     await ds.initialize();
     ledger = new LedgerRepository(ds);
     transactions = new TransactionRunner(ds);
@@ -56,6 +58,7 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   beforeEach(async () => {
     sent = [];
     await ds.query('DELETE FROM "ledger_entries"');
+    await ds.query('DELETE FROM "usage_records"');
     await ds.query('DELETE FROM "accounts"');
     await ds
       .getRepository(AccountEntity)
@@ -64,22 +67,58 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
 
   const account = () => ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
 
+  const settlementRows = async (tx: EntityManager, suffix: string): Promise<void> => {
+    await ledger.addEntry(tx, {
+      id: `led_r${suffix}`,
+      accountId: 'acct_1',
+      kind: 'release',
+      amount: 1_000,
+      taskId: 't',
+      reason: "hold closed at 'settlement'",
+      priceVersion: 3,
+      createdAt: 1,
+    });
+    await ledger.addEntry(tx, { id: `led_c${suffix}`, accountId: 'acct_1', kind: 'charge', amount: 400, taskId: 't', reason: null, priceVersion: null, createdAt: 1 });
+    await ledger.addUsage(tx, {
+      id: `use_${suffix}`,
+      taskId: 't',
+      accountId: 'acct_1',
+      model: 'm',
+      action: 'a',
+      amount: 400,
+      priceVersion: 3,
+      usage: { seconds: 5, note: 'it\'s "quoted" \\ ?' },
+      createdAt: 2,
+    });
+    await ledger.closeHold(tx, 'acct_1', 1_000, 400, true);
+  };
+
   it('closes the hold, takes the charge and frees the slot with its transaction', async () => {
     sent = [];
-    await transactions.run(async (tx) => {
-      await ledger.closeHold(tx, 'acct_1', 1_000, 400, true);
-      await ledger.addEntry(tx, { id: 'led_1', accountId: 'acct_1', kind: 'release', amount: 1_000, taskId: 't', reason: null, priceVersion: null, createdAt: 1 });
-    });
+    await transactions.run((tx) => settlementRows(tx, '1'));
     const inTransaction = [...sent];
     expect(await account()).toMatchObject({ balance: 9_600, held: 0, inFlightTasks: 0 });
-    expect(await ds.getRepository(LedgerEntryEntity).countBy({ id: 'led_1' })).toBe(1);
+    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_r1' })).toMatchObject({ amount: 1_000, reason: "hold closed at 'settlement'", priceVersion: 3 });
+    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_c1' })).toMatchObject({ amount: 400, reason: null, priceVersion: null });
+    expect(await ds.getRepository(UsageRecordEntity).findOneByOrFail({ id: 'use_1' })).toMatchObject({ amount: 400, usage: { seconds: 5, note: 'it\'s "quoted" \\ ?' } });
     if (name === 'PostgreSQL') {
-      // The entry first, then the account row with the COMMIT: one round trip holds the row lock.
-      const last = inTransaction[inTransaction.length - 1];
-      expect(last).toMatch(/^UPDATE "accounts" SET .* WHERE "id" = 'acct_1'; COMMIT$/);
-      expect(inTransaction.slice(0, -1).some((text) => text.includes('"accounts"'))).toBe(false);
-      expect(inTransaction.some((text) => text.startsWith('INSERT INTO "ledger_entries"'))).toBe(true);
+      // BEGIN, then everything in one round trip with the COMMIT: the entries and the usage row,
+      // the account row last, so its lock is held only while PostgreSQL runs them.
+      expect(inTransaction).toHaveLength(2);
+      expect(inTransaction[0]).toBe('START TRANSACTION');
+      expect(inTransaction[1]).toMatch(
+        /^INSERT INTO "ledger_entries" .*; INSERT INTO "ledger_entries" .*; INSERT INTO "usage_records" .*; UPDATE "accounts" SET .* WHERE "id" = 'acct_1'; COMMIT$/,
+      );
     }
+  });
+
+  it('rolls the whole transaction back when an entry sent with the COMMIT is refused', async () => {
+    await transactions.run((tx) => settlementRows(tx, '1'));
+    // The same ledger entry ID again: the primary key refuses it only when it runs, at the COMMIT.
+    await expect(transactions.run((tx) => settlementRows(tx, '1'))).rejects.toThrow();
+    expect(await account()).toMatchObject({ balance: 9_600, held: 0, inFlightTasks: 0 });
+    expect(await ds.getRepository(LedgerEntryEntity).count()).toBe(2);
+    expect(await ds.getRepository(UsageRecordEntity).count()).toBe(1);
   });
 
   it('is undone with the rest of its transaction', async () => {

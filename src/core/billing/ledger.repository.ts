@@ -52,12 +52,17 @@ export class LedgerRepository {
     return (result.affected ?? 0) === 1;
   }
 
+  /**
+   * Entries and usage rows are written, never read back, in the transaction that moves the money:
+   * on PostgreSQL they go out with its COMMIT (`HotSql.insertAtCommit`), not a round trip each.
+   * Call them before `closeHold`, which must stay the last statement (see there).
+   */
   async addEntry(tx: EntityManager, entry: LedgerEntryEntity): Promise<void> {
-    await this.hot.insert(tx, LedgerEntryEntity, entry);
+    await this.hot.insertAtCommit(tx, LedgerEntryEntity, entry);
   }
 
   async addUsage(tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
-    await this.hot.insert(tx, UsageRecordEntity, usage);
+    await this.hot.insertAtCommit(tx, UsageRecordEntity, usage);
   }
 
   /** Sums of every entry kind per account, for reconciliation. */

@@ -88,10 +88,10 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
     return { calls, service: ledgerWith([], [], repo as unknown as Partial<LedgerRepository>) };
   }
 
-  it('holds, runs the call, then charges and writes the usage row', async () => {
+  it('holds, runs the call, then charges and writes the usage row, the account row last', async () => {
     const { calls, service } = recording();
     await expect(service.chargeCall('a', 'ref1', charge(40), async () => 'ok')).resolves.toBe('ok');
-    expect(calls).toEqual(['takeHold', 'entry hold 40', 'closeHold 40 40', 'entry release 40', 'entry charge 40', 'usage session_add 40 ref1']);
+    expect(calls).toEqual(['takeHold', 'entry hold 40', 'entry release 40', 'entry charge 40', 'usage session_add 40 ref1', 'closeHold 40 40']);
   });
 
   it('a task settlement writes the entries and usage first and the account row last, with the slot when asked', async () => {
@@ -106,14 +106,14 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
     expect(calls).toEqual(['entry release 50', 'closeHold 50 0']);
   });
 
-  it('charges nothing and gives the hold back when the call fails', async () => {
+  it('charges nothing and gives the hold back when the call fails, the account row last', async () => {
     const { calls, service } = recording();
     await expect(
       service.chargeCall('a', 'ref1', charge(40), async () => {
         throw new Error('upstream down');
       }),
     ).rejects.toThrow('upstream down');
-    expect(calls).toEqual(['takeHold', 'entry hold 40', 'closeHold 40 0', 'entry release 40']);
+    expect(calls).toEqual(['takeHold', 'entry hold 40', 'entry release 40', 'closeHold 40 0']);
   });
 
   it('refuses with insufficient_quota before the call when the balance cannot cover it', async () => {

@@ -127,15 +127,14 @@ export class LedgerService {
     } catch (error) {
       if (amount > 0) {
         await this.transactions.run(async (tx) => {
-          await this.ledger.closeHold(tx, accountId, amount, 0);
           await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, `${charge.action} failed`, charge.priceVersion));
+          await this.ledger.closeHold(tx, accountId, amount, 0);
         });
       }
       throw error;
     }
     await this.transactions.run(async (tx) => {
       if (amount > 0) {
-        await this.ledger.closeHold(tx, accountId, amount, amount);
         await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, 'hold closed at settlement', charge.priceVersion));
         await this.ledger.addEntry(tx, this.entry(accountId, 'charge', amount, reference, charge.action, charge.priceVersion));
       }
@@ -150,6 +149,8 @@ export class LedgerService {
         usage: charge.usage,
         createdAt: this.clock.nowMs(),
       });
+      // The account row last (see CloseOptions).
+      if (amount > 0) await this.ledger.closeHold(tx, accountId, amount, amount);
     });
     return result;
   }

@@ -93,6 +93,17 @@ export class HotSql {
     else await this.run(manager, sql, params);
   }
 
+  /**
+   * An INSERT of every column of `values` whose outcome nobody reads before the commit (a ledger
+   * entry, a usage row, a callback): in a PostgreSQL transaction opened by `TransactionRunner.run`
+   * it waits for the COMMIT and goes out with it, like `runAtCommit`, so it costs no round trip of
+   * its own; anywhere else it runs at once, like `insert`. If it fails (a unique key), the commit
+   * fails and the whole transaction is rolled back, as if it had failed where it was called.
+   */
+  async insertAtCommit<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, values: T): Promise<void> {
+    await this.runAtCommit(manager, this.shape(target).insertSql, this.values(target, values));
+  }
+
   /** `TransactionRunner.run` on PostgreSQL: this transaction's `runAtCommit` statements wait for its COMMIT. */
   deferToCommit(runner: QueryRunner): void {
     this.atCommit.set(runner, []);
@@ -334,17 +345,25 @@ interface PgQueryable {
   query(config: { name: string; text: string; values: unknown[] } | string): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
-interface PgLiterals {
+export interface PgLiterals {
   escapeLiteral(value: string): string;
 }
 
-/** `?` placeholders of fixed SQL replaced by literals: whole numbers as digits, strings escaped by the driver. */
-function inlineParams(sql: string, params: unknown[], client: PgLiterals): string {
+/**
+ * `?` placeholders of fixed SQL replaced by literals: whole numbers as digits, strings escaped by
+ * the driver, NULL and booleans as keywords. Anything else (a fraction, a Date, a Buffer) is refused
+ * rather than guessed at.
+ */
+export function inlineParams(sql: string, params: unknown[], client: PgLiterals): string {
   let i = 0;
-  return sql.replace(/\?/g, () => {
+  const text = sql.replace(/\?/g, () => {
     const value = params[i++];
+    if (value === null) return 'NULL';
+    if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
     if (typeof value === 'string') return client.escapeLiteral(value);
-    throw new Error(`runAtCommit takes whole numbers and strings only, got ${typeof value}`);
+    throw new Error(`runAtCommit takes whole numbers, strings, booleans and null only, got ${typeof value}`);
   });
+  if (i !== params.length) throw new Error(`runAtCommit: ${params.length} values for ${i} placeholders`);
+  return text;
 }

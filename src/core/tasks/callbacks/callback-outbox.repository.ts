@@ -1,15 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { insertRow } from '../../../platform/database/insert-row';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { HotSql } from '../../../platform/database/hot-sql';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 
 @Injectable()
 export class CallbackOutboxRepository {
-  constructor(@InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>) {}
+  private readonly hot: HotSql;
 
+  constructor(
+    @InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>,
+    dataSource: DataSource,
+  ) {
+    this.hot = HotSql.of(dataSource);
+  }
+
+  /** Written with the task's ending and never read back there: on PostgreSQL it goes out with the COMMIT (`HotSql.insertAtCommit`). */
   async add(manager: EntityManager | undefined, delivery: CallbackDeliveryEntity): Promise<void> {
-    await insertRow(manager ?? this.repo.manager, CallbackDeliveryEntity, delivery);
+    await this.hot.insertAtCommit(manager, CallbackDeliveryEntity, delivery);
   }
 
   /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */
