@@ -170,9 +170,13 @@ async function main() {
       // A synced task is next due in an hour, so a pass over N due tasks syncs each exactly once.
       SYNC_POLL_BASE_MS: '3600000',
       SYNC_POLL_MAX_MS: '3600000',
+      // The sync concurrencies from the environment, for runs that compare them.
+      ...(process.env.SYNC_CONCURRENCY ? { SYNC_CONCURRENCY: process.env.SYNC_CONCURRENCY } : {}),
+      ...(process.env.SYNC_WRITE_CONCURRENCY ? { SYNC_WRITE_CONCURRENCY: process.env.SYNC_WRITE_CONCURRENCY } : {}),
     });
     results.settings.batchSize = config.SYNC_BATCH_SIZE;
     results.settings.concurrency = config.SYNC_CONCURRENCY;
+    results.settings.writeConcurrency = config.SYNC_WRITE_CONCURRENCY;
     app = await createGatewayApp({ config, channels: loadChannels(sim.vars), adminToken: ADMIN });
     await app.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${app.getHttpServer().address().port}`;

@@ -384,7 +384,7 @@ export function newFakes(env: Record<string, string> = {}) {
   const upstreams = new FakeUpstreamDirectory();
   const lifecycle = new TaskLifecycle(tasks, accounts, ledger, pricing, callbacks, metrics, transactions, families, clock, config);
   const engine = new TaskEngine(tasks, accounts, ledger, pricing, lifecycle, upstreams, transactions, metrics, families, clock, config);
-  const sync = new TaskSyncService(tasks, lifecycle, upstreams, ledger, families, clock);
+  const sync = new TaskSyncService(tasks, lifecycle, upstreams, ledger, families, clock, transactions, config);
   const client = upstreams.client_;
 
   /** Stores a task as the engine would have left it (held estimate, slot taken), in the given state. */

@@ -1,5 +1,7 @@
 import { CHANNEL, newFakes, snapshot } from '../../../test/support/fakes';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../../upstream/upstream.types';
+import { DEFAULT_PG_SYNC_WRITES, TaskSyncService } from './task-sync.service';
 
 describe('TaskSyncService.sync', () => {
   it('poll: a running snapshot keeps the task active and schedules the next poll', async () => {
@@ -144,5 +146,66 @@ describe('TaskSyncService.sync', () => {
     expect(f.account()).toEqual({ balance: 920, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
     expect(CHANNEL.id).toBe(task.channelId);
+  });
+
+  /** Six syncs at once, each write held until released: which writes started while the first were held, and the most at once. */
+  async function burstOfSix(env: Record<string, string>, database: 'PostgreSQL' | 'SQLite') {
+    const f = newFakes(env);
+    const sync = new TaskSyncService(f.tasks, f.lifecycle, f.upstreams, f.ledger, f.families, f.clock, { isPostgres: database === 'PostgreSQL' } as TransactionRunner, f.config);
+    const tasks = Array.from({ length: 6 }, (_, i) => f.seedTask({ upstreamTaskId: `up-${i + 1}` }));
+    let writing = 0;
+    let most = 0;
+    const started: string[] = [];
+    const gates: Array<() => void> = [];
+    const apply = f.lifecycle.applySnapshot.bind(f.lifecycle);
+    jest.spyOn(f.lifecycle, 'applySnapshot').mockImplementation(async (task, snap) => {
+      started.push(task.id);
+      most = Math.max(most, ++writing);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      writing -= 1;
+      return apply(task, snap);
+    });
+    const syncs = tasks.map((task) => sync.sync(task));
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    await settle();
+    const fetchedAtFirst = f.client.fetches.length;
+    const startedAtFirst = [...started];
+    while (gates.length > 0) {
+      gates.shift()!();
+      await settle();
+    }
+    const results = await Promise.all(syncs);
+    return { f, tasks, fetchedAtFirst, startedAtFirst, started, most, results };
+  }
+
+  it('writes at most SYNC_WRITE_CONCURRENCY outcomes at a time, in arrival order, without holding back the upstream calls', async () => {
+    const run = await burstOfSix({ SYNC_WRITE_CONCURRENCY: '2' }, 'SQLite');
+    // Every upstream call went out; two outcomes were being written, the other four waited their turn.
+    expect(run.fetchedAtFirst).toBe(6);
+    expect(run.startedAtFirst).toEqual([run.tasks[0].id, run.tasks[1].id]);
+    expect(run.most).toBe(2);
+    expect(run.started).toEqual(run.tasks.map((t) => t.id));
+    expect(run.results.map((r) => r.phase)).toEqual(Array(6).fill('active'));
+    expect(run.tasks.map((t) => run.f.tasks.row(t.id).syncAttempts)).toEqual(Array(6).fill(1));
+  });
+
+  it(`unset, the bound is ${DEFAULT_PG_SYNC_WRITES} on PostgreSQL and none on SQLite`, async () => {
+    const pg = await burstOfSix({}, 'PostgreSQL');
+    expect(pg.startedAtFirst).toHaveLength(DEFAULT_PG_SYNC_WRITES);
+    expect(pg.most).toBe(DEFAULT_PG_SYNC_WRITES);
+    const sqlite = await burstOfSix({}, 'SQLite');
+    expect(sqlite.startedAtFirst).toHaveLength(6);
+    expect(sqlite.results.map((r) => r.phase)).toEqual(Array(6).fill('active'));
+  });
+
+  it('a write that fails frees its turn: the failed sync is recorded as a retry and the next write runs', async () => {
+    const f = newFakes({ SYNC_WRITE_CONCURRENCY: '1' });
+    const [first, second] = [f.seedTask({ upstreamTaskId: 'up-1' }), f.seedTask({ upstreamTaskId: 'up-2' })];
+    f.tasks.faults.set('updateIfOpen', new Error('database went away'));
+    const [a, b] = await Promise.all([f.sync.sync(first), f.sync.sync(second)]);
+    // The first write failed once: its sync is recorded as failed (retry later); the second wrote normally.
+    expect(f.tasks.row(a.id)).toMatchObject({ phase: 'active', syncAttempts: 1, nativeStatus: 'RUNNING' });
+    expect(f.tasks.row(b.id)).toMatchObject({ phase: 'active', syncAttempts: 1 });
+    expect(f.tasks.faults.size).toBe(0);
   });
 });

@@ -1,4 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { bulkhead, BulkheadPolicy } from 'cockatiel';
+import { AppConfig } from '../../platform/config/app-config';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import { UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
 import { LedgerService } from '../billing/ledger.service';
@@ -12,13 +15,27 @@ import { UpstreamDirectory } from './upstream-directory';
 /** An upstream that keeps saying "no such task" this many times has lost it. */
 const MAX_NOT_FOUND = 5;
 
+/** Sync writes in flight at once on PostgreSQL when SYNC_WRITE_CONCURRENCY is not set. */
+export const DEFAULT_PG_SYNC_WRITES = 4;
+
 /**
  * Brings one leased task in step with its upstream: polls an active task, reconciles one whose
  * creation outcome is unknown, and ends one past its deadline.
+ *
+ * Its two halves are bounded apart. The upstream calls run as many at a time as the sync worker
+ * gives it (SYNC_CONCURRENCY, sized for the upstream's latency); on PostgreSQL what follows each
+ * answer (the snapshot's update, a settlement's transaction) runs at most SYNC_WRITE_CONCURRENCY
+ * at a time, queued in arrival order. Answers that come back together would otherwise start their
+ * writes together, each taking a pooled connection for its transaction: a burst of them left
+ * clients' requests waiting for connections and for the event loop (bench/README.md, "Ninth
+ * pass"). On SQLite the writes of one turn share a group commit and hold no connection; bounding
+ * them there only made the commits smaller, so they are not bounded unless the setting says so.
  */
 @Injectable()
 export class TaskSyncService {
   private readonly logger = new Logger('TaskSync');
+  /** Absent: writes run as they come. */
+  private readonly writes?: BulkheadPolicy;
 
   constructor(
     private readonly tasks: TasksRepository,
@@ -27,7 +44,13 @@ export class TaskSyncService {
     private readonly ledger: LedgerService,
     private readonly families: TaskFamilies,
     private readonly clock: Clock,
-  ) {}
+    transactions: TransactionRunner,
+    @Inject(AppConfig) config: AppConfig,
+  ) {
+    const limit = config.SYNC_WRITE_CONCURRENCY ?? (transactions.isPostgres ? DEFAULT_PG_SYNC_WRITES : undefined);
+    // An unbounded queue: a sync waiting for its turn to write is never refused.
+    if (limit !== undefined) this.writes = bulkhead(limit, Infinity);
+  }
 
   async sync(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
     const pastDeadline = this.clock.nowMs() >= task.deadlineAt;
@@ -37,11 +60,11 @@ export class TaskSyncService {
         return await this.reconcile(task, timing);
       }
       const channel = this.upstreams.channel(task.channelId);
-      if (!channel) return await this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`);
+      if (!channel) return await this.write(() => this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`));
       // Fetch first, even past the deadline: a task that ended just before it is settled as it ended.
       const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
       if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
-      return await this.lifecycle.applySnapshot(task, snapshot);
+      return await this.write(() => this.lifecycle.applySnapshot(task, snapshot));
     } catch (error) {
       // Past the deadline there is no later: an unreadable upstream ends the task.
       if (pastDeadline) return this.failLate(task);
@@ -49,8 +72,13 @@ export class TaskSyncService {
     }
   }
 
+  /** One sync's database work, in its turn (see the class). Never call it from inside another. */
+  private write<T>(work: () => Promise<T>): Promise<T> {
+    return this.writes ? this.writes.execute(work) : work();
+  }
+
   private failLate(task: TaskEntity): Promise<TaskEntity> {
-    return this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
+    return this.write(() => this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.'));
   }
 
   /**
@@ -63,17 +91,22 @@ export class TaskSyncService {
     if (channel && this.families.canLookUpByReference(task.family)) {
       try {
         const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
-        await this.ledger.release(task.accountId, task.id, task.estimatedCharge, 'creation not confirmed to the caller; adopted without charge');
-        const adopted = await this.lifecycle.applySnapshot(task, snapshot, { upstreamTaskId: snapshot.upstreamTaskId ?? null });
-        return adopted;
+        return await this.write(async () => {
+          await this.ledger.release(task.accountId, task.id, task.estimatedCharge, 'creation not confirmed to the caller; adopted without charge');
+          return this.lifecycle.applySnapshot(task, snapshot, { upstreamTaskId: snapshot.upstreamTaskId ?? null });
+        });
       } catch (error) {
         if (!(error instanceof UpstreamTaskNotFoundError)) throw error;
       }
     }
-    return this.lifecycle.failByGateway(task, 'creation_unconfirmed', 'The upstream never confirmed this task; nothing was charged.');
+    return this.write(() => this.lifecycle.failByGateway(task, 'creation_unconfirmed', 'The upstream never confirmed this task; nothing was charged.'));
   }
 
-  private async retryLater(task: TaskEntity, error: unknown): Promise<TaskEntity> {
+  private retryLater(task: TaskEntity, error: unknown): Promise<TaskEntity> {
+    return this.write(() => this.recordFailedSync(task, error));
+  }
+
+  private async recordFailedSync(task: TaskEntity, error: unknown): Promise<TaskEntity> {
     const attempts = task.syncAttempts + 1;
     // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept as the native status.
     const lost = error instanceof UpstreamTaskLostError ? error : null;

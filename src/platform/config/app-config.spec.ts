@@ -62,6 +62,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '5000' })).toThrow('DATABASE_POOL_SIZE must not be greater than 1000');
   });
 
+  it('bounds the sync writes apart from the polls with SYNC_WRITE_CONCURRENCY (unset by default), a whole number from 1 to 256', () => {
+    expect(loadConfig({}).SYNC_WRITE_CONCURRENCY).toBeUndefined();
+    expect(loadConfig({}).SYNC_CONCURRENCY).toBe(16);
+    expect(loadConfig({ SYNC_WRITE_CONCURRENCY: '8' }).SYNC_WRITE_CONCURRENCY).toBe(8);
+    expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '0' })).toThrow('SYNC_WRITE_CONCURRENCY must not be less than 1');
+    expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '300' })).toThrow('SYNC_WRITE_CONCURRENCY must not be greater than 256');
+  });
+
   it('still states the range for a well-formed integer out of it', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must not be greater than 65535');
   });

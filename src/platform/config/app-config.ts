@@ -46,7 +46,14 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1000) TASK_DEADLINE_MS = 24 * 3600 * 1000;
   @Transform(toInt) @IsInt() @Min(10) SYNC_INTERVAL_MS = 100;
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) SYNC_BATCH_SIZE = 50;
+  /** Upstream polls in flight at once (sized for the upstream's latency). */
   @Transform(toInt) @IsInt() @Min(1) @Max(256) SYNC_CONCURRENCY = 16;
+  /**
+   * Of those, how many write their outcome (update, settlement) at once, so that a burst of answers
+   * is written a few at a time. Unset: 4 on PostgreSQL (each write holds a pooled connection), no
+   * bound on SQLite (the writes of one turn share a group commit and hold nothing). See TaskSyncService.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256) SYNC_WRITE_CONCURRENCY?: number;
   /** First delay between polls of one task; grows 1.5x per poll up to SYNC_POLL_MAX_MS. */
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_BASE_MS = 1000;
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_MAX_MS = 60000;
@@ -86,7 +93,7 @@ const SECRET_VARIABLES = new Set(['ADMIN_TOKEN']);
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const picked: Record<string, unknown> = {};
-  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'DEMO_SEED', 'PRICES_FILE']) {
+  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'DEMO_SEED', 'PRICES_FILE', 'SYNC_WRITE_CONCURRENCY']) {
     if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   }
   const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
