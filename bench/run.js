@@ -519,6 +519,9 @@ async function mixStep(sim, rate, seconds) {
     let queries = 0;
     let outstanding = 0;
     const total = Math.round(rate * seconds);
+    // prom-client's event-loop histogram covers the time since the last scrape: read it once now,
+    // so the figures at the end are the run's and not the start's (migrations, first compiles: ~110 ms).
+    await gatewayLoopDelay(gateway.url);
     const cpuBefore = lib.cpuMs(gateway.pid);
     // This process's own event-loop delay (load generator and simulator): part of every latency measured here.
     const ownDelay = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 });
