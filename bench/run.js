@@ -43,6 +43,8 @@ const ONLY = args.only ? String(args.only).split(',') : null;
 const SIM_TASK_MS = SYNC_LOAD ? 3000 : 3_600_000;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 /** Extra node/V8 flags for the gateway process (experiments, e.g. --node-args=--max-old-space-size=128). */
+/** `--timeline FILE`: the mix's second-by-second record (answers, latencies, open tasks, CPU), as JSON lines. */
+const TIMELINE = args.timeline ? path.resolve(String(args.timeline)) : null;
 const NODE_ARGS = args['node-args'] ? String(args['node-args']).split(/\s+/).filter(Boolean) : [];
 /** The gateway entry point: the production build, or a variant from bench/build-variant.js. */
 const MAIN = path.resolve(lib.ROOT, String(args.main ?? 'dist/src/main.js'));
@@ -527,6 +529,7 @@ async function mixStep(sim, rate, seconds) {
     const ownDelay = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 });
     ownDelay.enable();
     const start = performance.now() + 20;
+    const timeline = TIMELINE ? mixTimeline(gateway, start) : null;
     const call = (method, pathName, body, scheduledAt, onBody) => {
       outstanding++;
       const req = http.request(
@@ -539,6 +542,7 @@ async function mixStep(sim, rate, seconds) {
             statuses[res.statusCode] = (statuses[res.statusCode] || 0) + 1;
             const ms = performance.now() - scheduledAt;
             if (res.statusCode < 200 || res.statusCode >= 300) errors++;
+            if (timeline) timeline.answer(method, ms, outstanding);
             onBody(res.statusCode, Buffer.concat(chunks).toString('utf8'), ms);
           });
         },
@@ -588,6 +592,7 @@ async function mixStep(sim, rate, seconds) {
     const until = Date.now() + 60_000;
     while ((outstanding > 0 || ended < created) && Date.now() < until) await lib.sleep(100);
     const cpuMsTotal = lib.cpuMs(gateway.pid) - cpuBefore;
+    if (timeline) timeline.stop(`${rate}/s`);
     ownDelay.disable();
     const benchLoopDelay = { p50: lib.round(ownDelay.percentile(50) / 1e6, 1), p99: lib.round(ownDelay.percentile(99) / 1e6, 1), max: lib.round(ownDelay.max / 1e6, 1) };
     agent.destroy();
@@ -630,6 +635,78 @@ async function mixStep(sim, rate, seconds) {
   } finally {
     await gateway.stop();
   }
+}
+
+/**
+ * `--timeline`: one line per second of the mix, appended to TIMELINE: answers and their p99 that
+ * second, requests outstanding, the gateway's open tasks and finished count (from /metrics), and
+ * the CPU of the gateway and of PostgreSQL's processes. For finding how a run falls behind.
+ */
+function mixTimeline(gateway, start) {
+  const rows = [];
+  let bucket = null;
+  const fresh = (t) => ({ t, creates: [], queries: [], outstandingMax: 0 });
+  // PostgreSQL's CPU: the sum over its processes of what each used since the last sample (a
+  // process that started since counts whole; one that exited, e.g. an autovacuum worker, drops out).
+  let pgSeen = new Map();
+  const pgCpuSince = () => {
+    const now = new Map();
+    for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) now.set(pid, lib.cpuMs(Number(pid)));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    let used = 0;
+    for (const [pid, ms] of now) if (Number.isFinite(ms)) used += ms - (pgSeen.get(pid) ?? 0);
+    pgSeen = now;
+    return used;
+  };
+  pgCpuSince();
+  let lastGw = lib.cpuMs(gateway.pid);
+  const flush = async () => {
+    const b = bucket;
+    bucket = fresh(Math.round((performance.now() - start) / 1000));
+    if (!b) return;
+    const gwNow = lib.cpuMs(gateway.pid);
+    const pgCpuMs = pgCpuSince();
+    let open = null;
+    let finished = null;
+    try {
+      const text = await (await fetch(`${gateway.url}/metrics`)).text();
+      open = Number((/^gateway_tasks_in_flight (\S+)/m.exec(text) || [])[1]);
+      finished = [...text.matchAll(/^gateway_tasks_finished_total\{[^}]*\} (\S+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+    } catch {
+      // the scrape failed: leave the figures out
+    }
+    const p99 = (xs) => (xs.length ? lib.round(lib.percentiles(xs).p99, 1) : null);
+    rows.push({
+      t: b.t,
+      creates: b.creates.length,
+      createP99: p99(b.creates),
+      queries: b.queries.length,
+      queryP99: p99(b.queries),
+      outstandingMax: b.outstandingMax,
+      open,
+      finished,
+      gwCpuMs: gwNow - lastGw,
+      pgCpuMs,
+    });
+    lastGw = gwNow;
+  };
+  bucket = fresh(0);
+  const timer = setInterval(flush, 1000);
+  return {
+    answer(method, ms, outstanding) {
+      (method === 'POST' ? bucket.creates : bucket.queries).push(ms);
+      if (outstanding > bucket.outstandingMax) bucket.outstandingMax = outstanding;
+    },
+    stop(label) {
+      clearInterval(timer);
+      fs.appendFileSync(TIMELINE, rows.map((r) => JSON.stringify({ run: label, ...r })).join('\n') + '\n');
+    },
+  };
 }
 
 function targets(results) {

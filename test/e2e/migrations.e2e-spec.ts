@@ -42,7 +42,7 @@ describe('migration: one action name per kind of work', () => {
   });
 });
 
-/** Migration 1764500000000: the task indexes hold only the rows their queries look for. */
+/** Migrations 1764500000000 and 1764600000000: the task indexes hold only the rows their queries look for. */
 describe('migration: lean task indexes', () => {
   let gw: Harness;
   let ds: DataSource;
@@ -64,7 +64,7 @@ describe('migration: lean task indexes', () => {
   it('drops the unread upstream index and makes the others partial', async () => {
     const indexes = await taskIndexes();
     expect(indexes.has('idx_tasks_upstream')).toBe(false);
-    for (const name of ['idx_tasks_billing_finished', 'uq_tasks_account_external', 'idx_tasks_sync_due', 'idx_tasks_account_phase']) {
+    for (const name of ['idx_tasks_billing_finished', 'uq_tasks_account_external', 'idx_tasks_sync_due', 'idx_tasks_account_phase', 'uq_tasks_callback_token']) {
       expect(indexes.get(name)).toMatch(/ WHERE /i);
     }
     expect(indexes.get('idx_tasks_account_action_created')).not.toMatch(/ WHERE /i);
@@ -93,11 +93,12 @@ describe('migration: lean task indexes', () => {
     return seen;
   }
 
-  it('answers the repositories’ own sweep and external-ID queries, and the due scan, from the partial indexes (query plans)', async () => {
+  it('answers the repositories’ own sweep, external-ID and callback-token queries, and the due scan, from the partial indexes (query plans)', async () => {
     const reconciliation = gw.app.get(ReconciliationRepository);
     const [sweep] = await statementsOf(() => reconciliation.terminalStillHeld(5, 100));
     const [slots] = await statementsOf(() => reconciliation.slotCounts('', 10));
     const [external] = await statementsOf(() => gw.app.get(TasksRepository).externalIdTaken('a', 'x'));
+    const [callback] = await statementsOf(() => gw.app.get(TasksRepository).findByCallbackToken('t'.repeat(32)));
     const runner = ds.createQueryRunner();
     // PostgreSQL would scan a table this small whatever its indexes: plans are read with scans off.
     if (ds.options.type === 'postgres') await runner.query('SET enable_seqscan = off');
@@ -107,6 +108,8 @@ describe('migration: lean task indexes', () => {
       expect(await plan(sweep.sql, sweep.params)).toContain('idx_tasks_billing_finished');
       expect(await plan(slots.sql, slots.params)).toContain('idx_tasks_account_phase');
       expect(await plan(external.sql, external.params)).toContain('uq_tasks_account_external');
+      // An upstream's callback (migration 1764600000000): not a read of the whole table.
+      expect(await plan(callback.sql, callback.params)).toContain('uq_tasks_callback_token');
       // The sync worker's lease (HotSql, past TypeORM's logger): its due scan.
       expect(await plan(`SELECT id FROM tasks WHERE sync_due_at <= 5 AND (lease_until IS NULL OR lease_until < 5) ORDER BY sync_due_at LIMIT 50`)).toContain('idx_tasks_sync_due');
     } finally {

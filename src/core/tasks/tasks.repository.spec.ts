@@ -76,6 +76,41 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     });
   }
 
+  if (url.startsWith('postgres')) {
+    it('PostgreSQL: the scoped read is planned on the primary key even on a table without statistics (the plan a connection keeps for its named statement)', async () => {
+      const master = (ds.driver as unknown as { master: { query: (config: unknown) => Promise<unknown> } }).master;
+      const sent = jest.spyOn(master, 'query');
+      let calls: Array<[{ text: string; values: unknown[] }]>;
+      try {
+        await tasks.findForAccount('t1', 'acct_1');
+      } finally {
+        calls = sent.mock.calls as Array<[{ text: string; values: unknown[] }]>;
+        sent.mockRestore();
+      }
+      const [[statement]] = calls;
+      const runner = ds.createQueryRunner();
+      let prepared = false;
+      try {
+        // An empty copy of the table shadows it for this transaction: no rows, no statistics, as on
+        // a fresh database; the generic plan is the one a connection caches after five executions.
+        await runner.startTransaction();
+        await runner.query('CREATE TEMP TABLE "tasks" (LIKE public."tasks" INCLUDING ALL) ON COMMIT DROP');
+        await runner.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await runner.query(`PREPARE scoped_read AS ${statement.text}`);
+        prepared = true;
+        const plan = (await runner.query(`EXPLAIN EXECUTE scoped_read(${statement.values.map(() => "'x'").join(', ')})`)) as Array<{ 'QUERY PLAN': string }>;
+        const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+        expect(text).toContain('Index Cond: ((id)::text = $1)');
+        expect(text).not.toContain('account');
+      } finally {
+        await runner.rollbackTransaction();
+        // A prepared statement outlives the transaction; the connection's own (pg's) stay.
+        if (prepared) await runner.query('DEALLOCATE scoped_read');
+        await runner.release();
+      }
+    });
+  }
+
   it('claimDue leases only due, unleased tasks, up to the limit, returned whole in one statement; claimOne leases one', async () => {
     // Earlier tests' tasks are held by another worker for the rest of this test.
     await ds.query('UPDATE "tasks" SET "lease_until" = 1000000000000');

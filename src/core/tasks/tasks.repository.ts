@@ -81,9 +81,16 @@ export class TasksRepository implements HoldGate {
     return this.hot.findOne(undefined, TaskEntity, '"id" = ?', [id]);
   }
 
-  /** Scoped read: another account's task does not exist for this caller. */
-  findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
-    return this.hot.findOne(undefined, TaskEntity, '"id" = ? AND "account_id" = ?', [id, accountId]);
+  /**
+   * Scoped read: another account's task does not exist for this caller. Read by primary key alone
+   * and the account compared here: with `"account_id" = ?` in the WHERE, PostgreSQL planned the
+   * named statement on a table without statistics (a fresh database, until autovacuum's first
+   * ANALYZE) through `idx_tasks_account_action_created`, and a connection kept that plan, reading
+   * every task of the account on each query (bench/README.md, "Tenth pass").
+   */
+  async findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
+    const task = await this.hot.findOne(undefined, TaskEntity, '"id" = ?', [id]);
+    return task && task.accountId === accountId ? task : null;
   }
 
   findByCallbackToken(token: string): Promise<TaskEntity | null> {

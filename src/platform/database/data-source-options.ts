@@ -8,6 +8,7 @@ import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions'
 import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
 import { IdempotencyTask1764400000000 } from './migrations/1764400000000-idempotency-task';
 import { LeanTaskIndexes1764500000000 } from './migrations/1764500000000-lean-task-indexes';
+import { CallbackTokenIndex1764600000000 } from './migrations/1764600000000-callback-token-index';
 
 export const MIGRATIONS = [
   InitialSchema1763900000000,
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   KlVoices1764300000000,
   IdempotencyTask1764400000000,
   LeanTaskIndexes1764500000000,
+  CallbackTokenIndex1764600000000,
 ];
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';

@@ -27,6 +27,7 @@ export interface TaskResult {
 @Index('uq_tasks_account_external', ['accountId', 'externalTaskId'], { unique: true })
 @Index('idx_tasks_billing_finished', ['billingState', 'finishedAt'])
 @Index('idx_tasks_account_phase', ['accountId', 'phase'])
+@Index('uq_tasks_callback_token', ['callbackToken'], { unique: true, where: '"callback_token" IS NOT NULL' })
 export class TaskEntity {
   /** Public ID minted by the gateway; the only ID callers ever see. */
   @PrimaryColumn({ type: 'varchar', length: 64 }) id: string;
