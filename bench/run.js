@@ -329,6 +329,11 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
     stdio: ['ignore', logFd, logFd],
   });
   fs.closeSync(logFd);
+  // A bench that dies (an exception, Ctrl-C) takes its gateway with it: one left running would keep
+  // polling and settling in the next run's PostgreSQL database.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  child.once('exit', () => process.removeListener('exit', reap));
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 30_000;
   for (;;) {
@@ -640,7 +645,7 @@ async function mixStep(sim, rate, seconds) {
 /**
  * `--timeline`: one line per second of the mix, appended to TIMELINE: answers and their p99 that
  * second, requests outstanding, the gateway's open tasks and finished count (from /metrics), and
- * the CPU of the gateway and of PostgreSQL's processes. For finding how a run falls behind.
+ * the CPU of the gateway and of PostgreSQL's processes (and their number). For finding how a run falls behind.
  */
 function mixTimeline(gateway, start) {
   const rows = [];
@@ -661,7 +666,7 @@ function mixTimeline(gateway, start) {
     let used = 0;
     for (const [pid, ms] of now) if (Number.isFinite(ms)) used += ms - (pgSeen.get(pid) ?? 0);
     pgSeen = now;
-    return used;
+    return { used, processes: now.size };
   };
   pgCpuSince();
   let lastGw = lib.cpuMs(gateway.pid);
@@ -670,7 +675,7 @@ function mixTimeline(gateway, start) {
     bucket = fresh(Math.round((performance.now() - start) / 1000));
     if (!b) return;
     const gwNow = lib.cpuMs(gateway.pid);
-    const pgCpuMs = pgCpuSince();
+    const pg = pgCpuSince();
     let open = null;
     let finished = null;
     try {
@@ -691,7 +696,8 @@ function mixTimeline(gateway, start) {
       open,
       finished,
       gwCpuMs: gwNow - lastGw,
-      pgCpuMs,
+      pgCpuMs: pg.used,
+      pgProcesses: pg.processes,
     });
     lastGw = gwNow;
   };
