@@ -48,9 +48,9 @@ const ONLY = args.only ? String(args.only).split(',') : null;
 /** Upstream task duration: 1 h, so no task changes state during a run (see README, "Sync worker during the run"). */
 const SIM_TASK_MS = SYNC_LOAD ? 3000 : 3_600_000;
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
-/** Extra node/V8 flags for the gateway process (experiments, e.g. --node-args=--max-old-space-size=128). */
 /** `--timeline FILE`: the mix's second-by-second record (answers, latencies, open tasks, CPU), as JSON lines. */
 const TIMELINE = args.timeline ? path.resolve(String(args.timeline)) : null;
+/** Extra node/V8 flags for the gateway process (experiments, e.g. --node-args=--max-old-space-size=128). */
 const NODE_ARGS = args['node-args'] ? String(args['node-args']).split(/\s+/).filter(Boolean) : [];
 /** The gateway entry point: the production build, or a variant from bench/build-variant.js. */
 const MAIN = path.resolve(lib.ROOT, String(args.main ?? 'dist/src/main.js'));
