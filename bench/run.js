@@ -735,7 +735,6 @@ function targets(results) {
   const s = results.scenarios || {};
   const t = [];
   const add = (name, value, goal, met) => t.push({ target: name, value, goal, met });
-  const pct = (ratio) => `${lib.round(ratio * 100, 1)}%`;
   // Judged on the unrounded ratio: 29.99% printed as 30% is not 30%.
   const exact = (row) => row.gateway.throughput.rps / row.forwarder.throughput.rps;
   const ratioTarget = (id, number, share) =>

@@ -138,12 +138,7 @@ export class HotSql {
 
   /** One INSERT of every column of `values` (no read-back), converted as TypeORM would. */
   async insert<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, values: T): Promise<void> {
-    const shape = this.shape(target);
-    await this.run(
-      manager,
-      shape.insertSql,
-      shape.columns.map((column) => this.toDatabase(column, column.getEntityValue(values))),
-    );
+    await this.run(manager, this.shape(target).insertSql, this.values(target, values));
   }
 
   /** Every column value of `values`, converted, in the order of the INSERT text. */
