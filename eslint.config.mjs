@@ -8,7 +8,15 @@ import prettier from 'eslint-config-prettier';
 const layerZones = [
   {
     target: './src/platform',
-    from: ['./src/core', './src/families', './src/admin', './src/upstream', './src/simulator', './src/callbacks', './src/bootstrap'],
+    from: [
+      './src/core',
+      './src/families',
+      './src/admin',
+      './src/upstream',
+      './src/simulator',
+      './src/callbacks',
+      './src/bootstrap',
+    ],
     message: 'platform/ serves every floor and imports none of them',
   },
   {
@@ -21,11 +29,25 @@ const layerZones = [
     from: ['./src/families', './src/admin', './src/callbacks', './src/bootstrap', './src/simulator'],
     message: 'core/ never names a family: it reads them through its ports',
   },
-  { target: './src/simulator', from: ['./src/core', './src/families', './src/admin'], message: 'the simulator is an upstream double: it knows no gateway internals' },
+  {
+    target: './src/simulator',
+    from: ['./src/core', './src/families', './src/admin'],
+    message: 'the simulator is an upstream double: it knows no gateway internals',
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/**', 'scripts/**', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'bench/**',
+      'scripts/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -40,7 +62,10 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       'import/no-cycle': ['error', { ignoreExternal: true }],
       'import/no-restricted-paths': ['error', { zones: layerZones }],
     },

@@ -11,6 +11,12 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], setupFiles: [...common.setupFiles, '<rootDir>/test/support/env.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      setupFiles: [...common.setupFiles, '<rootDir>/test/support/env.ts'],
+    },
   ],
 };

@@ -36,13 +36,20 @@ for (const file of files) {
   const compiled = path.join(out, file.replace(/\.ts$/, '.js'));
   let source;
   try {
-    source = execFileSync('git', ['show', `${rev}:${file}`], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    source = execFileSync('git', ['show', `${rev}:${file}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     fs.rmSync(compiled, { force: true });
     process.stdout.write(`${file}: not in ${rev}, removed\n`);
     continue;
   }
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { ...options, sourceMap: false }, fileName: file });
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { ...options, sourceMap: false },
+    fileName: file,
+  });
   fs.writeFileSync(compiled, outputText);
   process.stdout.write(`${file}: ${rev} version\n`);
 }

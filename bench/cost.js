@@ -38,10 +38,17 @@ const B_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const C_PATH = '/vd/ent/v2/reference2video';
 const B_BODY = JSON.stringify({
   model: 'wx2.7-r2v',
-  input: { prompt: 'Image 1 walks on the beach at sunset', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+  input: {
+    prompt: 'Image 1 walks on the beach at sunset',
+    media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }],
+  },
   parameters: { resolution: '720P', duration: 5 },
 });
-const C_BODY = JSON.stringify({ model: 'vdq3', subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }], prompt: '@cat plays in the garden' });
+const C_BODY = JSON.stringify({
+  model: 'vdq3',
+  subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+  prompt: '@cat plays in the garden',
+});
 const ALL_SCENARIOS = [
   { id: 'b-create', method: 'POST', path: () => B_PATH, body: B_BODY, keep: 'b' },
   { id: 'b-query', method: 'GET', path: (ids) => `/ax/api/v1/tasks/${ids.b[ids.n++ % ids.b.length]}` },
@@ -54,7 +61,9 @@ const SCENARIOS = ALL_SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(
 const WARMUP_SCENARIOS = ALL_SCENARIOS.filter((s) => s.id !== 'healthz' || SCENARIOS.includes(s));
 
 function mainOf(variant) {
-  return variant === 'dist' ? path.join(lib.ROOT, 'dist/src/main.js') : path.join(__dirname, '.ab', variant, 'src/main.js');
+  return variant === 'dist'
+    ? path.join(lib.ROOT, 'dist/src/main.js')
+    : path.join(__dirname, '.ab', variant, 'src/main.js');
 }
 
 async function freePort() {
@@ -100,7 +109,10 @@ async function startGateway(sim, variant, { reset = true } = {}) {
   fs.closeSync(logFd);
   const url = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 30_000; ;) {
-    if (child.exitCode !== null) throw new Error(`gateway ${variant} exited: ${fs.readFileSync(path.join(dir, 'gateway.log'), 'utf8').slice(-1500)}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `gateway ${variant} exited: ${fs.readFileSync(path.join(dir, 'gateway.log'), 'utf8').slice(-1500)}`,
+      );
     if (
       await fetch(`${url}/healthz`).then(
         (r) => r.ok,
@@ -112,9 +124,20 @@ async function startGateway(sim, variant, { reset = true } = {}) {
     await lib.sleep(100);
   }
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, { headers: admin, body: { name: 'cost', balance: 1e15 } });
-  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] } });
-  const key = (await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: { name: 'cost' } })).key;
+  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
+    headers: admin,
+    body: { name: 'cost', balance: 1e15 },
+  });
+  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
+    headers: admin,
+    body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] },
+  });
+  const key = (
+    await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, {
+      headers: admin,
+      body: { name: 'cost' },
+    })
+  ).key;
   return {
     url,
     pid: child.pid,
@@ -138,22 +161,36 @@ function drive(gw, scenario, count, ids, connections = CONNECTIONS) {
       if (sent >= count) return;
       sent++;
       const headers = { authorization: `Bearer ${gw.key}` };
-      if (scenario.body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(scenario.body) });
-      const req = http.request({ agent, hostname: target.hostname, port: target.port, method: scenario.method, path: scenario.path(ids), headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          if (res.statusCode !== 200) bad++;
-          else if (scenario.keep && ids[scenario.keep].length < 500) {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            ids[scenario.keep].push(scenario.keep === 'b' ? body.output.task_id : body.task_id);
-          }
-          if (++done === count) {
-            agent.destroy();
-            resolve(bad);
-          } else one();
+      if (scenario.body)
+        Object.assign(headers, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(scenario.body),
         });
-      });
+      const req = http.request(
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          method: scenario.method,
+          path: scenario.path(ids),
+          headers,
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            if (res.statusCode !== 200) bad++;
+            else if (scenario.keep && ids[scenario.keep].length < 500) {
+              const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+              ids[scenario.keep].push(scenario.keep === 'b' ? body.output.task_id : body.task_id);
+            }
+            if (++done === count) {
+              agent.destroy();
+              resolve(bad);
+            } else one();
+          });
+        },
+      );
       req.on('error', () => {
         bad++;
         if (++done === count) resolve(bad);
@@ -178,15 +215,24 @@ async function split(sim) {
       for (let i = 0; i < count; i++) gws.push(await startGateway(sim, VARIANTS[0], { reset: i === 0 }));
       try {
         const ids = gws.map(() => ({ b: [], c: [], n: 0 }));
-        for (const [i, gw] of gws.entries()) for (const w of WARMUP_SCENARIOS.filter((x) => x.id !== 'healthz')) await drive(gw, w, WARMUP / count, ids[i]);
+        for (const [i, gw] of gws.entries())
+          for (const w of WARMUP_SCENARIOS.filter((x) => x.id !== 'healthz'))
+            await drive(gw, w, WARMUP / count, ids[i]);
         const cpu0 = gws.map((gw) => lib.cpuMs(gw.pid));
         const t0 = Date.now();
         const perInstance = Math.round(REQUESTS / count);
         await Promise.all(gws.map((gw, i) => drive(gw, s, perInstance, ids[i], CONNECTIONS / count)));
         const elapsed = Date.now() - t0;
         const cpu = gws.map((gw, i) => (lib.cpuMs(gw.pid) - cpu0[i]) / perInstance);
-        rows.push([s.id, String(count), String(Math.round((perInstance * count * 1000) / elapsed)), cpu.map((x) => x.toFixed(3)).join(' / ')]);
-        process.stderr.write(`[cost] split ${s.id} x${count}: ${rows[rows.length - 1].slice(2).join(' req/s, CPU ms/request ')}\n`);
+        rows.push([
+          s.id,
+          String(count),
+          String(Math.round((perInstance * count * 1000) / elapsed)),
+          cpu.map((x) => x.toFixed(3)).join(' / '),
+        ]);
+        process.stderr.write(
+          `[cost] split ${s.id} x${count}: ${rows[rows.length - 1].slice(2).join(' req/s, CPU ms/request ')}\n`,
+        );
       } finally {
         for (const gw of gws) await gw.stop();
       }
@@ -248,7 +294,10 @@ async function main() {
   if (VARIANTS.length === 2) header.push(`${VARIANTS[1]} vs ${VARIANTS[0]}`);
   const rows = SCENARIOS.map((s) => {
     const values = VARIANTS.map((v) => median(results[v][s.id]));
-    const row = [s.id, ...values.map((v, i) => `${v.toFixed(3)} (${results[VARIANTS[i]][s.id].map((x) => x.toFixed(2)).join(', ')})`)];
+    const row = [
+      s.id,
+      ...values.map((v, i) => `${v.toFixed(3)} (${results[VARIANTS[i]][s.id].map((x) => x.toFixed(2)).join(', ')})`),
+    ];
     if (VARIANTS.length === 2) row.push(`${(((values[1] - values[0]) / values[0]) * 100).toFixed(0)}%`);
     return row;
   });

@@ -17,7 +17,10 @@ const port = Number(process.env.FWD_PORT || 0);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256, scheduling: 'lifo' });
 
 const routes = {
-  ax: { base: new URL(process.env.FWD_AX_BASE_URL), headers: { authorization: `Bearer ${process.env.FWD_AX_API_KEY}`, 'x-dashscope-async': 'enable' } },
+  ax: {
+    base: new URL(process.env.FWD_AX_BASE_URL),
+    headers: { authorization: `Bearer ${process.env.FWD_AX_API_KEY}`, 'x-dashscope-async': 'enable' },
+  },
   vd: { base: new URL(process.env.FWD_VD_BASE_URL), headers: { authorization: `Token ${process.env.FWD_VD_API_KEY}` } },
 };
 
@@ -30,10 +33,13 @@ const server = http.createServer((req, res) => {
     return;
   }
   const headers = { ...req.headers, ...route.headers, host: route.base.host };
-  const upstream = http.request({ agent, hostname: route.base.hostname, port: route.base.port, method: req.method, path: match[2], headers }, (answer) => {
-    res.writeHead(answer.statusCode || 502, answer.headers);
-    answer.pipe(res);
-  });
+  const upstream = http.request(
+    { agent, hostname: route.base.hostname, port: route.base.port, method: req.method, path: match[2], headers },
+    (answer) => {
+      res.writeHead(answer.statusCode || 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
   upstream.on('error', () => {
     if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json' });
     res.end('{"error":"upstream unavailable"}');

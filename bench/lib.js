@@ -17,7 +17,11 @@ function requireDist(relative) {
 /** Starts `node <args>` and resolves once a stdout line matches `ready`; rejects if it exits first or times out. */
 function startChild(name, args, { env, ready, timeoutMs = 30_000, onLine } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let settled = false;
     let stdoutBuffer = '';
     const stderrTail = [];
@@ -106,7 +110,13 @@ function rssSampler(pid, everyMs = 200) {
     stop() {
       clearInterval(timer);
       const { hwmMb, rssMb } = procMemory(pid);
-      return { peakMb: Math.max(polledPeak, Number.isFinite(hwmMb) ? hwmMb : 0), vmHwmMb: hwmMb, polledPeakMb: polledPeak, lastRssMb: rssMb, samples };
+      return {
+        peakMb: Math.max(polledPeak, Number.isFinite(hwmMb) ? hwmMb : 0),
+        vmHwmMb: hwmMb,
+        polledPeakMb: polledPeak,
+        lastRssMb: rssMb,
+        samples,
+      };
     },
   };
 }
@@ -144,7 +154,9 @@ function percentiles(values, ps = [50, 90, 99]) {
   const sorted = Float64Array.from(values).sort();
   const out = {};
   for (const p of ps) {
-    out[`p${p}`] = sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : NaN;
+    out[`p${p}`] = sorted.length
+      ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+      : NaN;
   }
   out.mean = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : NaN;
   out.max = sorted.length ? sorted[sorted.length - 1] : NaN;
@@ -168,7 +180,23 @@ function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-module.exports = { ROOT, DIST, requireDist, startChild, stopChild, procMemory, cpuMs, rssSampler, httpJson, machine, percentiles, round, markdownTable, sleep, tempDir };
+module.exports = {
+  ROOT,
+  DIST,
+  requireDist,
+  startChild,
+  stopChild,
+  procMemory,
+  cpuMs,
+  rssSampler,
+  httpJson,
+  machine,
+  percentiles,
+  round,
+  markdownTable,
+  sleep,
+  tempDir,
+};
 
 /**
  * Open-loop load at a fixed rate: request i is sent at start + i / rate, whatever happened to the
@@ -195,7 +223,14 @@ function paced({ url, rate, seconds, request, headers = {}, timeline = null }) {
     const fire = (scheduledAt) => {
       const { method, path, body } = request();
       const req = http.request(
-        { agent, hostname: target.hostname, port: target.port, method, path, headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          method,
+          path,
+          headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => {

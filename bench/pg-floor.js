@@ -30,8 +30,16 @@ async function run(pool, mode) {
   const start = performance.now() + 50;
   const pair = async (k) => {
     if (mode === 'write') {
-      await pool.query({ name: 'floor_ins', text: 'INSERT INTO pg_floor_probe (id, n, body) VALUES ($1, $2, $3)', values: [`${mode}-${k}`, k, 'x'.repeat(500)] });
-      await pool.query({ name: 'floor_upd', text: 'UPDATE pg_floor_probe SET n = n + 1 WHERE id = $1', values: [`${mode}-${k}`] });
+      await pool.query({
+        name: 'floor_ins',
+        text: 'INSERT INTO pg_floor_probe (id, n, body) VALUES ($1, $2, $3)',
+        values: [`${mode}-${k}`, k, 'x'.repeat(500)],
+      });
+      await pool.query({
+        name: 'floor_upd',
+        text: 'UPDATE pg_floor_probe SET n = n + 1 WHERE id = $1',
+        values: [`${mode}-${k}`],
+      });
     } else {
       await pool.query({ name: 'floor_sel', text: 'SELECT 1', values: [] });
       await pool.query({ name: 'floor_sel', text: 'SELECT 1', values: [] });
@@ -57,7 +65,8 @@ async function run(pool, mode) {
 }
 
 async function main() {
-  if (!URL_) throw new Error('usage: node bench/pg-floor.js --pg postgres://…/db [--rate 200] [--pairs 2000] [--rounds 2]');
+  if (!URL_)
+    throw new Error('usage: node bench/pg-floor.js --pg postgres://…/db [--rate 200] [--pairs 2000] [--rounds 2]');
   const pool = new Pool({ connectionString: URL_, max: 8 });
   await pool.query('DROP TABLE IF EXISTS pg_floor_probe');
   await pool.query('CREATE TABLE pg_floor_probe (id text PRIMARY KEY, n int NOT NULL, body text NOT NULL)');
@@ -74,7 +83,9 @@ async function main() {
     await pool.query('DROP TABLE IF EXISTS pg_floor_probe');
     await pool.end();
   }
-  console.log(`\n${PAIRS} pairs of autocommitted statements at ${RATE}/s, node-postgres pool of 8; ms from the scheduled time\n`);
+  console.log(
+    `\n${PAIRS} pairs of autocommitted statements at ${RATE}/s, node-postgres pool of 8; ms from the scheduled time\n`,
+  );
   console.log(lib.markdownTable(['round', 'pair', 'p50', 'p90', 'p99', 'max'], rows));
 }
 

@@ -16,15 +16,25 @@ const path = require('node:path');
 
 /** First match wins, tested innermost frame first. `url` is the script path, `fn` the function name. */
 const CENTRES = [
-  ['key lookup (principal, API-key hash)', (f) => /core\/accounts\/(principal\.service|api-key-secret|guards\/api-key\.guard|repositories\/api-keys)/.test(f.url)],
-  ['model grant lookup', (f) => /core\/accounts\/(guards\/model-access\.guard|repositories\/model-grants)|core\/models\/catalogue/.test(f.url)],
+  [
+    'key lookup (principal, API-key hash)',
+    (f) =>
+      /core\/accounts\/(principal\.service|api-key-secret|guards\/api-key\.guard|repositories\/api-keys)/.test(f.url),
+  ],
+  [
+    'model grant lookup',
+    (f) =>
+      /core\/accounts\/(guards\/model-access\.guard|repositories\/model-grants)|core\/models\/catalogue/.test(f.url),
+  ],
   ['rate limit', (f) => /rate-limit|rate-limiter-flexible/.test(f.url)],
   // Not the guard's handler wrapper (`wrapped`): every create runs inside it.
   ['idempotency', (f) => /idempotency/.test(f.url) && f.functionName !== 'wrapped'],
   [
     'validation (class-validator, rules)',
     (f) =>
-      /class-validator|class-transformer|platform\/validation|families\/.*\.(rules|dto)\.js|families\/[a-z]+\/rules\/|families\/common\/|text-rules|validator\/lib/.test(f.url),
+      /class-validator|class-transformer|platform\/validation|families\/.*\.(rules|dto)\.js|families\/[a-z]+\/rules\/|families\/common\/|text-rules|validator\/lib/.test(
+        f.url,
+      ),
   ],
   [
     'logging (pino, nestjs-pino)',
@@ -33,10 +43,16 @@ const CENTRES = [
         f.url,
       ) || /platform\/logging/.test(f.url),
   ],
-  ['metrics (prom-client)', (f) => /node_modules\/(prom-client|tdigest|bintrees)\//.test(f.url) || /platform\/metrics/.test(f.url)],
+  [
+    'metrics (prom-client)',
+    (f) => /node_modules\/(prom-client|tdigest|bintrees)\//.test(f.url) || /platform\/metrics/.test(f.url),
+  ],
   [
     'upstream client (axios, transport)',
-    (f) => /node_modules\/(axios|follow-redirects|form-data|proxy-from-env|cockatiel|request-filtering-agent)\//.test(f.url) || /dist\/src\/upstream\//.test(f.url),
+    (f) =>
+      /node_modules\/(axios|follow-redirects|form-data|proxy-from-env|cockatiel|request-filtering-agent)\//.test(
+        f.url,
+      ) || /dist\/src\/upstream\//.test(f.url),
   ],
   [
     'persistence (TypeORM, SQLite)',
@@ -84,7 +100,8 @@ function categorise(profile) {
   // Start-up (module loading, Nest wiring) is not the hot path: skip samples until the first one
   // that serves an HTTP request through Express.
   const servesHttp = (id) => {
-    for (let cur = id; cur !== undefined; cur = parent.get(cur)) if (/node_modules\/(router|express)\//.test(byId.get(cur).callFrame.url)) return true;
+    for (let cur = id; cur !== undefined; cur = parent.get(cur))
+      if (/node_modules\/(router|express)\//.test(byId.get(cur).callFrame.url)) return true;
     return false;
   };
   let first = 0;
@@ -150,7 +167,8 @@ function summarise(files, top = 25) {
 function main() {
   const argv = process.argv.slice(2);
   const target = argv.find((a) => !a.startsWith('--'));
-  if (!target) throw new Error('usage: node bench/profile-summary.js <file.cpuprofile | dir> [--top N] [--json out.json]');
+  if (!target)
+    throw new Error('usage: node bench/profile-summary.js <file.cpuprofile | dir> [--top N] [--json out.json]');
   const top = Number(argv[argv.indexOf('--top') + 1]) || 25;
   const files = fs.statSync(target).isDirectory()
     ? fs
@@ -159,7 +177,10 @@ function main() {
         .map((f) => path.join(target, f))
     : [target];
   const summary = summarise(files, argv.includes('--top') ? top : 25);
-  const lines = [`busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${files.length} profile${files.length > 1 ? 's' : ''})`, ''];
+  const lines = [
+    `busy ${summary.busyMs} ms, idle ${summary.idleMs} ms (${files.length} profile${files.length > 1 ? 's' : ''})`,
+    '',
+  ];
   lines.push('| cost centre | ms | share of busy |', '| --- | --- | --- |');
   for (const c of summary.centres) lines.push(`| ${c.centre} | ${c.ms} | ${c.share}% |`);
   if (argv.includes('--detail')) {

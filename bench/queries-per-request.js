@@ -55,47 +55,85 @@ async function main() {
   const url = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   try {
     const admin = { authorization: `Bearer ${ADMIN}` };
-    const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, { headers: admin, body: { name: 'bench', balance: 1e15 } });
-    await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] } });
-    const key = (await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: { name: 'bench' } })).key;
+    const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
+      headers: admin,
+      body: { name: 'bench', balance: 1e15 },
+    });
+    await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
+      headers: admin,
+      body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] },
+    });
+    const key = (
+      await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, {
+        headers: admin,
+        body: { name: 'bench' },
+      })
+    ).key;
     const auth = { authorization: `Bearer ${key}` };
     const bBody = {
       model: 'wx2.7-r2v',
       input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
       parameters: { resolution: '720P', duration: 5 },
     };
-    const cBody = { model: 'vdq3', subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }], prompt: '@cat plays' };
+    const cBody = {
+      model: 'vdq3',
+      subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+      prompt: '@cat plays',
+    };
     const ids = [];
     // Warm the principal cache so the steady state is measured.
-    ids.push((await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, { headers: auth, body: bBody })).output.task_id);
+    ids.push(
+      (
+        await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, {
+          headers: auth,
+          body: bBody,
+        })
+      ).output.task_id,
+    );
     const rows = [];
     const measure = async (label, fn) => {
       sql.record(true);
       const before = sql.snapshot();
       for (let i = 0; i < N; i++) await fn(i);
       const d = sql.since(before);
-      rows.push(PG_URL ? [label, (d.queries / N).toFixed(2), (d.trips / N).toFixed(2)] : [label, (d.queries / N).toFixed(2), (d.prepares / N).toFixed(2)]);
+      rows.push(
+        PG_URL
+          ? [label, (d.queries / N).toFixed(2), (d.trips / N).toFixed(2)]
+          : [label, (d.queries / N).toFixed(2), (d.prepares / N).toFixed(2)],
+      );
       if (SHOW_SQL) {
         process.stdout.write(`\n${label}: statements per request\n`);
-        for (const [text, count] of sql.texts()) process.stdout.write(`  ${(count / N).toFixed(2)}  ${text.slice(0, 160)}\n`);
+        for (const [text, count] of sql.texts())
+          process.stdout.write(`  ${(count / N).toFixed(2)}  ${text.slice(0, 160)}\n`);
       }
       sql.record(false);
     };
     await measure('family B create', async () => {
-      ids.push((await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, { headers: auth, body: bBody })).output.task_id);
+      ids.push(
+        (
+          await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, {
+            headers: auth,
+            body: bBody,
+          })
+        ).output.task_id,
+      );
     });
     await measure('family B query', async (i) => {
       await lib.httpJson('GET', `${url}/ax/api/v1/tasks/${ids[i % ids.length]}`, { headers: auth });
     });
     const cIds = [];
     await measure('family C create', async () => {
-      cIds.push((await lib.httpJson('POST', `${url}/vd/ent/v2/reference2video`, { headers: auth, body: cBody })).task_id);
+      cIds.push(
+        (await lib.httpJson('POST', `${url}/vd/ent/v2/reference2video`, { headers: auth, body: cBody })).task_id,
+      );
     });
     await measure('family C creations query', async (i) => {
       await lib.httpJson('GET', `${url}/vd/ent/v2/tasks/${cIds[i % cIds.length]}/creations`, { headers: auth });
     });
     const third = PG_URL ? 'database round trips / request' : 'statements prepared / request (cache misses)';
-    process.stdout.write(`\n${PG_URL ? 'PostgreSQL' : 'SQLite'}\n${lib.markdownTable(['request', 'SQL statements / request', third], rows)}\n`);
+    process.stdout.write(
+      `\n${PG_URL ? 'PostgreSQL' : 'SQLite'}\n${lib.markdownTable(['request', 'SQL statements / request', third], rows)}\n`,
+    );
   } finally {
     await app.close();
     await sim.close();

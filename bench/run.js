@@ -76,7 +76,10 @@ const B_CREATE_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis
 const C_CREATE_PATH = '/vd/ent/v2/reference2video';
 const B_BODY = JSON.stringify({
   model: 'wx2.7-r2v',
-  input: { prompt: 'Image 1 walks on the beach at sunset', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+  input: {
+    prompt: 'Image 1 walks on the beach at sunset',
+    media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }],
+  },
   parameters: { resolution: '720P', duration: 5 },
 });
 const C_BODY = JSON.stringify({
@@ -87,9 +90,19 @@ const C_BODY = JSON.stringify({
 
 const SCENARIOS = [
   { id: 'b-create', label: 'family B create', method: 'POST', path: () => B_CREATE_PATH, body: B_BODY },
-  { id: 'b-query', label: 'family B query', method: 'GET', path: (target) => `/ax/api/v1/tasks/${target.nextQueryId()}` },
+  {
+    id: 'b-query',
+    label: 'family B query',
+    method: 'GET',
+    path: (target) => `/ax/api/v1/tasks/${target.nextQueryId()}`,
+  },
   { id: 'c-create', label: 'family C create', method: 'POST', path: () => C_CREATE_PATH, body: C_BODY },
-  { id: 'c-query', label: 'family C creations query', method: 'GET', path: (target) => `/vd/ent/v2/tasks/${target.nextCQueryId()}/creations` },
+  {
+    id: 'c-query',
+    label: 'family C creations query',
+    method: 'GET',
+    path: (target) => `/vd/ent/v2/tasks/${target.nextCQueryId()}/creations`,
+  },
 ].filter((s) => !ONLY || ONLY.includes(s.id));
 const ONLY_MIX = ONLY && ONLY.includes('mix');
 
@@ -117,7 +130,9 @@ async function main() {
       gatewayMain: path.relative(lib.ROOT, MAIN),
       gatewayNodeArgs: NODE_ARGS,
       logLevel: 'info',
-      database: PG_URL ? `postgres (${PG_URL.replace(/:[^:@/]*@/, ':***@')}), redis ${REDIS_URL}` : 'sqlite (temp file)',
+      database: PG_URL
+        ? `postgres (${PG_URL.replace(/:[^:@/]*@/, ':***@')}), redis ${REDIS_URL}`
+        : 'sqlite (temp file)',
     },
     scenarios: {},
     rss: {},
@@ -151,7 +166,11 @@ async function main() {
           await load(target, scenario, { connections: CONNECTIONS, duration: WARMUP_S });
           const throughput = await load(target, scenario, { connections: CONNECTIONS, duration: DURATION_S });
           const fixedRate = await pacedLoad(target, scenario, { rate: RATE, seconds: RATE_DURATION_S });
-          const fixedRateAutocannon = await load(target, scenario, { connections: RATE_CONNECTIONS, duration: RATE_DURATION_S, overallRate: RATE });
+          const fixedRateAutocannon = await load(target, scenario, {
+            connections: RATE_CONNECTIONS,
+            duration: RATE_DURATION_S,
+            overallRate: RATE,
+          });
           row[target.name] = { throughput, fixedRate, fixedRateAutocannon };
         }
         row.ratio = lib.round(row.gateway.throughput.rps / row.forwarder.throughput.rps, 3);
@@ -162,12 +181,21 @@ async function main() {
           const g = await pacedLoad(gateway, scenario, { rate: RATE, seconds: RATE_DURATION_S });
           rounds.push({ forwarder: f.latency, gateway: g.latency });
         }
-        row.pacedRounds = rounds.map((r) => ({ ...r, addedP50Ms: lib.round(r.gateway.p50 - r.forwarder.p50, 3), addedP99Ms: lib.round(r.gateway.p99 - r.forwarder.p99, 3) }));
+        row.pacedRounds = rounds.map((r) => ({
+          ...r,
+          addedP50Ms: lib.round(r.gateway.p50 - r.forwarder.p50, 3),
+          addedP99Ms: lib.round(r.gateway.p99 - r.forwarder.p99, 3),
+        }));
         // The median round by added p99 (with an even count, the lower of the middle two): a real round, so its columns agree.
-        row.medianRound = [...row.pacedRounds].sort((a, b) => a.addedP99Ms - b.addedP99Ms)[Math.floor((rounds.length - 1) / 2)];
+        row.medianRound = [...row.pacedRounds].sort((a, b) => a.addedP99Ms - b.addedP99Ms)[
+          Math.floor((rounds.length - 1) / 2)
+        ];
         row.addedP50Ms = row.medianRound.addedP50Ms;
         row.addedP99Ms = row.medianRound.addedP99Ms;
-        row.addedP99MsAutocannon = lib.round(row.gateway.fixedRateAutocannon.latency.p99 - row.forwarder.fixedRateAutocannon.latency.p99, 3);
+        row.addedP99MsAutocannon = lib.round(
+          row.gateway.fixedRateAutocannon.latency.p99 - row.forwarder.fixedRateAutocannon.latency.p99,
+          3,
+        );
         results.scenarios[scenario.id] = row;
         log(
           `  rps gateway ${row.gateway.throughput.rps} / forwarder ${row.forwarder.throughput.rps} = ${row.ratio}; p99 added at ${RATE}/s: paced ${row.addedP99Ms} ms (rounds ${row.pacedRounds.map((r) => r.addedP99Ms).join(', ')}), autocannon ${row.addedP99MsAutocannon} ms`,
@@ -184,7 +212,11 @@ async function main() {
         log(`  floor: gateway /healthz ${results.floor.throughput.rps} req/s`);
       }
       const mem = gwSampler.stop();
-      results.rss.throughputRun = { peakMb: lib.round(mem.peakMb, 1), requests: gateway.requestsServed(), samples: mem.samples };
+      results.rss.throughputRun = {
+        peakMb: lib.round(mem.peakMb, 1),
+        requests: gateway.requestsServed(),
+        samples: mem.samples,
+      };
       results.gatewayLogBytes = gateway.logBytes();
       await cleanup();
     }
@@ -202,10 +234,16 @@ async function main() {
   const previous = RSS_ONLY && fs.existsSync(OUT) ? JSON.parse(fs.readFileSync(OUT, 'utf8')) : null;
   // --rss-run alone keeps the last throughput figures and replaces only the RSS run.
   const merged = previous
-    ? { ...previous, rss: { ...previous.rss, run: results.rss.run }, targets: targets({ ...previous, rss: { ...previous.rss, run: results.rss.run } }) }
+    ? {
+        ...previous,
+        rss: { ...previous.rss, run: results.rss.run },
+        targets: targets({ ...previous, rss: { ...previous.rss, run: results.rss.run } }),
+      }
     : results;
   fs.writeFileSync(OUT, `${JSON.stringify(merged, null, 2)}\n`);
-  process.stdout.write(`\n${report(merged)}\n\nwritten: ${path.relative(process.cwd(), OUT)} (${results.elapsedSeconds} s)\n`);
+  process.stdout.write(
+    `\n${report(merged)}\n\nwritten: ${path.relative(process.cwd(), OUT)} (${results.elapsedSeconds} s)\n`,
+  );
 }
 
 /** One autocannon run; latencies are kept at full (sub-millisecond) resolution from the response events. */
@@ -245,7 +283,10 @@ async function load(target, scenario, { connections, duration, overallRate, amou
     cpuMsPerRequest: ok ? lib.round((lib.cpuMs(target.pid) - cpuBefore) / ok, 4) : null,
     statuses,
   };
-  if (summary.non2xx || summary.errors) log(`  ! ${target.name} ${scenario.id}: ${summary.non2xx} non-2xx, ${summary.errors} errors: ${JSON.stringify(statuses)}`);
+  if (summary.non2xx || summary.errors)
+    log(
+      `  ! ${target.name} ${scenario.id}: ${summary.non2xx} non-2xx, ${summary.errors} errors: ${JSON.stringify(statuses)}`,
+    );
   return summary;
 }
 
@@ -259,8 +300,14 @@ async function pacedLoad(target, scenario, { rate, seconds }) {
     request: () => ({ method: scenario.method, path: scenario.path(target), body: scenario.body }),
   });
   target.served += run.requests;
-  const non2xx = Object.entries(run.statuses).reduce((n, [code, count]) => n + (code >= 200 && code < 300 ? 0 : count), 0);
-  if (non2xx || run.errors) log(`  ! ${target.name} ${scenario.id} paced: ${non2xx} non-2xx, ${run.errors} errors: ${JSON.stringify(run.statuses)}`);
+  const non2xx = Object.entries(run.statuses).reduce(
+    (n, [code, count]) => n + (code >= 200 && code < 300 ? 0 : count),
+    0,
+  );
+  if (non2xx || run.errors)
+    log(
+      `  ! ${target.name} ${scenario.id} paced: ${non2xx} non-2xx, ${run.errors} errors: ${JSON.stringify(run.statuses)}`,
+    );
   return {
     requests: run.requests,
     ok: run.requests - non2xx - run.errors,
@@ -284,21 +331,34 @@ function requestOf(target, scenario) {
 async function seedQueryIds(target) {
   const ids = [];
   for (let i = 0; i < QUERY_POOL; i++) {
-    const answer = await lib.httpJson('POST', `${target.url}${B_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(B_BODY) });
+    const answer = await lib.httpJson('POST', `${target.url}${B_CREATE_PATH}`, {
+      headers: { authorization: `Bearer ${target.apiKey}` },
+      body: JSON.parse(B_BODY),
+    });
     ids.push(answer.output.task_id);
   }
   const cIds = [];
   for (let i = 0; i < QUERY_POOL; i++) {
-    const c = await lib.httpJson('POST', `${target.url}${C_CREATE_PATH}`, { headers: { authorization: `Bearer ${target.apiKey}` }, body: JSON.parse(C_BODY) });
-    if (!c.task_id && !c.id) throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
+    const c = await lib.httpJson('POST', `${target.url}${C_CREATE_PATH}`, {
+      headers: { authorization: `Bearer ${target.apiKey}` },
+      body: JSON.parse(C_BODY),
+    });
+    if (!c.task_id && !c.id)
+      throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
     cIds.push(c.task_id ?? c.id);
   }
-  const cq = await lib.httpJson('GET', `${target.url}/vd/ent/v2/tasks/${cIds[0]}/creations`, { headers: { authorization: `Bearer ${target.apiKey}` } });
-  if (!cq.state) throw new Error(`family C creations query through ${target.name} answered ${JSON.stringify(cq).slice(0, 200)}`);
+  const cq = await lib.httpJson('GET', `${target.url}/vd/ent/v2/tasks/${cIds[0]}/creations`, {
+    headers: { authorization: `Bearer ${target.apiKey}` },
+  });
+  if (!cq.state)
+    throw new Error(`family C creations query through ${target.name} answered ${JSON.stringify(cq).slice(0, 200)}`);
   let nextC = 0;
   target.nextCQueryId = () => cIds[nextC++ % cIds.length];
-  const q = await lib.httpJson('GET', `${target.url}/ax/api/v1/tasks/${ids[0]}`, { headers: { authorization: `Bearer ${target.apiKey}` } });
-  if (!q.output || !q.output.task_status) throw new Error(`family B query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
+  const q = await lib.httpJson('GET', `${target.url}/ax/api/v1/tasks/${ids[0]}`, {
+    headers: { authorization: `Bearer ${target.apiKey}` },
+  });
+  if (!q.output || !q.output.task_status)
+    throw new Error(`family B query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
   let next = 0;
   target.nextQueryId = () => ids[next++ % ids.length];
 }
@@ -335,7 +395,8 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
     ...(defaultPolls ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
     NODE_ENV: 'production',
   };
-  for (const key of Object.keys(process.env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) delete process.env[key];
+  for (const key of Object.keys(process.env))
+    if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) delete process.env[key];
   const { spawn } = require('node:child_process');
   const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   if (NODE_ARGS.length) profileArgs.push(...NODE_ARGS);
@@ -353,7 +414,8 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited (code ${child.exitCode}): ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`gateway exited (code ${child.exitCode}): ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
     try {
       const res = await fetch(`${url}/healthz`);
       if (res.ok) break;
@@ -364,9 +426,18 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
     await lib.sleep(100);
   }
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, { headers: admin, body: { name: 'bench', balance: 1_000_000_000_000_000 } });
-  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] } });
-  const key = await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: { name: 'bench' } });
+  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
+    headers: admin,
+    body: { name: 'bench', balance: 1_000_000_000_000_000 },
+  });
+  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
+    headers: admin,
+    body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] },
+  });
+  const key = await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, {
+    headers: admin,
+    body: { name: 'bench' },
+  });
   log(`gateway up on ${url} (pid ${child.pid}, db and log in ${dir})`);
   return {
     name: 'gateway',
@@ -390,12 +461,25 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
 
 async function startForwarder(sim) {
   const { child, match } = await lib.startChild('forwarder', [path.join(__dirname, 'forwarder.js')], {
-    env: { FWD_PORT: '0', FWD_AX_BASE_URL: sim.ax.baseUrl, FWD_AX_API_KEY: sim.ax.apiKey, FWD_VD_BASE_URL: sim.vd.baseUrl, FWD_VD_API_KEY: sim.vd.apiKey },
+    env: {
+      FWD_PORT: '0',
+      FWD_AX_BASE_URL: sim.ax.baseUrl,
+      FWD_AX_API_KEY: sim.ax.apiKey,
+      FWD_VD_BASE_URL: sim.vd.baseUrl,
+      FWD_VD_API_KEY: sim.vd.apiKey,
+    },
     ready: /forwarder listening on (\d+)/,
   });
   const url = `http://127.0.0.1:${match[1]}`;
   log(`forwarder up on ${url} (pid ${child.pid})`);
-  return { name: 'forwarder', url, pid: child.pid, apiKey: 'unused-by-the-forwarder', served: 0, stop: () => lib.stopChild(child) };
+  return {
+    name: 'forwarder',
+    url,
+    pid: child.pid,
+    apiKey: 'unused-by-the-forwarder',
+    served: 0,
+    stop: () => lib.stopChild(child),
+  };
 }
 
 /** A fresh gateway serving RSS_REQUESTS requests (B create, B query, C create in turn) at CONNECTIONS; peak RSS over the run. */
@@ -407,7 +491,9 @@ async function rssRun(sim) {
     const split = rssSplit(gateway.pid);
     const cpu0 = lib.cpuMs(gateway.pid);
     const sampler = lib.rssSampler(gateway.pid, 250);
-    log(`RSS run: ${RSS_REQUESTS} requests (${SCENARIOS.map((s) => s.id).join(', ')} in turn), ${CONNECTIONS} connections`);
+    log(
+      `RSS run: ${RSS_REQUESTS} requests (${SCENARIOS.map((s) => s.id).join(', ')} in turn), ${CONNECTIONS} connections`,
+    );
     const mixed = { id: 'mixed' };
     const requests = SCENARIOS.map((s) => requestOf(gateway, s));
     const t0 = Date.now();
@@ -451,7 +537,11 @@ function rssSplit(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const field = (name) => Number((new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status) || [])[1]);
-    return { anonMb: lib.round(field('RssAnon') / 1024, 1), fileMb: lib.round(field('RssFile') / 1024, 1), threads: field('Threads') };
+    return {
+      anonMb: lib.round(field('RssAnon') / 1024, 1),
+      fileMb: lib.round(field('RssFile') / 1024, 1),
+      threads: field('Threads'),
+    };
   } catch {
     return { anonMb: NaN, fileMb: NaN, threads: NaN };
   }
@@ -466,7 +556,11 @@ async function resetPostgres() {
     await client.query('CREATE SCHEMA public');
     // The previous run's dirty pages written out now, not by a timed checkpoint during the next
     // measured run: each run pays for its own writes only.
-    await client.query('CHECKPOINT').catch((error) => log(`  CHECKPOINT not run (${error.message}): the previous run's writes may still be flushed during this one`));
+    await client
+      .query('CHECKPOINT')
+      .catch((error) =>
+        log(`  CHECKPOINT not run (${error.message}): the previous run's writes may still be flushed during this one`),
+      );
   } finally {
     await client.end();
   }
@@ -528,7 +622,9 @@ async function gatewayLoopDelay(url) {
 async function mixStep(sim, rate, seconds) {
   const gateway = await startGateway(sim, 'mix', [], { defaultPolls: true });
   try {
-    log(`mix: ${rate} creates/s for ${seconds} s (3 s tasks, default polls), each task queried every second until it ends`);
+    log(
+      `mix: ${rate} creates/s for ${seconds} s (3 s tasks, default polls), each task queried every second until it ends`,
+    );
     const http = require('node:http');
     const target = new URL(gateway.url);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
@@ -554,7 +650,14 @@ async function mixStep(sim, rate, seconds) {
     const call = (method, pathName, body, scheduledAt, onBody) => {
       outstanding++;
       const req = http.request(
-        { agent, hostname: target.hostname, port: target.port, method, path: pathName, headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers },
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          method,
+          path: pathName,
+          headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers,
+        },
         (res) => {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
@@ -583,7 +686,8 @@ async function mixStep(sim, rate, seconds) {
           queryLat.push(ms);
           if (status !== 200) return;
           const body = JSON.parse(text);
-          const done = family === 'b' ? B_TERMINAL.has(body.output && body.output.task_status) : C_TERMINAL.has(body.state);
+          const done =
+            family === 'b' ? B_TERMINAL.has(body.output && body.output.task_status) : C_TERMINAL.has(body.state);
           if (done) ended++;
           else query(family, id, scheduledAt + 1000);
         });
@@ -591,13 +695,19 @@ async function mixStep(sim, rate, seconds) {
     };
     const create = (i, scheduledAt) => {
       const family = i % 2 === 0 ? 'b' : 'c';
-      call('POST', family === 'b' ? B_CREATE_PATH : C_CREATE_PATH, family === 'b' ? B_BODY : C_BODY, scheduledAt, (status, text, ms) => {
-        createLat.push(ms);
-        if (status !== 200) return;
-        created++;
-        const body = JSON.parse(text);
-        query(family, family === 'b' ? body.output.task_id : body.task_id, performance.now() + 1000);
-      });
+      call(
+        'POST',
+        family === 'b' ? B_CREATE_PATH : C_CREATE_PATH,
+        family === 'b' ? B_BODY : C_BODY,
+        scheduledAt,
+        (status, text, ms) => {
+          createLat.push(ms);
+          if (status !== 200) return;
+          created++;
+          const body = JSON.parse(text);
+          query(family, family === 'b' ? body.output.task_id : body.task_id, performance.now() + 1000);
+        },
+      );
     };
     await new Promise((resolve) => {
       let sent = 0;
@@ -615,7 +725,11 @@ async function mixStep(sim, rate, seconds) {
     const cpuMsTotal = lib.cpuMs(gateway.pid) - cpuBefore;
     if (timeline) timeline.stop(`${rate}/s`);
     ownDelay.disable();
-    const benchLoopDelay = { p50: lib.round(ownDelay.percentile(50) / 1e6, 1), p99: lib.round(ownDelay.percentile(99) / 1e6, 1), max: lib.round(ownDelay.max / 1e6, 1) };
+    const benchLoopDelay = {
+      p50: lib.round(ownDelay.percentile(50) / 1e6, 1),
+      p99: lib.round(ownDelay.percentile(99) / 1e6, 1),
+      max: lib.round(ownDelay.max / 1e6, 1),
+    };
     agent.destroy();
     // Settlement commits with the terminal switch; give the worker a moment, then check the books.
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -648,7 +762,14 @@ async function mixStep(sim, rate, seconds) {
       benchLoopDelay,
     };
     step.holds =
-      errors === 0 && created === total && ended === created && c.p99 < MIX_P99_MS && q.p99 < MIX_P99_MS && step.heldAfter === 0 && step.inFlightAfter === 0 && step.ledgerOk;
+      errors === 0 &&
+      created === total &&
+      ended === created &&
+      c.p99 < MIX_P99_MS &&
+      q.p99 < MIX_P99_MS &&
+      step.heldAfter === 0 &&
+      step.inFlightAfter === 0 &&
+      step.ledgerOk;
     log(
       `  mix ${rate}/s: ${created}/${total} created, ${ended} ended, ${queries} queries, ${errors} errors; p99 create ${step.create.p99} ms, query ${step.query.p99} ms; held ${step.heldAfter}, in flight ${step.inFlightAfter}, ledger ${step.ledgerOk ? 'ok' : 'NOT ok'}; loop delay p50/p99/max: gateway ${loopDelay.p50}/${loopDelay.p99}/${loopDelay.max} ms (10 ms resolution), load generator + simulator ${benchLoopDelay.p50}/${benchLoopDelay.p99}/${benchLoopDelay.max} ms; ${step.holds ? 'holds' : 'does not hold'}`,
     );
@@ -697,7 +818,10 @@ function mixTimeline(gateway, start) {
     try {
       const text = await (await fetch(`${gateway.url}/metrics`)).text();
       open = Number((/^gateway_tasks_in_flight (\S+)/m.exec(text) || [])[1]);
-      finished = [...text.matchAll(/^gateway_tasks_finished_total\{[^}]*\} (\S+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+      finished = [...text.matchAll(/^gateway_tasks_finished_total\{[^}]*\} (\S+)/gm)].reduce(
+        (a, m) => a + Number(m[1]),
+        0,
+      );
     } catch {
       // the scrape failed: leave the figures out
     }
@@ -738,7 +862,13 @@ function targets(results) {
   // Judged on the unrounded ratio: 29.99% printed as 30% is not 30%.
   const exact = (row) => row.gateway.throughput.rps / row.forwarder.throughput.rps;
   const ratioTarget = (id, number, share) =>
-    s[id] && add(`${number}. ${s[id].label} >= ${share * 100}% of the forwarder's req/s`, `${lib.round(exact(s[id]) * 100, 2)}%`, `>= ${share * 100}%`, exact(s[id]) >= share);
+    s[id] &&
+    add(
+      `${number}. ${s[id].label} >= ${share * 100}% of the forwarder's req/s`,
+      `${lib.round(exact(s[id]) * 100, 2)}%`,
+      `>= ${share * 100}%`,
+      exact(s[id]) >= share,
+    );
   ratioTarget('b-create', 1, 0.15);
   ratioTarget('c-create', 1, 0.15);
   ratioTarget('b-query', 2, 0.3);
@@ -746,10 +876,21 @@ function targets(results) {
   for (const id of Object.keys(s)) {
     const rounds = s[id].pacedRounds ? s[id].pacedRounds.length : 1;
     const how = rounds > 1 ? `paced, median of ${rounds} alternated rounds` : 'paced';
-    add(`3. ${s[id].label}: p99 added at ${RATE} req/s (${how}) < 2 ms`, `${s[id].addedP99Ms} ms`, '< 2 ms', s[id].addedP99Ms < 2);
+    add(
+      `3. ${s[id].label}: p99 added at ${RATE} req/s (${how}) < 2 ms`,
+      `${s[id].addedP99Ms} ms`,
+      '< 2 ms',
+      s[id].addedP99Ms < 2,
+    );
   }
   const rssRunResult = results.rss && results.rss.run;
-  if (rssRunResult) add(`4. peak RSS over ${rssRunResult.requests} requests < 250 MB`, `${rssRunResult.peakRssMb} MB`, '< 250 MB', rssRunResult.peakRssMb < 250);
+  if (rssRunResult)
+    add(
+      `4. peak RSS over ${rssRunResult.requests} requests < 250 MB`,
+      `${rssRunResult.peakRssMb} MB`,
+      '< 250 MB',
+      rssRunResult.peakRssMb < 250,
+    );
   const mix = results.mix;
   if (mix && mix.run) {
     const r = mix.run;
@@ -768,7 +909,12 @@ function targets(results) {
       );
   }
   if (results.settings && /^postgres/.test(results.settings.database || ''))
-    add('6. creates and queries run on PostgreSQL', results.settings.database, 'runs', Object.keys(s).length > 0 || Boolean(mix));
+    add(
+      '6. creates and queries run on PostgreSQL',
+      results.settings.database,
+      'runs',
+      Object.keys(s).length > 0 || Boolean(mix),
+    );
   return t;
 }
 
@@ -785,7 +931,15 @@ function report(results) {
   if (scenarios.length) {
     lines.push(
       lib.markdownTable(
-        ['scenario', 'forwarder req/s', 'gateway req/s', 'gateway / forwarder', 'forwarder p50 / p99 ms', 'gateway p50 / p99 ms', 'CPU ms / request: forwarder, gateway (ratio)'],
+        [
+          'scenario',
+          'forwarder req/s',
+          'gateway req/s',
+          'gateway / forwarder',
+          'forwarder p50 / p99 ms',
+          'gateway p50 / p99 ms',
+          'CPU ms / request: forwarder, gateway (ratio)',
+        ],
         scenarios.map((r) => [
           r.label,
           fmt(r.forwarder.throughput.rps, 0),
@@ -831,7 +985,12 @@ function report(results) {
       `${fmt(results.floor.throughput.rps, 0)} req/s`,
       `p50 / p99 ${fmt(results.floor.throughput.latency.p50)} / ${fmt(results.floor.throughput.latency.p99)} ms`,
     ]);
-  if (results.rss.throughputRun) other.push(['gateway peak RSS, runs above', `${fmt(results.rss.throughputRun.peakMb, 1)} MB`, `${results.rss.throughputRun.requests} requests`]);
+  if (results.rss.throughputRun)
+    other.push([
+      'gateway peak RSS, runs above',
+      `${fmt(results.rss.throughputRun.peakMb, 1)} MB`,
+      `${results.rss.throughputRun.requests} requests`,
+    ]);
   if (results.rss.run) {
     const r = results.rss.run;
     other.push([
@@ -888,7 +1047,9 @@ function report(results) {
 function cpuRatio(r) {
   const f = r.forwarder.throughput.cpuMsPerRequest;
   const g = r.gateway.throughput.cpuMsPerRequest;
-  return Number.isFinite(f) && Number.isFinite(g) && g > 0 ? `${fmt(f, 3)}, ${fmt(g, 3)} (${fmt((f / g) * 100, 1)}%)` : 'n/a';
+  return Number.isFinite(f) && Number.isFinite(g) && g > 0
+    ? `${fmt(f, 3)}, ${fmt(g, 3)} (${fmt((f / g) * 100, 1)}%)`
+    : 'n/a';
 }
 
 function fmt(value, digits = 2) {

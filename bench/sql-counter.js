@@ -75,7 +75,11 @@ void wrap;
 
 module.exports = {
   snapshot: () => ({ queries: counter.queries, prepares: counter.prepares, trips: counter.trips }),
-  since: (before) => ({ queries: counter.queries - before.queries, prepares: counter.prepares - before.prepares, trips: counter.trips - before.trips }),
+  since: (before) => ({
+    queries: counter.queries - before.queries,
+    prepares: counter.prepares - before.prepares,
+    trips: counter.trips - before.trips,
+  }),
   record(on) {
     counter.recording = on;
     if (on) counter.byText.clear();

@@ -44,7 +44,14 @@ const IN_FLIGHT = Number(opt('in-flight', QUICK ? 2000 : 10_000));
 const FINISHED = Number(opt('finished', QUICK ? 20_000 : 100_000));
 const CYCLES = Number(opt('cycles', QUICK ? 3 : 5));
 const PASSES = QUICK ? [500, 1000, 2000] : [1000, 5000, 10_000];
-const OUT = path.resolve(opt('out', QUICK ? path.join(__dirname, 'sync-results.quick.json') : path.join(require('node:os').tmpdir(), 'gateway-bench-sync-results.json')));
+const OUT = path.resolve(
+  opt(
+    'out',
+    QUICK
+      ? path.join(__dirname, 'sync-results.quick.json')
+      : path.join(require('node:os').tmpdir(), 'gateway-bench-sync-results.json'),
+  ),
+);
 const ADMIN = 'bench-admin-token-0123456789abcdef';
 const INSERT_BATCH = 500;
 
@@ -94,7 +101,11 @@ async function createUpstreamTasks(vars, count) {
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
-          res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text).output.task_id) : reject(new Error(`simulator create: ${res.statusCode} ${text}`))));
+          res.on('end', () =>
+            res.statusCode === 200
+              ? resolve(JSON.parse(text).output.task_id)
+              : reject(new Error(`simulator create: ${res.statusCode} ${text}`)),
+          );
         },
       );
       req.on('error', reject);
@@ -157,7 +168,12 @@ async function main() {
     when: new Date().toISOString(),
     mode: QUICK ? 'quick' : 'full',
     machine: lib.machine(),
-    settings: { inFlight: IN_FLIGHT, finished: FINISHED, cyclesMeasured: CYCLES, upstream: STUB ? 'stubbed poll (in-memory answer)' : 'simulator child process over HTTP' },
+    settings: {
+      inFlight: IN_FLIGHT,
+      finished: FINISHED,
+      cyclesMeasured: CYCLES,
+      upstream: STUB ? 'stubbed poll (in-memory answer)' : 'simulator child process over HTTP',
+    },
   };
   try {
     const config = loadConfig({
@@ -211,9 +227,17 @@ async function main() {
 
     // A template row, written by the gateway itself.
     const admin = { authorization: `Bearer ${ADMIN}` };
-    const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, { headers: admin, body: { name: 'sync bench', balance: 1e15 } });
-    await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, { headers: admin, body: { models: [{ model: 'wx2.7-r2v' }] } });
-    const key = (await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: {} })).key;
+    const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
+      headers: admin,
+      body: { name: 'sync bench', balance: 1e15 },
+    });
+    await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
+      headers: admin,
+      body: { models: [{ model: 'wx2.7-r2v' }] },
+    });
+    const key = (
+      await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, { headers: admin, body: {} })
+    ).key;
     const created = await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, {
       headers: { authorization: `Bearer ${key}` },
       body: {
@@ -231,7 +255,9 @@ async function main() {
     const rowId = (prefix) => `${prefix}_${String(++serial).padStart(10, '0')}`;
 
     log(`creating ${IN_FLIGHT} upstream tasks in the simulator`);
-    const upstreamIds = STUB ? Array.from({ length: IN_FLIGHT }, (_, i) => `stub-${i}`) : await createUpstreamTasks(sim.vars, IN_FLIGHT);
+    const upstreamIds = STUB
+      ? Array.from({ length: IN_FLIGHT }, (_, i) => `stub-${i}`)
+      : await createUpstreamTasks(sim.vars, IN_FLIGHT);
     log(`inserting ${IN_FLIGHT} in-flight tasks`);
     let t0 = Date.now();
     const inFlight = upstreamIds.map((upstreamId, i) => ({
@@ -249,8 +275,10 @@ async function main() {
     await insertRows(seed, inFlight);
     results.insertInFlightMs = Date.now() - t0;
 
-    const due = () => seed.query('SELECT COUNT(*) AS n FROM tasks WHERE sync_due_at <= ?', [Date.now()]).then((r) => Number(r[0].n));
-    const scanSql = 'SELECT id FROM tasks WHERE sync_due_at <= ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY sync_due_at LIMIT ?';
+    const due = () =>
+      seed.query('SELECT COUNT(*) AS n FROM tasks WHERE sync_due_at <= ?', [Date.now()]).then((r) => Number(r[0].n));
+    const scanSql =
+      'SELECT id FROM tasks WHERE sync_due_at <= ? AND (lease_until IS NULL OR lease_until < ?) ORDER BY sync_due_at LIMIT ?';
     const scan = async () => {
       const times = [];
       for (let i = 0; i < 20; i++) {
@@ -258,7 +286,9 @@ async function main() {
         await seed.query(scanSql, [Date.now(), Date.now(), config.SYNC_BATCH_SIZE]);
         times.push(Number(process.hrtime.bigint() - s) / 1e6);
       }
-      const plan = (await seed.query(`EXPLAIN QUERY PLAN ${scanSql}`, [Date.now(), Date.now(), config.SYNC_BATCH_SIZE])).map((r) => r.detail);
+      const plan = (
+        await seed.query(`EXPLAIN QUERY PLAN ${scanSql}`, [Date.now(), Date.now(), config.SYNC_BATCH_SIZE])
+      ).map((r) => r.detail);
       return { medianMs: lib.round(median(times), 3), plan };
     };
 
@@ -331,10 +361,16 @@ async function main() {
     results.passes = [];
     const inFlightIds = inFlight.map((r) => r.id);
     for (const n of PASSES.filter((p) => p <= IN_FLIGHT)) {
-      await seed.query('UPDATE tasks SET sync_due_at = ?, lease_owner = NULL, lease_until = NULL WHERE sync_due_at IS NOT NULL', [Date.now() + 3_600_000]);
+      await seed.query(
+        'UPDATE tasks SET sync_due_at = ?, lease_owner = NULL, lease_until = NULL WHERE sync_due_at IS NOT NULL',
+        [Date.now() + 3_600_000],
+      );
       for (let i = 0; i < n; i += 500) {
         const ids = inFlightIds.slice(i, Math.min(n, i + 500));
-        await seed.query(`UPDATE tasks SET sync_due_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, [Date.now() - 1000, ...ids]);
+        await seed.query(`UPDATE tasks SET sync_due_at = ? WHERE id IN (${ids.map(() => '?').join(', ')})`, [
+          Date.now() - 1000,
+          ...ids,
+        ]);
       }
       const before = sql.snapshot();
       const cpuBefore = process.cpuUsage();
@@ -374,7 +410,9 @@ async function main() {
   const b = results.cycleWithFinished;
   const passes = results.passes;
   const perTask = passes.map((p) => p.msPerTask);
-  const synced = [a, b].reduce((n, x) => n + x.cycles.reduce((m, c) => m + c.synced, 0), 0) + passes.reduce((n, p) => n + p.synced, 0);
+  const synced =
+    [a, b].reduce((n, x) => n + x.cycles.reduce((m, c) => m + c.synced, 0), 0) +
+    passes.reduce((n, p) => n + p.synced, 0);
   results.polls = { ...polls, measuredSyncs: synced };
   results.verdict = {
     pollsAnswered: {
@@ -408,7 +446,9 @@ async function main() {
   };
   results.elapsedSeconds = Math.round((Date.now() - started) / 1000);
   fs.writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`\n${report(results)}\n\nwritten: ${OUT.startsWith(process.cwd()) ? path.relative(process.cwd(), OUT) : OUT} (${results.elapsedSeconds} s)\n`);
+  process.stdout.write(
+    `\n${report(results)}\n\nwritten: ${OUT.startsWith(process.cwd()) ? path.relative(process.cwd(), OUT) : OUT} (${results.elapsedSeconds} s)\n`,
+  );
 }
 
 function report(r) {
@@ -417,10 +457,24 @@ function report(r) {
     `Machine: ${m.cpu}, ${m.cores} cores, Node ${m.node}; ${r.mode} mode, ${r.when}; upstream: ${r.settings.upstream}; batch ${r.settings.batchSize}, concurrency ${r.settings.concurrency}.`,
     '',
   ];
-  const c = (x) => [x.label, String(x.dueBefore), `${x.medianMs}`, `${x.medianQueries}`, `${x.msPerTask}`, `${x.queriesPerTask}`];
+  const c = (x) => [
+    x.label,
+    String(x.dueBefore),
+    `${x.medianMs}`,
+    `${x.medianQueries}`,
+    `${x.msPerTask}`,
+    `${x.queriesPerTask}`,
+  ];
   lines.push(
     lib.markdownTable(
-      ['one sync cycle', 'due before', 'ms / cycle (median)', 'SQL statements / cycle', 'ms / task', 'statements / task'],
+      [
+        'one sync cycle',
+        'due before',
+        'ms / cycle (median)',
+        'SQL statements / cycle',
+        'ms / task',
+        'statements / task',
+      ],
       [c(r.cycleWithoutFinished), c(r.cycleWithFinished)],
     ),
   );
@@ -429,15 +483,32 @@ function report(r) {
     lib.markdownTable(
       ['due-task scan (claim SELECT, LIMIT batch)', 'median ms', 'query plan'],
       [
-        [`${r.settings.inFlight} in flight, 0 finished`, String(r.scanWithoutFinished.medianMs), r.scanWithoutFinished.plan.join('; ')],
-        [`${r.settings.inFlight} in flight, ${r.settings.finished} finished`, String(r.scanWithFinished.medianMs), r.scanWithFinished.plan.join('; ')],
+        [
+          `${r.settings.inFlight} in flight, 0 finished`,
+          String(r.scanWithoutFinished.medianMs),
+          r.scanWithoutFinished.plan.join('; '),
+        ],
+        [
+          `${r.settings.inFlight} in flight, ${r.settings.finished} finished`,
+          String(r.scanWithFinished.medianMs),
+          r.scanWithFinished.plan.join('; '),
+        ],
       ],
     ),
   );
   lines.push('');
   lines.push(
     lib.markdownTable(
-      [`full pass (${r.settings.finished} finished beside)`, 'synced', 'cycles', 'total ms', 'SQL statements', 'ms / task', 'CPU ms / task', 'statements / task'],
+      [
+        `full pass (${r.settings.finished} finished beside)`,
+        'synced',
+        'cycles',
+        'total ms',
+        'SQL statements',
+        'ms / task',
+        'CPU ms / task',
+        'statements / task',
+      ],
       r.passes.map((p) => [
         `${p.due} due`,
         String(p.synced),

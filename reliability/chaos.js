@@ -42,7 +42,10 @@ async function run(ctx) {
       // A query of some earlier task between creates: answered from the record, whatever the upstream does.
       if (accepted.length) {
         const task = accepted[Math.floor(random() * accepted.length)];
-        const q = await lib.request('GET', `${gw.url}${KINDS[task.kind].query(task.id)}`, { headers: auth, timeoutMs: 10_000 });
+        const q = await lib.request('GET', `${gw.url}${KINDS[task.kind].query(task.id)}`, {
+          headers: auth,
+          timeoutMs: 10_000,
+        });
         ctx.observe('chaos query', q, { upstreamFaults: true, path: KINDS[task.kind].query(task.id) });
         if (q.status === 404) report.tasksLost++;
       }

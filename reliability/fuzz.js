@@ -19,7 +19,11 @@ const LONG_MARK = 'LONGVALUE';
 const FALLBACK_BODIES = {
   '/kl/v1/videos/multi-elements/init-selection': { video_url: 'https://example.com/clip.mp4' },
   '/kl/v1/videos/multi-elements/add-selection': { session_id: 'sess_x', frame_index: 0, points: [{ x: 0.5, y: 0.5 }] },
-  '/kl/v1/videos/multi-elements/delete-selection': { session_id: 'sess_x', frame_index: 0, points: [{ x: 0.5, y: 0.5 }] },
+  '/kl/v1/videos/multi-elements/delete-selection': {
+    session_id: 'sess_x',
+    frame_index: 0,
+    points: [{ x: 0.5, y: 0.5 }],
+  },
   '/kl/v1/videos/multi-elements/clear-selection': { session_id: 'sess_x' },
   '/kl/v1/videos/multi-elements/preview-selection': { session_id: 'sess_x' },
 };
@@ -36,13 +40,22 @@ function arbitraryOf(doc, schema, depth = 0) {
   if (depth > 6) return fc.constant(null);
   const withExample = (arb) => (s.example !== undefined ? fc.oneof(fc.constant(s.example), arb) : arb);
   if (s.oneOf || s.anyOf) return fc.oneof(...(s.oneOf || s.anyOf).map((x) => arbitraryOf(doc, x, depth + 1)));
-  if (s.allOf) return fc.tuple(...s.allOf.map((x) => arbitraryOf(doc, x, depth + 1))).map((parts) => Object.assign({}, ...parts.filter((p) => p && typeof p === 'object')));
+  if (s.allOf)
+    return fc
+      .tuple(...s.allOf.map((x) => arbitraryOf(doc, x, depth + 1)))
+      .map((parts) => Object.assign({}, ...parts.filter((p) => p && typeof p === 'object')));
   if (s.enum) return fc.constantFrom(...s.enum);
   switch (s.type) {
     case 'string':
       if (s.format === 'uri' || /url/i.test(s.description || ''))
-        return fc.constantFrom('https://example.com/a.png', 'https://example.com/b.mp4', 'https://example.com/v.mp3', 'https://hooks.example.com/x');
-      if (s.format === 'date-time') return fc.date({ min: new Date(2020, 0, 1), max: new Date(2030, 0, 1) }).map((d) => d.toISOString());
+        return fc.constantFrom(
+          'https://example.com/a.png',
+          'https://example.com/b.mp4',
+          'https://example.com/v.mp3',
+          'https://hooks.example.com/x',
+        );
+      if (s.format === 'date-time')
+        return fc.date({ min: new Date(2020, 0, 1), max: new Date(2030, 0, 1) }).map((d) => d.toISOString());
       return withExample(fc.string({ minLength: s.minLength || 0, maxLength: Math.min(s.maxLength || 40, 40) }));
     case 'integer':
       return withExample(fc.integer({ min: s.minimum ?? -1000, max: s.maximum ?? 100000 }));
@@ -51,12 +64,18 @@ function arbitraryOf(doc, schema, depth = 0) {
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(arbitraryOf(doc, s.items || {}, depth + 1), { minLength: Math.min(s.minItems || 0, 3), maxLength: Math.min(s.maxItems ?? 3, 3) });
+      return fc.array(arbitraryOf(doc, s.items || {}, depth + 1), {
+        minLength: Math.min(s.minItems || 0, 3),
+        maxLength: Math.min(s.maxItems ?? 3, 3),
+      });
     case 'object':
     default: {
       const props = s.properties || {};
       const keys = Object.keys(props);
-      if (!keys.length) return s.type === 'object' ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) : fc.jsonValue({ maxDepth: 2 });
+      if (!keys.length)
+        return s.type === 'object'
+          ? fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 })
+          : fc.jsonValue({ maxDepth: 2 });
       const record = Object.fromEntries(keys.map((k) => [k, arbitraryOf(doc, props[k], depth + 1)]));
       return withExample(fc.record(record, { requiredKeys: (s.required || []).filter((k) => keys.includes(k)) }));
     }
@@ -66,7 +85,8 @@ function arbitraryOf(doc, schema, depth = 0) {
 /** Paths to every value inside `value` (including the root, as []). */
 function pathsOf(value, prefix = [], out = []) {
   out.push(prefix);
-  if (value && typeof value === 'object' && prefix.length < 6) for (const k of Object.keys(value)) pathsOf(value[k], [...prefix, k], out);
+  if (value && typeof value === 'object' && prefix.length < 6)
+    for (const k of Object.keys(value)) pathsOf(value[k], [...prefix, k], out);
   return out;
 }
 
@@ -130,9 +150,14 @@ const BREAKERS = {
     return ps.length ? setAt(v, ps[Math.floor(r() * ps.length)], () => undefined) : {};
   },
   extraField: (v, r) => {
-    const ps = pathsOf(v).filter((p) => p.length === 0 || (typeof getAt(v, p) === 'object' && getAt(v, p) !== null && !Array.isArray(getAt(v, p))));
+    const ps = pathsOf(v).filter(
+      (p) => p.length === 0 || (typeof getAt(v, p) === 'object' && getAt(v, p) !== null && !Array.isArray(getAt(v, p))),
+    );
     const p = ps[Math.floor(r() * ps.length)] || [];
-    return setAt(v, p, (node) => ({ ...(node && typeof node === 'object' ? node : {}), zz_unknown_field: r() < 0.5 ? 1 : 'extra' }));
+    return setAt(v, p, (node) => ({
+      ...(node && typeof node === 'object' ? node : {}),
+      zz_unknown_field: r() < 0.5 ? 1 : 'extra',
+    }));
   },
   hugeNumber: (v, r) => {
     const nums = [1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), -1, 0, -0, 1e-320, 999999999999, 4294967296];
@@ -141,7 +166,22 @@ const BREAKERS = {
     return setAt(v, all[Math.floor(r() * all.length)], () => nums[Math.floor(r() * nums.length)]);
   },
   nanString: (v, r) => {
-    const strs = ['NaN', 'Infinity', '-Infinity', '1e309', '0x10', ' 5 ', '', 'null', 'undefined', 'true', '5.0', '05', '+5', '٥'];
+    const strs = [
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '1e309',
+      '0x10',
+      ' 5 ',
+      '',
+      'null',
+      'undefined',
+      'true',
+      '5.0',
+      '05',
+      '+5',
+      '٥',
+    ];
     const ps = pathsOf(v);
     return setAt(v, ps[Math.floor(r() * ps.length)], () => strs[Math.floor(r() * strs.length)]);
   },
@@ -151,14 +191,20 @@ const BREAKERS = {
   },
   oddUnicode: (v, r) => {
     const ps = pathsOf(v).filter((p) => p.length);
-    const s = LONG_MARK + Array.from({ length: r() < 0.5 ? 200 : 3000 }, () => ODD[Math.floor(r() * ODD.length)]).join('');
+    const s =
+      LONG_MARK + Array.from({ length: r() < 0.5 ? 200 : 3000 }, () => ODD[Math.floor(r() * ODD.length)]).join('');
     return ps.length ? setAt(v, ps[Math.floor(r() * ps.length)], () => s) : s;
   },
-  longModel: (v) => (v && typeof v === 'object' && !Array.isArray(v) ? { ...v, model: LONG_MARK + 'm'.repeat(20000), model_name: LONG_MARK + 'k'.repeat(5000) } : v),
+  longModel: (v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? { ...v, model: LONG_MARK + 'm'.repeat(20000), model_name: LONG_MARK + 'k'.repeat(5000) }
+      : v,
   base64: (v, r) => {
     const ps = pathsOf(v).filter((p) => typeof getAt(v, p) === 'string');
     const all = ps.length ? ps : pathsOf(v).filter((p) => p.length);
-    return all.length ? setAt(v, all[Math.floor(r() * all.length)], () => (r() < 0.5 ? BASE64 : `data:image/png;base64,${BASE64}`)) : v;
+    return all.length
+      ? setAt(v, all[Math.floor(r() * all.length)], () => (r() < 0.5 ? BASE64 : `data:image/png;base64,${BASE64}`))
+      : v;
   },
   nullify: (v, r) => {
     const ps = pathsOf(v);
@@ -175,7 +221,12 @@ function getAt(root, p) {
 
 /** Serialises with prototype keys as real own keys (JSON.stringify would drop a `__proto__` set by assignment). */
 function withProtoKeys(text, r) {
-  const inject = ['"__proto__":{"isAdmin":true,"balance":1,"toString":1}', '"constructor":{"prototype":{"polluted":1}}', '"prototype":{"x":1}', '"hasOwnProperty":1'];
+  const inject = [
+    '"__proto__":{"isAdmin":true,"balance":1,"toString":1}',
+    '"constructor":{"prototype":{"polluted":1}}',
+    '"prototype":{"x":1}',
+    '"hasOwnProperty":1',
+  ];
   const pick = inject[Math.floor(r() * inject.length)];
   if (text.startsWith('{') && text.length > 2) return `{${pick},${text.slice(1)}`;
   if (text === '{}') return `{${pick}}`;
@@ -183,14 +234,40 @@ function withProtoKeys(text, r) {
 }
 
 /** Raw bodies that are broken as text, not as JSON values. */
-const RAW_BODIES = ['', 'null', '[]', '"text"', '123', '{', '{"a":', 'true', '\u0000', '{"model":"a","model":"b"}', '\ufeff{}', '[{"__proto__":{"x":1}}]'];
+const RAW_BODIES = [
+  '',
+  'null',
+  '[]',
+  '"text"',
+  '123',
+  '{',
+  '{"a":',
+  'true',
+  '\u0000',
+  '{"model":"a","model":"b"}',
+  '\ufeff{}',
+  '[{"__proto__":{"x":1}}]',
+];
 
 function queryStringFor(doc, op, r) {
   const parts = [];
   for (const param of (op.parameters || []).filter((p) => p.in === 'query')) {
     const s = resolve(doc, param.schema || {});
     const good = s.type === 'integer' ? String(1 + Math.floor(r() * 20)) : s.enum ? s.enum[0] : 'x';
-    const bad = ['-1', '0', 'NaN', '1e309', '99999999999999999999', '', '%00', encodeURIComponent('🧪'.repeat(50)), 'true', '[]', '1.5', encodeURIComponent("' OR 1=1 --")];
+    const bad = [
+      '-1',
+      '0',
+      'NaN',
+      '1e309',
+      '99999999999999999999',
+      '',
+      '%00',
+      encodeURIComponent('🧪'.repeat(50)),
+      'true',
+      '[]',
+      '1.5',
+      encodeURIComponent("' OR 1=1 --"),
+    ];
     const value = r() < 0.5 ? good : bad[Math.floor(r() * bad.length)];
     const name = encodeURIComponent(param.name);
     parts.push(`${name}=${value}`);
@@ -251,13 +328,17 @@ async function run(ctx) {
   ctx.secret('base64 payload', BASE64);
   const auth = `Bearer ${acct.key}`;
   const docRes = await lib.request('GET', `${gw.url}/docs-json`);
-  if (docRes.status !== 200 || !docRes.json || !docRes.json.paths) throw new Error(`GET /docs-json -> ${docRes.status}`);
+  if (docRes.status !== 200 || !docRes.json || !docRes.json.paths)
+    throw new Error(`GET /docs-json -> ${docRes.status}`);
   const doc = docRes.json;
 
   // A few real tasks of the fuzz account, so path parameters sometimes name something that exists.
   const ownTasks = [];
   for (const kind of Object.keys(KINDS)) {
-    const res = await lib.request('POST', `${gw.url}${KINDS[kind].path}`, { headers: { authorization: auth }, body: KINDS[kind].body('fuzz-seed') });
+    const res = await lib.request('POST', `${gw.url}${KINDS[kind].path}`, {
+      headers: { authorization: auth },
+      body: KINDS[kind].body('fuzz-seed'),
+    });
     const id = KINDS[kind].idOf(res.json);
     if (id) ownTasks.push({ id, kind });
   }
@@ -267,13 +348,21 @@ async function run(ctx) {
   const ops = [];
   for (const [template, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const schema = op.requestBody && op.requestBody.content && op.requestBody.content['application/json'] && op.requestBody.content['application/json'].schema;
+      const schema =
+        op.requestBody &&
+        op.requestBody.content &&
+        op.requestBody.content['application/json'] &&
+        op.requestBody.content['application/json'].schema;
       const fallback = FALLBACK_BODIES[template];
       const arb = schema ? arbitraryOf(doc, schema) : fallback ? fc.constant(fallback) : null;
       ops.push({ template, method: method.toUpperCase(), op, arb, admin: template.startsWith('/admin/') });
     }
   }
-  const samples = new Map(ops.filter((o) => o.arb).map((o) => [o, fc.sample(o.arb, { numRuns: Math.ceil(total / ops.length) + 5, seed: ctx.seed })]));
+  const samples = new Map(
+    ops
+      .filter((o) => o.arb)
+      .map((o) => [o, fc.sample(o.arb, { numRuns: Math.ceil(total / ops.length) + 5, seed: ctx.seed })]),
+  );
   const random = lib.rng(ctx.seed + 3);
   const created = []; // tasks a fuzz request really created (2xx on a create route)
   const perRoute = new Map();
@@ -283,9 +372,12 @@ async function run(ctx) {
     const o = ops[i % ops.length];
     const r = lib.rng(ctx.seed * 7919 + i);
     const path = o.template.replace(/\{[^}]+\}/g, () => (r() < 0.85 ? pathParamValue(r, ownIds) : 'x'));
-    let headers = { authorization: o.admin ? (r() < 0.5 ? undefined : `Bearer ${r() < 0.5 ? lib.ADMIN_TOKEN : acct.key}`) : auth };
+    let headers = {
+      authorization: o.admin ? (r() < 0.5 ? undefined : `Bearer ${r() < 0.5 ? lib.ADMIN_TOKEN : acct.key}`) : auth,
+    };
     // The admin token only for reads: fuzzing admin writes with it would move money on purpose.
-    if (o.admin && o.method !== 'GET' && headers.authorization === `Bearer ${lib.ADMIN_TOKEN}`) headers.authorization = `Bearer ${acct.key}`;
+    if (o.admin && o.method !== 'GET' && headers.authorization === `Bearer ${lib.ADMIN_TOKEN}`)
+      headers.authorization = `Bearer ${acct.key}`;
     let body;
     let query = '';
     const mode = r();
@@ -299,10 +391,14 @@ async function run(ctx) {
         used.push(name);
         value = BREAKERS[name](value, r);
       }
-      body = JSON.stringify(value === undefined ? {} : value).replace(new RegExp(`"${DEEP_TOKEN}(\\d+)"`, 'g'), (_, n) => deepText(Number(n)));
+      body = JSON.stringify(value === undefined ? {} : value).replace(
+        new RegExp(`"${DEEP_TOKEN}(\\d+)"`, 'g'),
+        (_, n) => deepText(Number(n)),
+      );
       if (r() < 0.15) body = withProtoKeys(body, r);
     } else if (o.method !== 'GET' && mode < 0.8) {
-      body = r() < 0.15 ? `{"pad":"${'p'.repeat(BODY_LIMIT + 1000)}"}` : RAW_BODIES[Math.floor(r() * RAW_BODIES.length)];
+      body =
+        r() < 0.15 ? `{"pad":"${'p'.repeat(BODY_LIMIT + 1000)}"}` : RAW_BODIES[Math.floor(r() * RAW_BODIES.length)];
     } else if (mode < 0.9) {
       headers = HEADER_VARIANTS[Math.floor(r() * HEADER_VARIANTS.length)](headers);
       if (o.arb) body = JSON.stringify(samples.get(o)[0]);
@@ -310,10 +406,16 @@ async function run(ctx) {
       query = queryStringFor(doc, o.op, r);
     }
     if (!query && r() < 0.3) query = queryStringFor(doc, o.op, r);
-    if (body !== undefined && headers['content-type'] === undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
+    if (body !== undefined && headers['content-type'] === undefined && !('content-type' in headers))
+      headers['content-type'] = 'application/json';
     for (const k of Object.keys(headers)) if (headers[k] === undefined) delete headers[k];
     if (o.arb && body === undefined && o.method !== 'GET') body = '';
-    const res = await lib.request(o.method, `${gw.url}${path}${query}`, { headers, body, timeoutMs: 10_000, noAgent: true });
+    const res = await lib.request(o.method, `${gw.url}${path}${query}`, {
+      headers,
+      body,
+      timeoutMs: 10_000,
+      noAgent: true,
+    });
     report.casesFuzzed++;
     perRoute.set(`${o.method} ${o.template}`, (perRoute.get(`${o.method} ${o.template}`) || 0) + 1);
     const pathname = path.split('?')[0];
@@ -331,13 +433,17 @@ async function run(ctx) {
       }
     }
     if (res.status >= 200 && res.status < 300 && o.method === 'POST') {
-      const kind = Object.keys(KINDS).find((k) => KINDS[k].path === o.template && (k !== 'ax-old' || /reference_urls/.test(body || '')));
+      const kind = Object.keys(KINDS).find(
+        (k) => KINDS[k].path === o.template && (k !== 'ax-old' || /reference_urls/.test(body || '')),
+      );
       const id = kind && KINDS[kind].idOf(res.json);
       if (id) created.push({ id, kind });
       else if (kind) ctx.example('fuzz 2xx without task', `${o.template}: ${(res.text || '').slice(0, 120)}`);
     }
   });
-  lib.log(`fuzz: ${report.casesFuzzed} cases over ${perRoute.size} routes; ${created.length} broken-looking requests were still valid creates`);
+  lib.log(
+    `fuzz: ${report.casesFuzzed} cases over ${perRoute.size} routes; ${created.length} broken-looking requests were still valid creates`,
+  );
 
   // Nothing charged: after the tasks fuzz input really created have ended, the account moved
   // exactly their charges, no more.
@@ -349,7 +455,8 @@ async function run(ctx) {
   const legit = rows.filter((row) => fuzzIds.has(row.task_id)).reduce((s, row) => s + Number(row.amount), 0);
   const seedIds = new Set(ownTasks.map((t) => t.id));
   const seedCharges = rows.filter((row) => seedIds.has(row.task_id)).reduce((s, row) => s + Number(row.amount), 0);
-  const moved = Number(before.balance) + Number(before.held) - (Number(after.balance) + Number(after.held)) - legit - seedCharges;
+  const moved =
+    Number(before.balance) + Number(before.held) - (Number(after.balance) + Number(after.held)) - legit - seedCharges;
   report.fuzzCharged += Math.abs(moved);
   report.tasksCreated += created.length + ownTasks.length;
   report.tasksEnded += ended.ended;

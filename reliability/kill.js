@@ -34,11 +34,23 @@ async function run(ctx) {
     let last;
     for (let attempt = 0; ; attempt++) {
       if (attempt) stats.retries++;
-      const res = await lib.request('POST', `${gw.url}${KINDS[kind].path}`, { headers: { ...auth, 'idempotency-key': key }, body, timeoutMs: 10_000 });
-      ctx.observe('kill create', res, { upstreamFaults: true, allowTimeout: true, path: KINDS[kind].path, skipShape: res.status === 0 });
+      const res = await lib.request('POST', `${gw.url}${KINDS[kind].path}`, {
+        headers: { ...auth, 'idempotency-key': key },
+        body,
+        timeoutMs: 10_000,
+      });
+      ctx.observe('kill create', res, {
+        upstreamFaults: true,
+        allowTimeout: true,
+        path: KINDS[kind].path,
+        skipShape: res.status === 0,
+      });
       last = res;
       if (res.status === 0) cut = true;
-      const retryable = res.status === 0 || res.status === 503 || (res.status === 409 && /idempotency_in_progress/.test(res.text || ''));
+      const retryable =
+        res.status === 0 ||
+        res.status === 503 ||
+        (res.status === 409 && /idempotency_in_progress/.test(res.text || ''));
       if (!retryable || Date.now() - first > RETRY_WINDOW_MS) break;
       await lib.sleep(300 + Math.floor(random() * 400));
     }
@@ -84,7 +96,8 @@ async function run(ctx) {
   report.tasksCreated += tasks.length;
   report.tasksEnded += drained.ended;
   report.tasksLost += drained.missing + drained.open;
-  if (drained.open || drained.missing) ctx.detail('kill tasks lost', { missing: drained.missing, open: drained.open, ids: drained.openIds });
+  if (drained.open || drained.missing)
+    ctx.detail('kill tasks lost', { missing: drained.missing, open: drained.open, ids: drained.openIds });
   // Holds of creations cut before the upstream answered end at their deadline or in the sweep.
   const final = await ctx.settled(admin, [acct.id], new Set(tasks.map((t) => t.id)), 50_000);
   ctx.account(final, 'kill');

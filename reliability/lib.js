@@ -17,7 +17,21 @@ const ADMIN_TOKEN = 'reliability-admin-token-0123456789';
 const sleep = bench.sleep;
 
 /** Every model of the catalogue (README table); accounts of the suite get all of them. */
-const ALL_MODELS = ['kl-v1', 'kl-v1-6', 'wx2.7-r2v', 'wx2.7-r2v-2026-06-12', 'wx2.6-r2v', 'wx2.6-r2v-flash', 'vdq3-mix', 'vdq3-turbo', 'vdq3', 'vdq2-pro', 'vdq2', 'vdq1', 'vd2.0'];
+const ALL_MODELS = [
+  'kl-v1',
+  'kl-v1-6',
+  'wx2.7-r2v',
+  'wx2.7-r2v-2026-06-12',
+  'wx2.6-r2v',
+  'wx2.6-r2v-flash',
+  'vdq3-mix',
+  'vdq3-turbo',
+  'vdq3',
+  'vdq2-pro',
+  'vdq2',
+  'vdq1',
+  'vd2.0',
+];
 
 function log(message) {
   process.stderr.write(`[reliability ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -38,7 +52,8 @@ function freePort() {
 function storeFromEnv() {
   const databaseUrl = process.env.DATABASE_URL || '';
   const redisUrl = process.env.REDIS_URL || '';
-  if (databaseUrl && !databaseUrl.startsWith('postgres')) throw new Error('reliability: DATABASE_URL must be postgres://… (unset: SQLite in a temp dir)');
+  if (databaseUrl && !databaseUrl.startsWith('postgres'))
+    throw new Error('reliability: DATABASE_URL must be postgres://… (unset: SQLite in a temp dir)');
   return { kind: databaseUrl ? 'postgres' : 'sqlite', databaseUrl, redisUrl };
 }
 
@@ -79,14 +94,21 @@ class Gateway {
   async start(timeoutMs = 60_000) {
     const fd = fs.openSync(this.logFile, 'a');
     const env = { ...process.env };
-    for (const key of Object.keys(env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL|PORT|CALLBACK_|SYNC_|TASK_|RECONCILE_|DEFAULT_)/.test(key)) delete env[key];
-    const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: { ...env, ...this.env, PORT: String(this.port) }, stdio: ['ignore', fd, fd] });
+    for (const key of Object.keys(env))
+      if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL|PORT|CALLBACK_|SYNC_|TASK_|RECONCILE_|DEFAULT_)/.test(key))
+        delete env[key];
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: ROOT,
+      env: { ...env, ...this.env, PORT: String(this.port) },
+      stdio: ['ignore', fd, fd],
+    });
     fs.closeSync(fd);
     this.child = child;
     this.starts++;
     const until = Date.now() + timeoutMs;
     for (;;) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${this.name} exited at start (code ${child.exitCode}): ${tail(this.logFile)}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${this.name} exited at start (code ${child.exitCode}): ${tail(this.logFile)}`);
       const res = await request('GET', `${this.url}/readyz`, { timeoutMs: 1000 });
       if (res.status === 200) return this;
       if (Date.now() > until) throw new Error(`${this.name} not ready within ${timeoutMs} ms: ${tail(this.logFile)}`);
@@ -147,8 +169,16 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function request(method, url, { headers = {}, body, timeoutMs = 15_000, noAgent = false } = {}) {
   return new Promise((resolve) => {
     const target = new URL(url);
-    const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-    const allHeaders = { ...(payload && !hasHeader(headers, 'content-type') ? { 'content-type': 'application/json' } : {}), ...headers };
+    const payload =
+      body === undefined
+        ? undefined
+        : Buffer.isBuffer(body)
+          ? body
+          : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+    const allHeaders = {
+      ...(payload && !hasHeader(headers, 'content-type') ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    };
     if (payload) allHeaders['content-length'] = payload.length;
     const started = performance.now();
     let done = false;
@@ -158,7 +188,14 @@ function request(method, url, { headers = {}, body, timeoutMs = 15_000, noAgent 
       resolve({ ms: performance.now() - started, ...result });
     };
     const req = http.request(
-      { agent: noAgent ? false : agent, hostname: target.hostname, port: target.port, method, path: url.slice(url.indexOf('/', 8)), headers: allHeaders },
+      {
+        agent: noAgent ? false : agent,
+        hostname: target.hostname,
+        port: target.port,
+        method,
+        path: url.slice(url.indexOf('/', 8)),
+        headers: allHeaders,
+      },
       (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
@@ -193,7 +230,8 @@ function hasHeader(headers, name) {
 function adminClient(url) {
   const call = async (method, p, body) => {
     const res = await request(method, `${url}${p}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, body });
-    if (res.status < 200 || res.status >= 300) throw new Error(`admin ${method} ${p} -> ${res.status || res.error}: ${(res.text || '').slice(0, 300)}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new Error(`admin ${method} ${p} -> ${res.status || res.error}: ${(res.text || '').slice(0, 300)}`);
     return res.json;
   };
   return {
@@ -203,8 +241,16 @@ function adminClient(url) {
     patch: (p, b) => call('PATCH', p, b),
     del: (p) => call('DELETE', p),
     /** An account with money, every model, and a key. */
-    async account(name, { balance = 1_000_000_000_000, rpm = 1_000_000, maxConcurrent = 100_000, models = ALL_MODELS } = {}) {
-      const account = await call('POST', '/admin/v1/accounts', { name, balance, rate_limit_rpm: rpm, max_concurrent_tasks: maxConcurrent });
+    async account(
+      name,
+      { balance = 1_000_000_000_000, rpm = 1_000_000, maxConcurrent = 100_000, models = ALL_MODELS } = {},
+    ) {
+      const account = await call('POST', '/admin/v1/accounts', {
+        name,
+        balance,
+        rate_limit_rpm: rpm,
+        max_concurrent_tasks: maxConcurrent,
+      });
       await call('PUT', `/admin/v1/accounts/${account.id}/models`, { models: models.map((model) => ({ model })) });
       const key = await call('POST', `/admin/v1/accounts/${account.id}/keys`, { name });
       return { id: account.id, key: key.key, keyId: key.id, name };

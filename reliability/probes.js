@@ -61,7 +61,11 @@ async function run(ctx) {
   ])
     ctx.secret(n, k);
   const call = async (method, path, key, body, label = 'probe') => {
-    const res = await lib.request(method, `${gw.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, body, timeoutMs: 10_000 });
+    const res = await lib.request(method, `${gw.url}${path}`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      body,
+      timeoutMs: 10_000,
+    });
     ctx.observe(label, res, { path: path.split('?')[0] });
     return res;
   };
@@ -74,12 +78,19 @@ async function run(ctx) {
     if (id) owned.push({ id, kind });
     else throw new Error(`probes: could not create a ${kind} task: ${res.status} ${res.text}`);
   }
-  const session = await call('POST', '/kl/v1/videos/multi-elements/init-selection', a.key, { video_url: 'https://example.com/clip.mp4' });
+  const session = await call('POST', '/kl/v1/videos/multi-elements/init-selection', a.key, {
+    video_url: 'https://example.com/clip.mp4',
+  });
   const sessionId = session.json && session.json.data && session.json.data.session_id;
   await drain(lib, gw.url, a.key, owned, 30_000);
   const voiceTask = owned.find((t) => t.kind === 'kl-voice');
   const voice = await call('GET', KINDS['kl-voice'].query(voiceTask.id), a.key);
-  const voiceId = voice.json && voice.json.data && voice.json.data.task_result && voice.json.data.task_result.voices && voice.json.data.task_result.voices[0].voice_id;
+  const voiceId =
+    voice.json &&
+    voice.json.data &&
+    voice.json.data.task_result &&
+    voice.json.data.task_result.voices &&
+    voice.json.data.task_result.voices[0].voice_id;
   report.tasksCreated += owned.length;
   report.tasksEnded += owned.length;
 
@@ -115,14 +126,23 @@ async function run(ctx) {
     await expect404('POST', '/kl/v1/videos/multi-elements/delete-selection', { session_id: sessionId, ...point });
     await expect404('POST', '/kl/v1/videos/multi-elements/clear-selection', { session_id: sessionId });
     await expect404('POST', '/kl/v1/videos/multi-elements/preview-selection', { session_id: sessionId });
-    await expect404('POST', '/kl/v1/videos/multi-elements', { session_id: sessionId, edit_mode: 'removal', prompt: 'remove it', duration: '5' });
+    await expect404('POST', '/kl/v1/videos/multi-elements', {
+      session_id: sessionId,
+      edit_mode: 'removal',
+      prompt: 'remove it',
+      duration: '5',
+    });
   }
   if (voiceId) await expect404('POST', '/kl/v1/general/delete-voices', { voice_id: voiceId });
-  await expect404('POST', '/kl/v1/general/custom-voices', { voice_name: 'stolen', video_id: `video_${voiceTask.id}_0` });
+  await expect404('POST', '/kl/v1/general/custom-voices', {
+    voice_name: 'stolen',
+    video_id: `video_${voiceTask.id}_0`,
+  });
   await expect404('POST', '/kl/v1/videos/multi-elements/init-selection', { video_id: `video_${voiceTask.id}_0` });
 
   // A key restricted to wx2.7-r2v reading the same account's tasks of other models.
-  for (const t of owned.filter((x) => x.kind !== 'ax-new')) await expect404('GET', KINDS[t.kind].query(t.id), undefined, restricted.key, 'restricted-key read');
+  for (const t of owned.filter((x) => x.kind !== 'ax-new'))
+    await expect404('GET', KINDS[t.kind].query(t.id), undefined, restricted.key, 'restricted-key read');
 
   // Callback destinations: refused (400 naming callback_url) in every spelling.
   for (const url of PRIVATE_CALLBACKS) {
@@ -146,12 +166,30 @@ async function run(ctx) {
     ['/vd/ent/v2/reference2video', { ...KINDS.vd.body('x'), aspect_ratio: long }],
     ['/kl/v1/general/custom-voices', { ...KINDS['kl-voice'].body('x'), model_name: long }],
     ['/kl/v1/general/custom-voices', { ...KINDS['kl-voice'].body('x'), voice_url: `https://example.com/${long}.txt` }],
-    ['/kl/v1/videos/multi-elements', { session_id: sessionId, edit_mode: 'swap', prompt: 'p', image_list: [{ image: BASE64 }] }],
-    ['/kl/v1/videos/multi-elements', { session_id: sessionId, edit_mode: 'swap', prompt: 'p', image_list: [{ image: `data:image/png;base64,${BASE64}` }] }],
-    ['/vd/ent/v2/reference2video', { model: 'vdq3', images: [`data:image/png;base64,${BASE64}`], prompt: 'x', duration: 'five' }],
+    [
+      '/kl/v1/videos/multi-elements',
+      { session_id: sessionId, edit_mode: 'swap', prompt: 'p', image_list: [{ image: BASE64 }] },
+    ],
+    [
+      '/kl/v1/videos/multi-elements',
+      {
+        session_id: sessionId,
+        edit_mode: 'swap',
+        prompt: 'p',
+        image_list: [{ image: `data:image/png;base64,${BASE64}` }],
+      },
+    ],
+    [
+      '/vd/ent/v2/reference2video',
+      { model: 'vdq3', images: [`data:image/png;base64,${BASE64}`], prompt: 'x', duration: 'five' },
+    ],
     [
       '/ax/api/v1/services/aigc/video-generation/video-synthesis',
-      { model: 'wx2.6-r2v', input: { prompt: 'x', reference_urls: [`data:image/png;base64,${BASE64}`] }, parameters: { size: long } },
+      {
+        model: 'wx2.6-r2v',
+        input: { prompt: 'x', reference_urls: [`data:image/png;base64,${BASE64}`] },
+        parameters: { size: long },
+      },
     ],
   ];
   for (const [path, body] of longBodies) {
@@ -165,7 +203,10 @@ async function run(ctx) {
     }
     if ((res.text || '').length > 4000 || (res.text || '').includes('m'.repeat(600))) {
       report.uncappedEchoes++;
-      ctx.example('uncapped echo', `${path} ${Object.keys(body).join(',')}: ${res.status}, answer of ${(res.text || '').length} chars: ${(res.text || '').slice(0, 150)}`);
+      ctx.example(
+        'uncapped echo',
+        `${path} ${Object.keys(body).join(',')}: ${res.status}, answer of ${(res.text || '').length} chars: ${(res.text || '').slice(0, 150)}`,
+      );
     }
   }
 

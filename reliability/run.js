@@ -106,14 +106,34 @@ function errorShapeProblem(pathname, res) {
   const body = res.json;
   if (!body || typeof body !== 'object') return 'not JSON';
   const e = body.error;
-  if (!e || typeof e.message !== 'string' || typeof e.type !== 'string' || typeof e.code !== 'string' || !('param' in e)) return 'no error object';
+  if (
+    !e ||
+    typeof e.message !== 'string' ||
+    typeof e.type !== 'string' ||
+    typeof e.code !== 'string' ||
+    !('param' in e)
+  )
+    return 'no error object';
   if (pathname.startsWith('/kl/')) {
-    if (!Number.isInteger(body.code) || body.code === 0 || typeof body.message !== 'string' || typeof body.request_id !== 'string' || body.data !== null)
+    if (
+      !Number.isInteger(body.code) ||
+      body.code === 0 ||
+      typeof body.message !== 'string' ||
+      typeof body.request_id !== 'string' ||
+      body.data !== null
+    )
       return 'no kl native fields';
   } else if (pathname.startsWith('/ax/')) {
-    if (typeof body.code !== 'string' || typeof body.message !== 'string' || typeof body.request_id !== 'string') return 'no ax native fields';
+    if (typeof body.code !== 'string' || typeof body.message !== 'string' || typeof body.request_id !== 'string')
+      return 'no ax native fields';
   } else if (pathname.startsWith('/vd/')) {
-    if (body.code !== res.status || typeof body.reason !== 'string' || typeof body.message !== 'string' || !body.metadata || typeof body.metadata.trace_id !== 'string')
+    if (
+      body.code !== res.status ||
+      typeof body.reason !== 'string' ||
+      typeof body.message !== 'string' ||
+      !body.metadata ||
+      typeof body.metadata.trace_id !== 'string'
+    )
       return 'no vd native fields';
   }
   return null;
@@ -240,7 +260,9 @@ async function main() {
   try {
     for (const phase of args.only) {
       const t0 = Date.now();
-      lib.log(`phase ${phase} (${args.short ? 'short' : 'long'}, seed ${args.seed}, ${store.kind}${store.redisUrl ? ' + Redis' : ''})`);
+      lib.log(
+        `phase ${phase} (${args.short ? 'short' : 'long'}, seed ${args.seed}, ${store.kind}${store.redisUrl ? ' + Redis' : ''})`,
+      );
       sim.setChaos(null);
       sim.setTaskMs(1500);
       await PHASES[phase].run(ctx);
@@ -284,7 +306,10 @@ function scanLog(file, secrets, report, example) {
     const leaks = leaksIn(line, secrets);
     if (leaks.length) {
       report.secretsLeaked++;
-      example('log leak', `${path.basename(path.dirname(file))}/${path.basename(file)}: ${leaks.join(', ')}: ${line.slice(0, 200)}`);
+      example(
+        'log leak',
+        `${path.basename(path.dirname(file))}/${path.basename(file)}: ${leaks.join(', ')}: ${line.slice(0, 200)}`,
+      );
     }
   }
 }

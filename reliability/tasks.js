@@ -6,7 +6,10 @@ const KINDS = {
     path: '/ax/api/v1/services/aigc/video-generation/video-synthesis',
     body: (tag) => ({
       model: 'wx2.7-r2v',
-      input: { prompt: `Image 1 walks on the beach ${tag}`, media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+      input: {
+        prompt: `Image 1 walks on the beach ${tag}`,
+        media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }],
+      },
       parameters: { resolution: '720P', duration: 5 },
     }),
     idOf: (json) => json && json.output && json.output.task_id,
@@ -18,7 +21,10 @@ const KINDS = {
     path: '/ax/api/v1/services/aigc/video-generation/video-synthesis',
     body: (tag) => ({
       model: 'wx2.6-r2v-flash',
-      input: { prompt: `character1 dances ${tag}`, reference_urls: ['https://example.com/a.png', 'https://example.com/b.mp4'] },
+      input: {
+        prompt: `character1 dances ${tag}`,
+        reference_urls: ['https://example.com/a.png', 'https://example.com/b.mp4'],
+      },
       parameters: { size: '1280*720', duration: 5, audio: false },
     }),
     idOf: (json) => json && json.output && json.output.task_id,
@@ -61,7 +67,10 @@ async function drain(lib, url, key, tasks, timeoutMs) {
   const until = Date.now() + timeoutMs;
   while (pending.size && Date.now() < until) {
     await lib.pool([...pending.values()], 8, async (task) => {
-      const res = await lib.request('GET', `${url}${KINDS[task.kind].query(task.id)}`, { headers: { authorization: `Bearer ${task.key || key}` }, timeoutMs: 5000 });
+      const res = await lib.request('GET', `${url}${KINDS[task.kind].query(task.id)}`, {
+        headers: { authorization: `Bearer ${task.key || key}` },
+        timeoutMs: 5000,
+      });
       if (res.status === 404) {
         pending.delete(task.id);
         missing++;
@@ -71,7 +80,12 @@ async function drain(lib, url, key, tasks, timeoutMs) {
     });
     if (pending.size) await lib.sleep(500);
   }
-  return { ended: tasks.length - pending.size - missing, missing, open: pending.size, openIds: [...pending.keys()].slice(0, 5) };
+  return {
+    ended: tasks.length - pending.size - missing,
+    missing,
+    open: pending.size,
+    openIds: [...pending.keys()].slice(0, 5),
+  };
 }
 
 /**
@@ -82,7 +96,11 @@ function leaksIn(text, secrets) {
   if (!text) return [];
   const found = [];
   for (const [name, value] of secrets) if (value && text.includes(value)) found.push(name);
-  if (/\n\s+at [\w.<>$[\] ]+ \(?[^()\n]*:\d+:\d+\)?/.test(text) || /\\n\s+at [\w.<>$[\] ]+ \(?[^()\n]*:\d+:\d+\)?/.test(text)) found.push('stack trace');
+  if (
+    /\n\s+at [\w.<>$[\] ]+ \(?[^()\n]*:\d+:\d+\)?/.test(text) ||
+    /\\n\s+at [\w.<>$[\] ]+ \(?[^()\n]*:\d+:\d+\)?/.test(text)
+  )
+    found.push('stack trace');
   if (/(node_modules|dist\/src|src\/\w+\/[\w-]+\.ts)/.test(text)) found.push('source path');
   return found;
 }

@@ -30,7 +30,13 @@ function startReceiver(random) {
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/hook`, deliveries, close: () => new Promise((r) => server.close(r)) })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/hook`,
+        deliveries,
+        close: () => new Promise((r) => server.close(r)),
+      }),
+    ),
   );
 }
 
@@ -38,7 +44,11 @@ async function run(ctx) {
   const { lib, report, sim } = ctx;
   const random = lib.rng(ctx.seed + 4);
   const receiver = await startReceiver(random);
-  const [one, two] = await ctx.startGateways('twin', { CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200' }, 2);
+  const [one, two] = await ctx.startGateways(
+    'twin',
+    { CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_MS: '200' },
+    2,
+  );
   const instances = [one, two];
   const admin = lib.adminClient(one.url);
   const adminTwo = lib.adminClient(two.url);
@@ -52,7 +62,9 @@ async function run(ctx) {
     Array.from({ length: rpm * 2 }, (_, i) => i),
     10,
     async (i) => {
-      const res = await lib.request('GET', `${instances[i % 2].url}/kl/v1/general/custom-voices?pageSize=1`, { headers: { authorization: `Bearer ${limited.key}` } });
+      const res = await lib.request('GET', `${instances[i % 2].url}/kl/v1/general/custom-voices?pageSize=1`, {
+        headers: { authorization: `Bearer ${limited.key}` },
+      });
       ctx.observe('twin rpm', res, { path: '/kl/v1/general/custom-voices' });
       return res.status;
     },
@@ -136,7 +148,9 @@ async function run(ctx) {
   const final = await ctx.settled(adminTwo, [limited.id, capped.id, hooks.id], ids, 30_000);
   ctx.account(final, 'twin');
   ctx.detail('twin', {
-    rateLimit: shared ? `${passed} of ${rpm * 2} passed (limit ${rpm})` : `${passed} of ${rpm * 2} passed: per instance without REDIS_URL (not counted)`,
+    rateLimit: shared
+      ? `${passed} of ${rpm * 2} passed (limit ${rpm})`
+      : `${passed} of ${rpm * 2} passed: per instance without REDIS_URL (not counted)`,
     inFlightCap: `${capTasks.length} accepted (cap ${cap})`,
     callbacks: { tasks: hookTasks.length, deliveries: receiver.deliveries.length, duplicates, missing },
   });

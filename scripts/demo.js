@@ -11,7 +11,9 @@ const base = (process.env.GATEWAY_URL || 'http://localhost:3000').replace(/\/$/,
 const newKey = process.argv.includes('--new-key');
 let key = process.env.API_KEY;
 if (!key && !newKey) {
-  console.error('Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.');
+  console.error(
+    'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.',
+  );
   process.exit(2);
 }
 
@@ -22,13 +24,22 @@ async function request(method, urlPath, headers, body) {
     return await fetch(url, { method, headers, body: body ? JSON.stringify(body) : undefined });
   } catch (error) {
     const cause = error && error.cause ? error.cause.code || error.cause.message : error.message;
-    const now = process.env.GATEWAY_URL ? `GATEWAY_URL is ${process.env.GATEWAY_URL}` : 'GATEWAY_URL is unset, so http://localhost:3000';
-    throw new Error(`Cannot reach the gateway at ${url} (${cause}). Is it running (npm start)? If it listens elsewhere, set GATEWAY_URL (${now}).`);
+    const now = process.env.GATEWAY_URL
+      ? `GATEWAY_URL is ${process.env.GATEWAY_URL}`
+      : 'GATEWAY_URL is unset, so http://localhost:3000';
+    throw new Error(
+      `Cannot reach the gateway at ${url} (${cause}). Is it running (npm start)? If it listens elsewhere, set GATEWAY_URL (${now}).`,
+    );
   }
 }
 
 async function call(method, urlPath, body) {
-  const res = await request(method, urlPath, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body);
+  const res = await request(
+    method,
+    urlPath,
+    { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body,
+  );
   const json = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(`${method} ${urlPath} -> ${res.status} ${JSON.stringify(json.error || json)}`);
   return json;
@@ -51,9 +62,17 @@ function adminToken() {
 async function issueDemoKey() {
   const token = adminToken();
   const admin = async (method, urlPath, body) => {
-    const res = await request(method, urlPath, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body);
+    const res = await request(
+      method,
+      urlPath,
+      { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body,
+    );
     const json = await res.json().catch(() => ({}));
-    if (res.status === 401) throw new Error(`${method} ${urlPath} -> 401: the admin token is not this gateway's (check ADMIN_TOKEN or the token file).`);
+    if (res.status === 401)
+      throw new Error(
+        `${method} ${urlPath} -> 401: the admin token is not this gateway's (check ADMIN_TOKEN or the token file).`,
+      );
     if (!res.ok) throw new Error(`${method} ${urlPath} -> ${res.status} ${JSON.stringify(json.error || json)}`);
     return json;
   };
@@ -61,7 +80,9 @@ async function issueDemoKey() {
   const account = await admin('POST', '/admin/v1/accounts', { name: 'demo', balance: 10000000 });
   await admin('PUT', `/admin/v1/accounts/${account.id}/models`, { models: models.map((model) => ({ model })) });
   const issued = await admin('POST', `/admin/v1/accounts/${account.id}/keys`, { name: 'demo' });
-  console.log(`new demo account ${account.id} (every model enabled); its API key, shown only now:\nexport API_KEY=${issued.key}\n`);
+  console.log(
+    `new demo account ${account.id} (every model enabled); its API key, shown only now:\nexport API_KEY=${issued.key}\n`,
+  );
   return issued.key;
 }
 
@@ -71,7 +92,10 @@ const families = [
     create: () =>
       call('POST', '/ax/api/v1/services/aigc/video-generation/video-synthesis', {
         model: 'wx2.7-r2v',
-        input: { prompt: 'Image 1 walks along the beach at sunset', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+        input: {
+          prompt: 'Image 1 walks along the beach at sunset',
+          media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }],
+        },
         parameters: { resolution: '720P', duration: 5 },
       }).then((r) => r.output.task_id),
     poll: async (id) => {
@@ -90,7 +114,11 @@ const families = [
       }).then((r) => r.task_id),
     poll: async (id) => {
       const r = await call('GET', `/vd/ent/v2/tasks/${id}/creations`);
-      return { status: r.state, done: ['success', 'failed'].includes(r.state), url: r.creations[0] && r.creations[0].url };
+      return {
+        status: r.state,
+        done: ['success', 'failed'].includes(r.state),
+        url: r.creations[0] && r.creations[0].url,
+      };
     },
   },
   {
@@ -100,8 +128,17 @@ const families = [
       const base = '/kl/v1/videos/multi-elements';
       const init = await call('POST', `${base}/init-selection`, { video_url: 'https://example.com/clip.mp4' });
       const sessionId = init.data.session_id;
-      await call('POST', `${base}/add-selection`, { session_id: sessionId, frame_index: 0, points: [{ x: 0.42, y: 0.61 }] });
-      const created = await call('POST', base, { session_id: sessionId, edit_mode: 'removal', prompt: 'Delete the cup from <<<video_1>>>', duration: '5' });
+      await call('POST', `${base}/add-selection`, {
+        session_id: sessionId,
+        frame_index: 0,
+        points: [{ x: 0.42, y: 0.61 }],
+      });
+      const created = await call('POST', base, {
+        session_id: sessionId,
+        edit_mode: 'removal',
+        prompt: 'Delete the cup from <<<video_1>>>',
+        duration: '5',
+      });
       return created.data.task_id;
     },
     poll: async (id) => {

@@ -45,7 +45,9 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
     app,
     new DocumentBuilder()
       .setTitle('Video generation gateway')
-      .setDescription('Families A (/kl), B (/ax) and C (/vd), plus the admin API. Errors use the gateway error object with the family’s native fields.')
+      .setDescription(
+        'Families A (/kl), B (/ax) and C (/vd), plus the admin API. Errors use the gateway error object with the family’s native fields.',
+      )
       .setVersion('1')
       .addBearerAuth()
       .build(),

@@ -21,7 +21,14 @@ export class AccountsAdminController {
 
   @Post('accounts')
   async create(@Body() dto: CreateAccountDto) {
-    return presentAccount(await this.funding.open({ name: dto.name, balance: dto.balance, rateLimitRpm: dto.rate_limit_rpm, maxConcurrentTasks: dto.max_concurrent_tasks }));
+    return presentAccount(
+      await this.funding.open({
+        name: dto.name,
+        balance: dto.balance,
+        rateLimitRpm: dto.rate_limit_rpm,
+        maxConcurrentTasks: dto.max_concurrent_tasks,
+      }),
+    );
   }
 
   @Get('accounts/:id')
@@ -32,14 +39,23 @@ export class AccountsAdminController {
   @Patch('accounts/:id')
   async update(@Param('id') id: string, @Body() dto: UpdateAccountDto) {
     return presentAccount(
-      await this.accounts.update(id, { name: dto.name, disabled: dto.disabled, rateLimitRpm: dto.rate_limit_rpm, maxConcurrentTasks: dto.max_concurrent_tasks }),
+      await this.accounts.update(id, {
+        name: dto.name,
+        disabled: dto.disabled,
+        rateLimitRpm: dto.rate_limit_rpm,
+        maxConcurrentTasks: dto.max_concurrent_tasks,
+      }),
     );
   }
 
   /** The secret `key` is in this response only. */
   @Post('accounts/:id/keys')
   async issueKey(@Param('id') id: string, @Body() dto: CreateKeyDto) {
-    const { key, secret } = await this.accounts.issueKey(id, { name: dto.name, expiresAt: parseExpiry(dto.expires_at), models: dto.models ?? null });
+    const { key, secret } = await this.accounts.issueKey(id, {
+      name: dto.name,
+      expiresAt: parseExpiry(dto.expires_at),
+      models: dto.models ?? null,
+    });
     return { ...presentKey(key), key: secret };
   }
 

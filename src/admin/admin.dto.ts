@@ -2,7 +2,19 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 // class-validator checks a property's decorators bottom-up: the type check sits last so a wrong
 // type is reported as such, not as a range.
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min, NotEquals, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+  NotEquals,
+  ValidateNested,
+} from 'class-validator';
 import { Capability } from '../core/models/model-catalogue';
 
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
@@ -23,7 +35,8 @@ export class UpdateAccountDto {
   @ApiPropertyOptional() @IsOptional() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional() @IsOptional() @IsBoolean() disabled?: boolean;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?: number | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?:
+    number | null;
 }
 
 export class CreateKeyDto {
@@ -50,7 +63,12 @@ export class GrantDto {
 }
 
 export class ReplaceGrantsDto {
-  @ApiProperty({ type: [GrantDto] }) @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => GrantDto) models: GrantDto[];
+  @ApiProperty({ type: [GrantDto] })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => GrantDto)
+  models: GrantDto[];
 }
 
 export class BalanceAdjustmentDto {

@@ -16,7 +16,8 @@ export class AdminGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const header = context.switchToHttp().getRequest<Request>().header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match || !timingSafeEqual(digest(match[1]), this.expected)) throw GatewayError.unauthorized('Missing or invalid admin token.');
+    if (!match || !timingSafeEqual(digest(match[1]), this.expected))
+      throw GatewayError.unauthorized('Missing or invalid admin token.');
     return true;
   }
 }

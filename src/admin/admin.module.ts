@@ -16,7 +16,13 @@ export class AdminModule {
     return {
       module: AdminModule,
       imports: [AccountsModule, BillingModule, TasksModule],
-      controllers: [AccountsAdminController, LedgerAdminController, PricesAdminController, UsageAdminController, CallbacksAdminController],
+      controllers: [
+        AccountsAdminController,
+        LedgerAdminController,
+        PricesAdminController,
+        UsageAdminController,
+        CallbacksAdminController,
+      ],
       providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
     };
   }

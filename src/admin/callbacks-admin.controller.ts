@@ -32,7 +32,12 @@ export class CallbacksAdminController {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');
     const deliveries = await this.outbox.listForTask(task.id);
-    return { task_id: task.id, account_id: task.accountId, callback_url: task.callbackUrl, deliveries: deliveries.map((d) => this.present(d)) };
+    return {
+      task_id: task.id,
+      account_id: task.accountId,
+      callback_url: task.callbackUrl,
+      deliveries: deliveries.map((d) => this.present(d)),
+    };
   }
 
   private present(d: CallbackDeliveryEntity) {

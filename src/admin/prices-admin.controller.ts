@@ -8,11 +8,18 @@ const TABLE_SCHEMA = {
   type: 'object',
   required: ['version', 'unit', 'currency_unit', 'models'],
   properties: {
-    version: { type: 'integer', minimum: 1, description: 'Stored as the next version whatever is sent (at least this number).' },
+    version: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Stored as the next version whatever is sent (at least this number).',
+    },
     unit: { type: 'string', example: 'millicredit' },
     currency_unit: { type: 'string', example: '1 unit = 1/1000 credit' },
     notes: { type: 'array', items: { type: 'string' } },
-    models: { type: 'object', description: 'One entry per catalogue model (all are required), shaped by its family: see config/prices.json.' },
+    models: {
+      type: 'object',
+      description: 'One entry per catalogue model (all are required), shaped by its family: see config/prices.json.',
+    },
   },
   example: {
     version: 2,
@@ -20,7 +27,12 @@ const TABLE_SCHEMA = {
     currency_unit: '1 unit = 1/1000 credit',
     models: {
       'wx2.7-r2v': { per_second: { '720P': 1100, '1080P': 1700 }, per_reference_image: 200, per_reference_video: 500 },
-      vdq3: { per_second: { '540p': 500, '720p': 800, '1080p': 1400 }, audio_bp: 12000, off_peak_bp: 7000, per_reference_video: 0 },
+      vdq3: {
+        per_second: { '540p': 500, '720p': 800, '1080p': 1400 },
+        audio_bp: 12000,
+        off_peak_bp: 7000,
+        per_reference_video: 0,
+      },
       'kl-v1-6': { edit_per_second: { std: 700, pro: 1200 }, voice: 5000 },
       '…': 'every other catalogue model',
     },

@@ -4,14 +4,17 @@
  * Parsed by hand because `Date.parse` accepts impossible dates (Feb 30 rolls into March).
  */
 const UNIX_SECONDS = /^\d{1,11}$/;
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 /** Epoch milliseconds, or null when the text is neither form. */
 export function parseTimeParam(text: string): number | null {
   if (UNIX_SECONDS.test(text)) return Number(text) * 1000;
   const m = ISO_8601.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(
+    Number,
+  );
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
   const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);

@@ -19,11 +19,21 @@ export class UsageAdminController {
   @Get()
   @ApiOperation({ summary: 'Usage log rows (one per charged task), filtered and paged; JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
-  @ApiOkResponse({ description: 'JSON `{items, total}`; or CSV: a header line, then one line per row (`usage` as JSON text), with `X-Total-Count`.' })
-  async list(@Query(AdminQueryPipe) dto: UsageQueryDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  @ApiOkResponse({
+    description:
+      'JSON `{items, total}`; or CSV: a header line, then one line per row (`usage` as JSON text), with `X-Total-Count`.',
+  })
+  async list(
+    @Query(AdminQueryPipe) dto: UsageQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const page = await this.usage.list(toUsageQuery(dto));
     res.vary('Accept');
-    if (dto.format === 'csv' || (dto.format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv')) {
+    if (
+      dto.format === 'csv' ||
+      (dto.format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv')
+    ) {
       res.type('text/csv');
       res.setHeader('Content-Disposition', 'attachment; filename="usage.csv"');
       res.setHeader('X-Total-Count', String(page.total));
@@ -34,6 +44,14 @@ export class UsageAdminController {
 }
 
 function toUsageQuery(dto: UsageQueryDto): UsageQuery {
-  if (dto.from !== undefined && dto.to !== undefined && dto.from > dto.to) throw GatewayError.invalid('to must not be earlier than from.', 'to');
-  return { accountId: dto.account_id, model: dto.model, fromMs: dto.from, toMs: dto.to, page: dto.page ?? 1, pageSize: dto.page_size ?? DEFAULT_PAGE_SIZE };
+  if (dto.from !== undefined && dto.to !== undefined && dto.from > dto.to)
+    throw GatewayError.invalid('to must not be earlier than from.', 'to');
+  return {
+    accountId: dto.account_id,
+    model: dto.model,
+    fromMs: dto.from,
+    toMs: dto.to,
+    page: dto.page ?? 1,
+    pageSize: dto.page_size ?? DEFAULT_PAGE_SIZE,
+  };
 }

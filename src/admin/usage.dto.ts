@@ -40,13 +40,21 @@ export class UsageQueryDto {
   @IsString()
   model?: string;
 
-  @ApiPropertyOptional({ type: String, example: '2026-11-01T00:00:00Z', description: 'Rows created at or after this time: ISO 8601 (UTC when no zone is given) or Unix seconds.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: '2026-11-01T00:00:00Z',
+    description: 'Rows created at or after this time: ISO 8601 (UTC when no zone is given) or Unix seconds.',
+  })
   @Transform(toTime)
   @IsOptional()
   @IsInt(TIME_MESSAGE)
   from?: number;
 
-  @ApiPropertyOptional({ type: String, example: '1796083200', description: 'Rows created before this time (exclusive): ISO 8601 or Unix seconds.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: '1796083200',
+    description: 'Rows created before this time (exclusive): ISO 8601 or Unix seconds.',
+  })
   @Transform(toTime)
   @IsOptional()
   @IsInt(TIME_MESSAGE)
@@ -60,7 +68,13 @@ export class UsageQueryDto {
   @IsInt()
   page?: number;
 
-  @ApiPropertyOptional({ type: 'integer', example: DEFAULT_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: DEFAULT_PAGE_SIZE,
+    default: DEFAULT_PAGE_SIZE,
+    minimum: 1,
+    maximum: MAX_PAGE_SIZE,
+  })
   @Transform(toInteger)
   @IsOptional()
   @Min(1)

@@ -2,7 +2,17 @@ import { UsageRecordEntity } from '../core/billing/entities/usage-record.entity'
 import { toCsv } from './csv';
 
 /** The columns of a usage row, in the order of the CSV export. */
-export const USAGE_COLUMNS = ['id', 'task_id', 'account_id', 'model', 'action', 'amount', 'price_version', 'usage', 'created_at'] as const;
+export const USAGE_COLUMNS = [
+  'id',
+  'task_id',
+  'account_id',
+  'model',
+  'action',
+  'amount',
+  'price_version',
+  'usage',
+  'created_at',
+] as const;
 type UsageColumn = (typeof USAGE_COLUMNS)[number];
 
 export function presentUsageRow(row: UsageRecordEntity): Record<UsageColumn, unknown> {

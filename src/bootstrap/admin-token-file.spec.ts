@@ -28,7 +28,9 @@ describe('resolveAdminToken', () => {
   });
 
   it('ADMIN_TOKEN wins and no file is written', () => {
-    expect(resolveAdminToken({ ADMIN_TOKEN: 'from-the-environment-123', ADMIN_TOKEN_FILE: 'data/admin-token' }, dir)).toEqual({ token: 'from-the-environment-123', origin: 'env' });
+    expect(
+      resolveAdminToken({ ADMIN_TOKEN: 'from-the-environment-123', ADMIN_TOKEN_FILE: 'data/admin-token' }, dir),
+    ).toEqual({ token: 'from-the-environment-123', origin: 'env' });
     expect(() => statSync(join(dir, 'data', 'admin-token'))).toThrow();
   });
 
@@ -36,7 +38,12 @@ describe('resolveAdminToken', () => {
     const file = join(dir, 'token');
     writeFileSync(file, '  operator-chosen-token-0123  \n');
     chmodSync(file, 0o644);
-    expect(resolveAdminToken({ ADMIN_TOKEN_FILE: file }, '/elsewhere')).toEqual({ token: 'operator-chosen-token-0123', origin: 'reused', file, tightened: true });
+    expect(resolveAdminToken({ ADMIN_TOKEN_FILE: file }, '/elsewhere')).toEqual({
+      token: 'operator-chosen-token-0123',
+      origin: 'reused',
+      file,
+      tightened: true,
+    });
     expect(mode(file)).toBe(0o600);
   });
 
@@ -44,7 +51,9 @@ describe('resolveAdminToken', () => {
     const file = join(dir, 'token');
     writeFileSync(file, 'tiny-secret', { mode: 0o600 });
     expect(() => resolveAdminToken({ ADMIN_TOKEN_FILE: file }, dir)).toThrow(ConfigError);
-    expect(() => resolveAdminToken({ ADMIN_TOKEN_FILE: file }, dir)).toThrow(`${file} (ADMIN_TOKEN_FILE) must hold one token of at least 16 characters`);
+    expect(() => resolveAdminToken({ ADMIN_TOKEN_FILE: file }, dir)).toThrow(
+      `${file} (ADMIN_TOKEN_FILE) must hold one token of at least 16 characters`,
+    );
     expect(() => resolveAdminToken({ ADMIN_TOKEN_FILE: file }, dir)).not.toThrow(/tiny-secret/);
   });
 

@@ -22,7 +22,10 @@ export interface AdminToken {
  * first start a random token is generated into that file, readable by its owner only (0600).
  * Errors name the file, never its content.
  */
-export function resolveAdminToken(config: { ADMIN_TOKEN?: string; ADMIN_TOKEN_FILE: string }, cwd = process.cwd()): AdminToken {
+export function resolveAdminToken(
+  config: { ADMIN_TOKEN?: string; ADMIN_TOKEN_FILE: string },
+  cwd = process.cwd(),
+): AdminToken {
   if (config.ADMIN_TOKEN) return { token: config.ADMIN_TOKEN, origin: 'env' };
   const file = resolve(cwd, config.ADMIN_TOKEN_FILE);
   const existing = readToken(file);
@@ -45,7 +48,9 @@ export function resolveAdminToken(config: { ADMIN_TOKEN?: string; ADMIN_TOKEN_FI
 
 function cannotWrite(file: string, error: unknown): ConfigError {
   const why = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new ConfigError(`Cannot write the admin token file ${file} (ADMIN_TOKEN_FILE): ${why}; set ADMIN_TOKEN or point ADMIN_TOKEN_FILE at a writable path`);
+  return new ConfigError(
+    `Cannot write the admin token file ${file} (ADMIN_TOKEN_FILE): ${why}; set ADMIN_TOKEN or point ADMIN_TOKEN_FILE at a writable path`,
+  );
 }
 
 function readToken(file: string): AdminToken | null {

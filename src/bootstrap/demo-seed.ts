@@ -23,7 +23,11 @@ export interface DemoAccount {
  * simulator, returns the demo account created earlier (without a key) so that the start banner
  * can say how to get a new key. DEMO_SEED=false: nothing.
  */
-export async function seedDemoAccount(app: INestApplication, explicit: boolean | undefined, simulatorInUse: boolean): Promise<DemoAccount | null> {
+export async function seedDemoAccount(
+  app: INestApplication,
+  explicit: boolean | undefined,
+  simulatorInUse: boolean,
+): Promise<DemoAccount | null> {
   const accounts = app.get(AccountsRepository);
   const wanted = explicit ?? (simulatorInUse && (await accounts.count()) === 0);
   if (!wanted) return explicit === false || !simulatorInUse ? null : findDemoAccount(app);

@@ -7,7 +7,10 @@ import { resolveChannels } from './resolve-channels';
 
 describe('resolveChannels', () => {
   it('gives real channels the vendors’ names and the simulator’s channels the identity map', async () => {
-    const { channels, simulator } = await resolveChannels({ UPSTREAM_AX_BASE_URL: 'https://dashscope-intl.aliyuncs.com', UPSTREAM_AX_API_KEY: 'k' }, 100);
+    const { channels, simulator } = await resolveChannels(
+      { UPSTREAM_AX_BASE_URL: 'https://dashscope-intl.aliyuncs.com', UPSTREAM_AX_API_KEY: 'k' },
+      100,
+    );
     try {
       expect(simulator?.families).toEqual(['kl', 'vd']);
       const byId = Object.fromEntries(channels.map((channel) => [channel.id, channel]));
@@ -33,9 +36,15 @@ describe('resolveChannels', () => {
     // An operator's map file that names only one family C model.
     const file = join(mkdtempSync(join(tmpdir(), 'gw-maps-')), 'models.json');
     writeFileSync(file, JSON.stringify({ vd: { vdq3: 'viduq3' } }));
-    const env = { UPSTREAM_VD_BASE_URL: 'https://api.vidu.com', UPSTREAM_VD_API_KEY: 'k', UPSTREAM_MODEL_MAP_FILE: file };
+    const env = {
+      UPSTREAM_VD_BASE_URL: 'https://api.vidu.com',
+      UPSTREAM_VD_API_KEY: 'k',
+      UPSTREAM_MODEL_MAP_FILE: file,
+    };
     await expect(resolveChannels(env, 100, FAMILY_REGISTRY.all())).rejects.toThrow(ChannelConfigError);
-    await expect(resolveChannels(env, 100, FAMILY_REGISTRY.all())).rejects.toThrow(/channel vd-default has no upstream name for vdq3-mix/);
+    await expect(resolveChannels(env, 100, FAMILY_REGISTRY.all())).rejects.toThrow(
+      /channel vd-default has no upstream name for vdq3-mix/,
+    );
   });
 
   it('starts with the shipped vendor map for every catalogue model', async () => {

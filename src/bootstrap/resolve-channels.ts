@@ -15,10 +15,23 @@ export interface ResolvedChannels {
  * Channels simulated families use: the simulator's addresses and credentials, over real HTTP. Their
  * model map is the identity: the simulator accepts the public names as the gateway sends them.
  */
-export function simulatorChannels(sim: RunningSimulator, families: readonly UpstreamFamily[] = UPSTREAM_FAMILIES): UpstreamChannel[] {
-  const simulated = (family: UpstreamFamily) => ({ family, modelMap: identityModelMap(simPublicModels(family)), simulated: true });
+export function simulatorChannels(
+  sim: RunningSimulator,
+  families: readonly UpstreamFamily[] = UPSTREAM_FAMILIES,
+): UpstreamChannel[] {
+  const simulated = (family: UpstreamFamily) => ({
+    family,
+    modelMap: identityModelMap(simPublicModels(family)),
+    simulated: true,
+  });
   const all: UpstreamChannel[] = [
-    { id: 'kl-default', ...simulated('kl'), baseUrl: sim.kl.baseUrl, accessKey: sim.kl.accessKey, secretKey: sim.kl.secretKey },
+    {
+      id: 'kl-default',
+      ...simulated('kl'),
+      baseUrl: sim.kl.baseUrl,
+      accessKey: sim.kl.accessKey,
+      secretKey: sim.kl.secretKey,
+    },
     { id: 'ax-default', ...simulated('ax'), baseUrl: sim.ax.baseUrl, apiKey: sim.ax.apiKey },
     { id: 'vd-default', ...simulated('vd'), baseUrl: sim.vd.baseUrl, apiKey: sim.vd.apiKey },
   ];
@@ -30,12 +43,19 @@ export function simulatorChannels(sim: RunningSimulator, families: readonly Upst
  * simulator, started on loopback (CONTRACT §1). `catalogue`: the models every real channel must be
  * able to name upstream.
  */
-export async function resolveChannels(env: NodeJS.ProcessEnv, taskMs: number, catalogue: readonly PublicModel[] = []): Promise<ResolvedChannels> {
+export async function resolveChannels(
+  env: NodeJS.ProcessEnv,
+  taskMs: number,
+  catalogue: readonly PublicModel[] = [],
+): Promise<ResolvedChannels> {
   const configured = loadChannels(env);
   // A real channel that cannot name a catalogue model upstream stops the start, not a customer's request.
   assertModelMapsCover(configured, catalogue);
   const missing = UPSTREAM_FAMILIES.filter((family) => !configured.some((c) => c.family === family));
   if (missing.length === 0) return { channels: configured, simulator: null };
   const sim = await startSimulator({ taskMs });
-  return { channels: [...configured, ...simulatorChannels(sim, missing)], simulator: Object.assign(sim, { families: [...missing] }) };
+  return {
+    channels: [...configured, ...simulatorChannels(sim, missing)],
+    simulator: Object.assign(sim, { families: [...missing] }),
+  };
 }

@@ -30,8 +30,12 @@ describe('startBanner', () => {
       channels: [],
       demo: { accountId: 'acct_1', key: null },
     });
-    expect(lines[1]).toBe('Admin token: kept in /var/lib/gw/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat /var/lib/gw/admin-token)');
-    expect(lines[3]).toBe('Demo account: acct_1 (its key was shown at its first start; a new key: npm run demo -- --new-key)');
+    expect(lines[1]).toBe(
+      'Admin token: kept in /var/lib/gw/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat /var/lib/gw/admin-token)',
+    );
+    expect(lines[3]).toBe(
+      'Demo account: acct_1 (its key was shown at its first start; a new key: npm run demo -- --new-key)',
+    );
   });
 
   it('ADMIN_TOKEN set, real channels: names the variable and the upstream origins only, no demo line', () => {

@@ -29,9 +29,13 @@ export function startBanner(facts: StartFacts): string[] {
   } else {
     const shown = shortPath(admin.file, cwd);
     if (admin.origin === 'created') {
-      lines.push(`Admin token (generated, shown once): ${admin.token} - kept in ${shown} (mode 0600, reused at every start; ADMIN_TOKEN overrides it)`);
+      lines.push(
+        `Admin token (generated, shown once): ${admin.token} - kept in ${shown} (mode 0600, reused at every start; ADMIN_TOKEN overrides it)`,
+      );
     } else {
-      lines.push(`Admin token: kept in ${shown} (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat ${shown})`);
+      lines.push(
+        `Admin token: kept in ${shown} (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat ${shown})`,
+      );
     }
   }
 
@@ -41,9 +45,13 @@ export function startBanner(facts: StartFacts): string[] {
 
   const { demo } = facts;
   if (demo?.key) {
-    lines.push(`Demo API key (account ${demo.accountId}, every model enabled; shown only now): export API_KEY=${demo.key}`);
+    lines.push(
+      `Demo API key (account ${demo.accountId}, every model enabled; shown only now): export API_KEY=${demo.key}`,
+    );
   } else if (demo) {
-    lines.push(`Demo account: ${demo.accountId} (its key was shown at its first start; a new key: npm run demo -- --new-key)`);
+    lines.push(
+      `Demo account: ${demo.accountId} (its key was shown at its first start; a new key: npm run demo -- --new-key)`,
+    );
   }
   return lines;
 }

@@ -13,7 +13,9 @@ import { Clock, SystemClock } from '../platform/time/clock';
 @Module({})
 class LedgerCliPlatformModule {
   static forRoot(databaseUrl: string | undefined): DynamicModule {
-    const typeorm = [TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), autoLoadEntities: true, retryAttempts: 1 })];
+    const typeorm = [
+      TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), autoLoadEntities: true, retryAttempts: 1 }),
+    ];
     return {
       module: LedgerCliPlatformModule,
       imports: typeorm,

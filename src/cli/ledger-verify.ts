@@ -16,17 +16,25 @@ interface Output {
  * ./data/gateway.sqlite). Prints the same JSON as `GET /admin/v1/ledger/verify`.
  * Returns the exit code: 0 when the books reconcile, 1 when they do not or cannot be read.
  */
-export async function runLedgerVerify(env: NodeJS.ProcessEnv = process.env, out: Output = process.stdout, err: Output = process.stderr): Promise<number> {
+export async function runLedgerVerify(
+  env: NodeJS.ProcessEnv = process.env,
+  out: Output = process.stdout,
+  err: Output = process.stderr,
+): Promise<number> {
   let context: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | null = null;
   try {
     // Validated like the gateway's own setting; the database being audited is never migrated or created.
     const { DATABASE_URL } = loadConfig({ DATABASE_URL: env.DATABASE_URL });
     const sqlitePath = sqliteFile(DATABASE_URL);
     if (sqlitePath && !existsSync(sqlitePath)) throw new Error(`No database at ${sqlitePath} (set DATABASE_URL).`);
-    context = await NestFactory.createApplicationContext(LedgerVerifyModule.forRoot(DATABASE_URL), { logger: false, abortOnError: false });
+    context = await NestFactory.createApplicationContext(LedgerVerifyModule.forRoot(DATABASE_URL), {
+      logger: false,
+      abortOnError: false,
+    });
     const result = await context.get(LedgerService).verify();
     out.write(`${JSON.stringify(result, null, 2)}\n`);
-    if (!result.ok) err.write(`ledger:verify: ${result.mismatches.length} mismatch(es) in ${result.accounts_checked} account(s)\n`);
+    if (!result.ok)
+      err.write(`ledger:verify: ${result.mismatches.length} mismatch(es) in ${result.accounts_checked} account(s)\n`);
     return result.ok ? 0 : 1;
   } catch (error) {
     err.write(`ledger:verify failed: ${error instanceof Error ? error.message : String(error)}\n`);

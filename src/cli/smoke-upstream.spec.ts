@@ -20,7 +20,9 @@ describe('npm run smoke:upstream', () => {
 
   it('exits 1 with one line on a bad channel setting', async () => {
     const err = sink();
-    await expect(runSmokeUpstream({ UPSTREAM_VD_BASE_URL: 'https://api.vidu.com/ent/v2', UPSTREAM_VD_API_KEY: 'k' }, sink(), err)).resolves.toBe(1);
+    await expect(
+      runSmokeUpstream({ UPSTREAM_VD_BASE_URL: 'https://api.vidu.com/ent/v2', UPSTREAM_VD_API_KEY: 'k' }, sink(), err),
+    ).resolves.toBe(1);
     expect(err.text()).toMatch(/UPSTREAM_VD_BASE_URL must not end in \/ent\/v2/);
   });
 
@@ -47,7 +49,9 @@ describe('npm run smoke:upstream', () => {
       expect(report).toMatch(/vd\s+create\s+model\s+"vd2\.0" -> "vidu2\.0"/);
       expect(report).toMatch(/ax\s+create\s+model\s+"wx2\.6-r2v-flash" -> "wan2\.6-r2v-flash"/);
       // RUNNING is seen only when a poll lands inside it (150 ms tasks; a loaded machine may miss it).
-      expect(report).toMatch(/ax\s+poll\s+status words\s+PENDING (-> RUNNING )?-> SUCCEEDED\s+only documented status words\s+ok/);
+      expect(report).toMatch(
+        /ax\s+poll\s+status words\s+PENDING (-> RUNNING )?-> SUCCEEDED\s+only documented status words\s+ok/,
+      );
       expect(report).toMatch(/kl\s+lookup\s+GET by external_task_id gw-smoke-\d+/);
       expect(report).toMatch(/kl\s+auth\s+presets\[0\]\.task_result\.voices\[0\]\.owned_by\s+"kl"/);
       expect(report).toMatch(/vd\s+result\s+GET .*sample\.mp4\?…"\s+HTTP 200 video\/mp4/);
@@ -57,7 +61,11 @@ describe('npm run smoke:upstream', () => {
 
     it('skips the family A task (not the auth check) without a voice sample', async () => {
       const out = sink();
-      const code = await runSmokeUpstream({ ...FAST, UPSTREAM_KL_BASE_URL: sim.kl.baseUrl, UPSTREAM_KL_API_KEY: sim.kl.apiKey }, out, sink());
+      const code = await runSmokeUpstream(
+        { ...FAST, UPSTREAM_KL_BASE_URL: sim.kl.baseUrl, UPSTREAM_KL_API_KEY: sim.kl.apiKey },
+        out,
+        sink(),
+      );
       expect(code).toBe(0);
       expect(out.text()).toMatch(/kl\s+auth\s+GET presets-voices\s+answered/);
       expect(out.text()).toMatch(/kl\s+create\s+\(not sent\)\s+skipped\s+set SMOKE_KL_VOICE_URL/);
@@ -68,18 +76,38 @@ describe('npm run smoke:upstream', () => {
     let polls = 0;
     const vendor = await startFakeUpstream((req, res) => {
       if (req.method === 'POST')
-        return sendJson(res, 200, { task_id: '42', state: 'created', model: 'vidu2.0', duration: 4, resolution: '360p', credits: 8, created_at: '2026-01-01 00:00:00' });
+        return sendJson(res, 200, {
+          task_id: '42',
+          state: 'created',
+          model: 'vidu2.0',
+          duration: 4,
+          resolution: '360p',
+          credits: 8,
+          created_at: '2026-01-01 00:00:00',
+        });
       polls += 1;
       if (polls === 1) return sendJson(res, 200, { id: '42', state: 'scheduling', creations: [] });
-      return sendJson(res, 200, { id: '42', state: 'success', err_code: '', credits: 8, creations: [{ id: 'c', url: 'http://127.0.0.1:1/v.mp4' }] });
+      return sendJson(res, 200, {
+        id: '42',
+        state: 'success',
+        err_code: '',
+        credits: 8,
+        creations: [{ id: 'c', url: 'http://127.0.0.1:1/v.mp4' }],
+      });
     });
     try {
       const out = sink();
-      const code = await runSmokeUpstream({ ...FAST, UPSTREAM_VD_BASE_URL: vendor.baseUrl, UPSTREAM_VD_API_KEY: 'k' }, out, sink());
+      const code = await runSmokeUpstream(
+        { ...FAST, UPSTREAM_VD_BASE_URL: vendor.baseUrl, UPSTREAM_VD_API_KEY: 'k' },
+        out,
+        sink(),
+      );
       const report = out.text();
       expect(code).toBe(1);
       expect(report).toMatch(/vd\s+create\s+created_at\s+"2026-01-01 00:00:00"\s+ISO 8601 time ending in Z\s+MISMATCH/);
-      expect(report).toMatch(/vd\s+poll\s+status words\s+created -> scheduling -> success \(not in the status table: scheduling\).*MISMATCH/);
+      expect(report).toMatch(
+        /vd\s+poll\s+status words\s+created -> scheduling -> success \(not in the status table: scheduling\).*MISMATCH/,
+      );
       expect(report).toMatch(/vd\s+result\s+creations\[0\]\.cover_url\s+\(absent\)\s+http\(s\) URL\s+MISMATCH/);
       expect(report).toMatch(/vd\s+result\s+GET "http:\/\/127\.0\.0\.1:1\/v\.mp4".*MISMATCH/);
       expect(report).toMatch(/field\(s\) differ from what the gateway expects/);
@@ -89,11 +117,22 @@ describe('npm run smoke:upstream', () => {
   });
 
   it('reports a refused create with the vendor’s own code', async () => {
-    const vendor = await startFakeUpstream((_req, res) => sendJson(res, 400, { code: 400, reason: 'BadRequest', message: 'model not supported', metadata: { trace_id: 't' } }));
+    const vendor = await startFakeUpstream((_req, res) =>
+      sendJson(res, 400, {
+        code: 400,
+        reason: 'BadRequest',
+        message: 'model not supported',
+        metadata: { trace_id: 't' },
+      }),
+    );
     try {
       const out = sink();
-      await expect(runSmokeUpstream({ ...FAST, UPSTREAM_VD_BASE_URL: vendor.baseUrl, UPSTREAM_VD_API_KEY: 'k' }, out, sink())).resolves.toBe(1);
-      expect(out.text()).toMatch(/vd\s+create\s+answer\s+refused: HTTP 400 BadRequest: model not supported\s+the task accepted\s+MISMATCH/);
+      await expect(
+        runSmokeUpstream({ ...FAST, UPSTREAM_VD_BASE_URL: vendor.baseUrl, UPSTREAM_VD_API_KEY: 'k' }, out, sink()),
+      ).resolves.toBe(1);
+      expect(out.text()).toMatch(
+        /vd\s+create\s+answer\s+refused: HTTP 400 BadRequest: model not supported\s+the task accepted\s+MISMATCH/,
+      );
     } finally {
       await vendor.close();
     }

@@ -34,11 +34,15 @@ export async function runSmokeUpstream(
     return 1;
   }
   if (channels.length === 0) {
-    out.write('smoke:upstream: no upstream credentials in the environment (UPSTREAM_KL_*, UPSTREAM_AX_*, UPSTREAM_VD_* or UPSTREAM_CHANNELS); nothing to check.\n');
+    out.write(
+      'smoke:upstream: no upstream credentials in the environment (UPSTREAM_KL_*, UPSTREAM_AX_*, UPSTREAM_VD_* or UPSTREAM_CHANNELS); nothing to check.\n',
+    );
     return 0;
   }
   const families = [...new Set(channels.map((channel) => channel.family))].join(', ');
-  err.write(`smoke:upstream: creating one real (billed) task per family: ${families}. This can take several minutes.\n`);
+  err.write(
+    `smoke:upstream: creating one real (billed) task per family: ${families}. This can take several minutes.\n`,
+  );
   const context = await NestFactory.createApplicationContext(UpstreamModule.forRoot({ channels }), { logger: false });
   try {
     const rows = await runSmoke(channels, {

@@ -8,7 +8,10 @@ import { FamilyRegistry } from './family-registry';
 @Module({})
 export class FamiliesModule {
   static forRoot(registry: FamilyRegistry): DynamicModule {
-    const ports = [FamilyRegistry, ModelCatalogue, PricingCatalogue, TaskFamilies].map((provide) => ({ provide, useValue: registry }));
+    const ports = [FamilyRegistry, ModelCatalogue, PricingCatalogue, TaskFamilies].map((provide) => ({
+      provide,
+      useValue: registry,
+    }));
     return {
       module: FamiliesModule,
       global: true,

@@ -23,13 +23,17 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
       if (this.byId.has(family.id)) throw new Error(`Family '${family.id}' is registered twice.`);
       this.byId.set(family.id, family);
       for (const model of family.models) {
-        if (model.family !== family.id) throw new Error(`Model '${model.name}' is listed by family '${family.id}' but names family '${model.family}'.`);
+        if (model.family !== family.id)
+          throw new Error(
+            `Model '${model.name}' is listed by family '${family.id}' but names family '${model.family}'.`,
+          );
         if (this.models.has(model.name)) throw new Error(`Model '${model.name}' is registered twice.`);
         this.models.set(model.name, model);
       }
       for (const [kind, rule] of Object.entries(family.pricing.rules)) {
         if (this.rules.has(kind)) throw new Error(`Billable usage '${kind}' is priced by two families.`);
-        if (rule.family !== family.id) throw new Error(`Pricing rule '${kind}' of family '${family.id}' names family '${rule.family}'.`);
+        if (rule.family !== family.id)
+          throw new Error(`Pricing rule '${kind}' of family '${family.id}' names family '${rule.family}'.`);
         this.rules.set(kind, rule);
       }
     }
@@ -90,7 +94,9 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
   }
 
   private action(family: FamilyId, action: string): FamilyAction {
-    const found = Object.prototype.hasOwnProperty.call(this.family(family).actions, action) ? this.family(family).actions[action] : undefined;
+    const found = Object.prototype.hasOwnProperty.call(this.family(family).actions, action)
+      ? this.family(family).actions[action]
+      : undefined;
     if (!found) throw new Error(`Family '${family}' has no task action '${action}'.`);
     return found;
   }

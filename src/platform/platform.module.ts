@@ -21,7 +21,13 @@ export class PlatformModule {
       module: PlatformModule,
       imports: [ConfigModule.forRoot(config), database, LoggingModule.forRoot(config)],
       controllers: [HealthController, MetricsController],
-      providers: [{ provide: Clock, useValue: clock }, RedisConnection, RateLimiterService, MetricsService, TransactionRunner],
+      providers: [
+        { provide: Clock, useValue: clock },
+        RedisConnection,
+        RateLimiterService,
+        MetricsService,
+        TransactionRunner,
+      ],
       exports: [ConfigModule, database, Clock, RedisConnection, RateLimiterService, MetricsService, TransactionRunner],
     };
   }

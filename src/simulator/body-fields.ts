@@ -1,7 +1,9 @@
 /** Small readers for untyped JSON bodies. */
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 export function stringField(body: Record<string, unknown> | undefined, key: string): string | undefined {

@@ -6,16 +6,28 @@ import { getJson, postJson } from './spec-helpers';
 const VD_BODY = { model: 'vdq3', prompt: 'a cat', images: ['https://example.com/cat.png'] };
 
 /** One raw request: the status and text, or the socket error (a reset) / `timeout`. */
-function rawPost(url: string, body: unknown, headers: Record<string, string>, timeoutMs = 1000): Promise<{ status?: number; text?: string; error?: string }> {
+function rawPost(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs = 1000,
+): Promise<{ status?: number; text?: string; error?: string }> {
   return new Promise((resolve) => {
     const text = JSON.stringify(body);
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (e) => resolve({ error: e.message }));
-      res.on('aborted', () => resolve({ error: 'aborted' }));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (e) => resolve({ error: e.message }));
+        res.on('aborted', () => resolve({ error: 'aborted' }));
+      },
+    );
     req.setTimeout(timeoutMs, () => {
       req.destroy();
       resolve({ error: 'timeout' });
@@ -57,12 +69,20 @@ describe('simulator chaos', () => {
 
   it('mutates status words and numbers, and reports when nothing changed', () => {
     const ax = { output: { task_status: 'SUCCEEDED', task_id: 't' }, usage: { duration: 5 } };
-    expect(mutateBody('regress', ax).body).toEqual({ output: { task_status: 'RUNNING', task_id: 't' }, usage: { duration: 5 } });
+    expect(mutateBody('regress', ax).body).toEqual({
+      output: { task_status: 'RUNNING', task_id: 't' },
+      usage: { duration: 5 },
+    });
     expect(mutateBody('regress', { state: 'success' }).body).toEqual({ state: 'processing' });
-    expect(mutateBody('regress', { data: { task_status: 'succeed' } }).body).toEqual({ data: { task_status: 'processing' } });
+    expect(mutateBody('regress', { data: { task_status: 'succeed' } }).body).toEqual({
+      data: { task_status: 'processing' },
+    });
     expect(mutateBody('regress', { state: 'queueing' })).toEqual({ body: { state: 'queueing' }, changed: false });
     expect(mutateBody('unknown-status', { state: 'queueing' }).body).toEqual({ state: UNKNOWN_STATUS });
-    expect(mutateBody('string-numbers', { code: 0, data: { list: [1, 'x'] } }).body).toEqual({ code: '0', data: { list: ['1', 'x'] } });
+    expect(mutateBody('string-numbers', { code: 0, data: { list: [1, 'x'] } }).body).toEqual({
+      code: '0',
+      data: { list: ['1', 'x'] },
+    });
   });
 
   describe('on the servers', () => {

@@ -15,7 +15,16 @@
  *
  * `SIM_CHAOS` (standalone simulator) reads `rate[:kind,kind...]`, e.g. `0.2` or `0.3:reset,garbled`.
  */
-export const CHAOS_KINDS = ['error5xx', 'timeout', 'reset', 'garbled', 'string-numbers', 'unknown-status', 'slow', 'regress'] as const;
+export const CHAOS_KINDS = [
+  'error5xx',
+  'timeout',
+  'reset',
+  'garbled',
+  'string-numbers',
+  'unknown-status',
+  'slow',
+  'regress',
+] as const;
 export type ChaosKind = (typeof CHAOS_KINDS)[number];
 
 export interface ChaosOptions {
@@ -50,10 +59,14 @@ const REGRESSION: Readonly<Record<string, string>> = {
 const STATUS_KEYS = new Set(['task_status', 'state']);
 
 export function validChaos(options: ChaosOptions): ChaosOptions {
-  if (!Number.isFinite(options.rate) || options.rate < 0 || options.rate > 1) throw new Error(`chaos rate must be in [0, 1], got ${options.rate}`);
-  for (const kind of options.kinds ?? []) if (!CHAOS_KINDS.includes(kind)) throw new Error(`unknown chaos kind "${String(kind)}" (known: ${CHAOS_KINDS.join(', ')})`);
+  if (!Number.isFinite(options.rate) || options.rate < 0 || options.rate > 1)
+    throw new Error(`chaos rate must be in [0, 1], got ${options.rate}`);
+  for (const kind of options.kinds ?? [])
+    if (!CHAOS_KINDS.includes(kind))
+      throw new Error(`unknown chaos kind "${String(kind)}" (known: ${CHAOS_KINDS.join(', ')})`);
   if (options.kinds && options.kinds.length === 0) throw new Error('chaos kinds must not be empty');
-  if (options.slowMs !== undefined && (!Number.isFinite(options.slowMs) || options.slowMs < 0)) throw new Error(`chaos slowMs must be >= 0, got ${options.slowMs}`);
+  if (options.slowMs !== undefined && (!Number.isFinite(options.slowMs) || options.slowMs < 0))
+    throw new Error(`chaos slowMs must be >= 0, got ${options.slowMs}`);
   return options;
 }
 
@@ -63,7 +76,8 @@ export function parseChaos(text: string | undefined): ChaosOptions | undefined {
   if (raw === '' || raw === '0') return undefined;
   const [ratePart, kindsPart] = raw.split(':', 2);
   const rate = Number(ratePart);
-  if (ratePart.trim() === '' || !Number.isFinite(rate)) throw new Error(`SIM_CHAOS must be "rate" or "rate:kind,kind" (rate in [0, 1]), got "${raw}"`);
+  if (ratePart.trim() === '' || !Number.isFinite(rate))
+    throw new Error(`SIM_CHAOS must be "rate" or "rate:kind,kind" (rate in [0, 1]), got "${raw}"`);
   const kinds = kindsPart === undefined ? undefined : (kindsPart.split(',').map((k) => k.trim()) as ChaosKind[]);
   return validChaos({ rate, kinds });
 }
@@ -78,7 +92,11 @@ export class Chaos {
     validChaos(options);
     this.kinds = options.kinds ?? CHAOS_KINDS;
     this.random = mulberry32(options.seed ?? Math.floor(Math.random() * 2 ** 32));
-    this.counts = { requests: 0, injected: 0, byKind: Object.fromEntries(CHAOS_KINDS.map((k) => [k, 0])) as Record<ChaosKind, number> };
+    this.counts = {
+      requests: 0,
+      injected: 0,
+      byKind: Object.fromEntries(CHAOS_KINDS.map((k) => [k, 0])) as Record<ChaosKind, number>,
+    };
   }
 
   get slowMs(): number {

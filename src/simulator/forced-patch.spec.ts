@@ -2,7 +2,10 @@ import { ForcedPatches, deepMerge } from './forced-patch';
 
 describe('forced patches', () => {
   it('deep-merges objects, replaces arrays and scalars, deletes undefined keys', () => {
-    const merged = deepMerge({ a: { b: 1, c: 2 }, list: [1, 2], gone: true, keep: 'x' }, { a: { b: '1' }, list: [3], gone: undefined, added: null });
+    const merged = deepMerge(
+      { a: { b: 1, c: 2 }, list: [1, 2], gone: true, keep: 'x' },
+      { a: { b: '1' }, list: [3], gone: undefined, added: null },
+    );
     expect(merged).toEqual({ a: { b: '1', c: 2 }, list: [3], keep: 'x', added: null });
   });
 

@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   });
 
   // The API key variant of family A's auth, too, for gateways configured with a key instead of a key pair.
-  const lines = Object.entries({ ...simulatorUpstreamEnv(simulator), UPSTREAM_KL_API_KEY: simulator.kl.apiKey }).map(([name, value]) => `${name}=${value}`);
+  const lines = Object.entries({ ...simulatorUpstreamEnv(simulator), UPSTREAM_KL_API_KEY: simulator.kl.apiKey }).map(
+    ([name, value]) => `${name}=${value}`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   if (env.SIM_CHAOS) process.stderr.write(`simulator: upstream faults on (SIM_CHAOS=${env.SIM_CHAOS})\n`);
 

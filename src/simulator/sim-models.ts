@@ -8,7 +8,12 @@ import { SimFamily } from './sim-types';
  */
 const MODELS: Readonly<Record<SimFamily, Readonly<Record<string, string>>>> = {
   kl: { 'kl-v1': 'kling-v1', 'kl-v1-6': 'kling-v1-6' },
-  ax: { 'wx2.7-r2v': 'wan2.7-r2v', 'wx2.7-r2v-2026-06-12': 'wan2.7-r2v-2026-06-12', 'wx2.6-r2v': 'wan2.6-r2v', 'wx2.6-r2v-flash': 'wan2.6-r2v-flash' },
+  ax: {
+    'wx2.7-r2v': 'wan2.7-r2v',
+    'wx2.7-r2v-2026-06-12': 'wan2.7-r2v-2026-06-12',
+    'wx2.6-r2v': 'wan2.6-r2v',
+    'wx2.6-r2v-flash': 'wan2.6-r2v-flash',
+  },
   vd: {
     'vdq3-mix': 'viduq3-mix',
     'vdq3-turbo': 'viduq3-turbo',

@@ -28,7 +28,9 @@ describe('startSimulator', () => {
   });
 
   it('uses the credentials it is given', async () => {
-    const given = await startSimulator({ credentials: { klApiKey: 'kl-key', axApiKey: 'ax-key', vdApiKey: 'vd-key', klAccessKey: 'ak', klSecretKey: 'sk' } });
+    const given = await startSimulator({
+      credentials: { klApiKey: 'kl-key', axApiKey: 'ax-key', vdApiKey: 'vd-key', klAccessKey: 'ak', klSecretKey: 'sk' },
+    });
     try {
       expect(given.kl).toMatchObject({ apiKey: 'kl-key', accessKey: 'ak', secretKey: 'sk' });
       expect(given.ax.apiKey).toBe('ax-key');
@@ -53,9 +55,18 @@ describe('startSimulator', () => {
   it('records every request, refused ones included, and reset() empties the same array', async () => {
     const requests = sim.requests;
     await postJson(`${sim.ax.baseUrl}/api/v1/tasks/x?y=1`, { hello: 'world' }, { authorization: 'Bearer wrong' });
-    await fetch(`${sim.vd.baseUrl}/ent/v2/reference2video`, { method: 'POST', body: 'not json', headers: { authorization: `Token ${sim.vd.apiKey}` } });
+    await fetch(`${sim.vd.baseUrl}/ent/v2/reference2video`, {
+      method: 'POST',
+      body: 'not json',
+      headers: { authorization: `Token ${sim.vd.apiKey}` },
+    });
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ family: 'ax', method: 'POST', path: '/api/v1/tasks/x?y=1', body: { hello: 'world' } });
+    expect(requests[0]).toMatchObject({
+      family: 'ax',
+      method: 'POST',
+      path: '/api/v1/tasks/x?y=1',
+      body: { hello: 'world' },
+    });
     expect(requests[0].headers.authorization).toBe('Bearer wrong');
     expect(requests[1]).toMatchObject({ family: 'vd', body: 'not json' });
     sim.reset();
@@ -86,7 +97,9 @@ describe('startSimulator', () => {
         { authorization: `Bearer ${sim.ax.apiKey}`, 'x-dashscope-async': 'enable' },
       );
       await sleep(300); // well past the 100 ms the simulator started with
-      const reply = await getJson(`${sim.ax.baseUrl}/api/v1/tasks/${created.body.output.task_id}`, { authorization: `Bearer ${sim.ax.apiKey}` });
+      const reply = await getJson(`${sim.ax.baseUrl}/api/v1/tasks/${created.body.output.task_id}`, {
+        authorization: `Bearer ${sim.ax.apiKey}`,
+      });
       expect(reply.body.output.task_status).toBe('PENDING');
     } finally {
       sim.setTaskMs(100);
@@ -95,7 +108,11 @@ describe('startSimulator', () => {
 
   it('close() cuts a hanging request and resolves', async () => {
     const hanging = await startSimulator();
-    const request = postJson(`${hanging.vd.baseUrl}/ent/v2/reference2video`, { model: 'vdq2', prompt: 'sim:hang', images: ['x'] }, { authorization: `Token ${hanging.vd.apiKey}` });
+    const request = postJson(
+      `${hanging.vd.baseUrl}/ent/v2/reference2video`,
+      { model: 'vdq2', prompt: 'sim:hang', images: ['x'] },
+      { authorization: `Token ${hanging.vd.apiKey}` },
+    );
     const outcome = request.then(
       () => 'answered',
       () => 'cut',

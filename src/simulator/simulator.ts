@@ -115,7 +115,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   let closing: Promise<void> | undefined;
   return {
-    kl: { baseUrl: baseUrls.get('kl')!, apiKey: credentials.klApiKey, accessKey: credentials.klAccessKey, secretKey: credentials.klSecretKey },
+    kl: {
+      baseUrl: baseUrls.get('kl')!,
+      apiKey: credentials.klApiKey,
+      accessKey: credentials.klAccessKey,
+      secretKey: credentials.klSecretKey,
+    },
     ax: { baseUrl: baseUrls.get('ax')!, apiKey: credentials.axApiKey },
     vd: { baseUrl: baseUrls.get('vd')!, apiKey: credentials.vdApiKey },
     requests,
@@ -155,7 +160,9 @@ function randomCredentials(): SimulatorCredentials {
 }
 
 function definedOnly(partial: Partial<SimulatorCredentials> | undefined): Partial<SimulatorCredentials> {
-  return Object.fromEntries(Object.entries(partial ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''));
+  return Object.fromEntries(
+    Object.entries(partial ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''),
+  );
 }
 
 function validTaskMs(ms: number): number {

@@ -87,5 +87,9 @@ export function looksLikePng(bytes: Buffer): boolean {
 
 export async function fetchBytes(url: string): Promise<{ status: number; contentType: string | null; bytes: Buffer }> {
   const response = await fetch(url);
-  return { status: response.status, contentType: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }

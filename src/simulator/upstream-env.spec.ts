@@ -8,7 +8,10 @@ describe('simulatorUpstreamEnv', () => {
       ax: { baseUrl: 'http://127.0.0.1:2', apiKey: 'ax-key' },
       vd: { baseUrl: 'http://127.0.0.1:3', apiKey: 'vd-key' },
     };
-    const channels = loadChannels({ ...simulatorUpstreamEnv(sim), UPSTREAM_MODEL_MAP_FILE: 'config/upstream-models.json' });
+    const channels = loadChannels({
+      ...simulatorUpstreamEnv(sim),
+      UPSTREAM_MODEL_MAP_FILE: 'config/upstream-models.json',
+    });
     expect(channels.map((c) => [c.id, c.baseUrl])).toEqual([
       ['kl-default', 'http://127.0.0.1:1'],
       ['ax-default', 'http://127.0.0.1:2'],

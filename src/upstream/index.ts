@@ -3,8 +3,20 @@ export * from './upstream.types';
 export { UpstreamModule } from './upstream.module';
 export type { FactoryOf, UpstreamModuleOptions, ValueOrFactory } from './upstream.module';
 export { UpstreamClients } from './upstream-clients';
-export { ChannelConfigError, ChannelRegistry, UPSTREAM_CHANNELS, assertModelMapsCover, identityModelMap, loadChannels } from './channels';
-export { DEFAULT_UPSTREAM_HTTP_OPTIONS, UPSTREAM_HTTP_OPTIONS, httpOptionsFromConfig, resolveHttpOptions } from './http/upstream-http-options';
+export {
+  ChannelConfigError,
+  ChannelRegistry,
+  UPSTREAM_CHANNELS,
+  assertModelMapsCover,
+  identityModelMap,
+  loadChannels,
+} from './channels';
+export {
+  DEFAULT_UPSTREAM_HTTP_OPTIONS,
+  UPSTREAM_HTTP_OPTIONS,
+  httpOptionsFromConfig,
+  resolveHttpOptions,
+} from './http/upstream-http-options';
 export type { UpstreamHttpOptions, UpstreamTimeoutConfig } from './http/upstream-http-options';
 export { UpstreamBreakers } from './http/upstream-breakers';
 export type { BreakerState } from './http/upstream-breakers';

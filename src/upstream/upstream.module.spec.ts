@@ -27,17 +27,29 @@ async function contextOf(module: ReturnType<typeof UpstreamModule.forRoot>) {
 
 describe('UpstreamModule', () => {
   it('wires the clients, the registry and the facade with the given channels', async () => {
-    const upstream = await startFakeUpstream((_req, res) => sendJson(res, 200, { code: 0, data: { task_id: 't1', task_status: 'submitted' } }));
-    const app = await contextOf(UpstreamModule.forRoot({ channels: [{ id: 'kl-sim', family: 'kl', baseUrl: upstream.baseUrl, apiKey: 'k' }], http: { readRetries: 0 } }));
+    const upstream = await startFakeUpstream((_req, res) =>
+      sendJson(res, 200, { code: 0, data: { task_id: 't1', task_status: 'submitted' } }),
+    );
+    const app = await contextOf(
+      UpstreamModule.forRoot({
+        channels: [{ id: 'kl-sim', family: 'kl', baseUrl: upstream.baseUrl, apiKey: 'k' }],
+        http: { readRetries: 0 },
+      }),
+    );
     try {
       const clients = app.get(UpstreamClients);
       expect(clients.clientFor('kl')).toBe(app.get(KlClient));
       expect(clients.clientFor('ax')).toBe(app.get(AxClient));
       expect(clients.clientFor('vd')).toBe(app.get(VdClient));
       expect(clients.clientFor('ax').family).toBe('ax');
-      expect(app.get<UpstreamHttpOptions>(UPSTREAM_HTTP_OPTIONS)).toMatchObject({ readRetries: 0, createTimeoutMs: 30_000 });
+      expect(app.get<UpstreamHttpOptions>(UPSTREAM_HTTP_OPTIONS)).toMatchObject({
+        readRetries: 0,
+        createTimeoutMs: 30_000,
+      });
       const channel = app.get(ChannelRegistry).forFamily('kl');
-      await expect(clients.clientFor('kl').submit(channel, 'multi_elements', {})).resolves.toMatchObject({ upstreamTaskId: 't1' });
+      await expect(clients.clientFor('kl').submit(channel, 'multi_elements', {})).resolves.toMatchObject({
+        upstreamTaskId: 't1',
+      });
     } finally {
       await app.close();
       await upstream.close();
@@ -46,7 +58,10 @@ describe('UpstreamModule', () => {
 
   it('takes the channels from a factory with its own imports (e.g. the simulator)', async () => {
     const app = await contextOf(
-      UpstreamModule.forRoot({ imports: [FakeSimulatorModule], channels: { inject: [FakeSimulator], useFactory: (sim: FakeSimulator) => sim.channels() } }),
+      UpstreamModule.forRoot({
+        imports: [FakeSimulatorModule],
+        channels: { inject: [FakeSimulator], useFactory: (sim: FakeSimulator) => sim.channels() },
+      }),
     );
     try {
       expect(app.get<UpstreamChannel[]>(UPSTREAM_CHANNELS).map((c) => c.id)).toEqual(['sim-vd']);

@@ -31,7 +31,16 @@ export interface UpstreamModuleOptions {
   imports?: ModuleMetadata['imports'];
 }
 
-const EXPORTED = [KlClient, AxClient, VdClient, UpstreamClients, ChannelRegistry, UpstreamBreakers, UPSTREAM_CHANNELS, UPSTREAM_HTTP_OPTIONS];
+const EXPORTED = [
+  KlClient,
+  AxClient,
+  VdClient,
+  UpstreamClients,
+  ChannelRegistry,
+  UpstreamBreakers,
+  UPSTREAM_CHANNELS,
+  UPSTREAM_HTTP_OPTIONS,
+];
 
 /**
  * The upstream clients, channel registry and facade. Import `UpstreamModule.forRoot()` (channels
@@ -62,11 +71,18 @@ export class UpstreamModule {
 }
 
 function isFactory<T>(value: ValueOrFactory<T>): value is FactoryOf<T> {
-  return typeof value === 'object' && value !== null && 'useFactory' in value && typeof (value as FactoryOf<T>).useFactory === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'useFactory' in value &&
+    typeof (value as FactoryOf<T>).useFactory === 'function'
+  );
 }
 
 function valueOrFactoryProvider<T>(token: symbol, value: ValueOrFactory<T>): Provider {
-  return isFactory(value) ? { provide: token, useFactory: value.useFactory, inject: value.inject ?? [] } : { provide: token, useValue: value };
+  return isFactory(value)
+    ? { provide: token, useFactory: value.useFactory, inject: value.inject ?? [] }
+    : { provide: token, useValue: value };
 }
 
 function httpOptionsProvider(value: ValueOrFactory<Partial<UpstreamHttpOptions>>): Provider {

@@ -152,6 +152,16 @@ export interface FetchOptions {
  */
 export interface UpstreamTaskClient {
   readonly family: UpstreamFamily;
-  submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult>;
-  fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options?: FetchOptions): Promise<UpstreamTaskSnapshot>;
+  submit(
+    channel: UpstreamChannel,
+    operation: string,
+    body: Record<string, unknown>,
+    options?: SubmitOptions,
+  ): Promise<UpstreamSubmitResult>;
+  fetch(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options?: FetchOptions,
+  ): Promise<UpstreamTaskSnapshot>;
 }

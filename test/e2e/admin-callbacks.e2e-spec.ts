@@ -9,10 +9,19 @@ import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../
  * delivery of the task: attempts, last error, next try), and one warn line per failed attempt.
  */
 const CREATE = '/vd/ent/v2/reference2video';
-const body = (extra: Record<string, unknown> = {}) => ({ model: 'vdq3', subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }], prompt: '@cat plays', ...extra });
+const body = (extra: Record<string, unknown> = {}) => ({
+  model: 'vdq3',
+  subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+  prompt: '@cat plays',
+  ...extra,
+});
 
 /** A callback receiver: `/flaky` fails its first request with 500, `/down` always answers 503. */
-async function startReceiver(): Promise<{ server: Server; base: string; received: Array<{ path: string; headers: IncomingMessage['headers'] }> }> {
+async function startReceiver(): Promise<{
+  server: Server;
+  base: string;
+  received: Array<{ path: string; headers: IncomingMessage['headers'] }>;
+}> {
   const received: Array<{ path: string; headers: IncomingMessage['headers'] }> = [];
   const server = createServer((req, res) => {
     req.resume();
@@ -56,7 +65,9 @@ describe('admin: a task’s client callback deliveries', () => {
       return res.body.deliveries[0]?.status === status ? res.body : null;
     }, 8000);
   const warnings = (taskId: string) =>
-    warn.mock.calls.filter(([fields]) => (fields as { taskId?: string } | undefined)?.taskId === taskId).map(([fields, message]) => ({ fields, message }));
+    warn.mock.calls
+      .filter(([fields]) => (fields as { taskId?: string } | undefined)?.taskId === taskId)
+      .map(([fields, message]) => ({ fields, message }));
 
   it('shows a delivery that succeeded on its second attempt, and logs the failed first one at warn', async () => {
     const url = `${receiver.base}/flaky`;
@@ -113,7 +124,16 @@ describe('admin: a task’s client callback deliveries', () => {
         .expect(200)
     ).body.task_id as string;
     const view = await untilDelivery(task, 'failed');
-    expect(view.deliveries).toEqual([expect.objectContaining({ url, status: 'failed', attempts: 3, max_attempts: 3, last_error: 'HTTP 503', next_attempt_at: null })]);
+    expect(view.deliveries).toEqual([
+      expect.objectContaining({
+        url,
+        status: 'failed',
+        attempts: 3,
+        max_attempts: 3,
+        last_error: 'HTTP 503',
+        next_attempt_at: null,
+      }),
+    ]);
     expect(warnings(task).map((w) => [w.fields.attempt, w.fields.reason, w.message])).toEqual([
       [1, 'HTTP 503', 'client callback attempt failed; will retry'],
       [2, 'HTTP 503', 'client callback attempt failed; will retry'],
@@ -130,9 +150,16 @@ describe('admin: a task’s client callback deliveries', () => {
         .send(body())
         .expect(200)
     ).body.task_id as string;
-    expect((await callbacks(task).expect(200)).body).toEqual({ task_id: task, account_id: acct.id, callback_url: null, deliveries: [] });
+    expect((await callbacks(task).expect(200)).body).toEqual({
+      task_id: task,
+      account_id: acct.id,
+      callback_url: null,
+      deliveries: [],
+    });
     expect((await callbacks('task_does_not_exist').expect(404)).body.error).toMatchObject({ code: 'not_found' });
-    expect((await gw.http().get(`/admin/v1/tasks/${task}/callbacks`).expect(401)).body.error).toMatchObject({ code: 'invalid_api_key' });
+    expect((await gw.http().get(`/admin/v1/tasks/${task}/callbacks`).expect(401)).body.error).toMatchObject({
+      code: 'invalid_api_key',
+    });
     expect(
       (
         await gw
@@ -165,7 +192,13 @@ describe('admin: a callback waiting for its next try', () => {
         const res = await gw.admin.get(`/admin/v1/tasks/${task}/callbacks`).expect(200);
         return res.body.deliveries[0]?.last_error ? res.body.deliveries[0] : null;
       }, 8000);
-      expect(pending).toMatchObject({ status: 'pending', attempts: 1, max_attempts: 10, last_error: 'HTTP 503', next_attempt_at: expect.stringMatching(ISO) });
+      expect(pending).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        max_attempts: 10,
+        last_error: 'HTTP 503',
+        next_attempt_at: expect.stringMatching(ISO),
+      });
       // Doubling back-off from 60 s, with ±20% jitter.
       const wait = Date.parse(pending.next_attempt_at) - Date.parse(pending.updated_at);
       expect(wait).toBeGreaterThanOrEqual(48_000);

@@ -115,10 +115,14 @@ describe('admin usage log: GET /admin/v1/usage', () => {
     const from = T0 + 3 * HOUR;
     const to = T0 + 9 * HOUR;
     const window = expectedIds((r) => r.createdAt >= from && r.createdAt < to, rows);
-    const iso = await list(`?from=2026-01-01T03:00:00Z&to=${encodeURIComponent('2026-01-01T10:00:00+01:00')}&model=`).expect(200);
+    const iso = await list(
+      `?from=2026-01-01T03:00:00Z&to=${encodeURIComponent('2026-01-01T10:00:00+01:00')}&model=`,
+    ).expect(200);
     expect(ids(iso.body.items).filter((id) => !id.includes(BULK))).toEqual(window);
     const unix = await list(`?from=${from / 1000}&to=${to / 1000}&account_id=${B}`).expect(200);
-    expect(ids(unix.body.items)).toEqual(expectedIds((r) => r.accountId === B && r.createdAt >= from && r.createdAt < to, rows));
+    expect(ids(unix.body.items)).toEqual(
+      expectedIds((r) => r.accountId === B && r.createdAt >= from && r.createdAt < to, rows),
+    );
     expect(unix.body.total).toBe(unix.body.items.length);
 
     const none = await list(`?account_id=acct_nobody`).expect(200);
@@ -162,7 +166,12 @@ describe('admin usage log: GET /admin/v1/usage', () => {
 
   it('exports the same rows as CSV for Accept: text/csv or format=csv, quoted per RFC 4180', async () => {
     const json = await list(`?account_id=${A}&page_size=5&page=2`).expect(200);
-    const viaAccept = await gw.http().get(`/admin/v1/usage?account_id=${A}&page_size=5&page=2`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).set('Accept', 'text/csv').expect(200);
+    const viaAccept = await gw
+      .http()
+      .get(`/admin/v1/usage?account_id=${A}&page_size=5&page=2`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Accept', 'text/csv')
+      .expect(200);
     const viaParam = await list(`?account_id=${A}&page_size=5&page=2&format=csv`).expect(200);
 
     for (const res of [viaAccept, viaParam]) {
@@ -171,8 +180,22 @@ describe('admin usage log: GET /admin/v1/usage', () => {
       expect(res.text).toBe(viaAccept.text);
     }
     const [header, ...lines] = parseCsv(viaAccept.text);
-    expect(header).toEqual(['id', 'task_id', 'account_id', 'model', 'action', 'amount', 'price_version', 'usage', 'created_at']);
-    expect(lines).toEqual((json.body.items as Row[]).map((row) => header.map((column) => (typeof row[column] === 'object' ? JSON.stringify(row[column]) : String(row[column])))));
+    expect(header).toEqual([
+      'id',
+      'task_id',
+      'account_id',
+      'model',
+      'action',
+      'amount',
+      'price_version',
+      'usage',
+      'created_at',
+    ]);
+    expect(lines).toEqual(
+      (json.body.items as Row[]).map((row) =>
+        header.map((column) => (typeof row[column] === 'object' ? JSON.stringify(row[column]) : String(row[column]))),
+      ),
+    );
     expect(lines).toHaveLength(3);
     // The usage JSON holds commas and quotes, so it must be a quoted field with doubled quotes.
     expect(viaAccept.text).toContain('"{""kind"":""test"",""durationSeconds"":');
@@ -182,9 +205,19 @@ describe('admin usage log: GET /admin/v1/usage', () => {
   });
 
   it('answers JSON for Accept: application/json or */*, and format=json wins over Accept', async () => {
-    const star = await gw.http().get(`/admin/v1/usage?account_id=${B}`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).set('Accept', '*/*').expect(200);
+    const star = await gw
+      .http()
+      .get(`/admin/v1/usage?account_id=${B}`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Accept', '*/*')
+      .expect(200);
     expect(star.headers['content-type']).toMatch(/^application\/json/);
-    const forced = await gw.http().get(`/admin/v1/usage?account_id=${B}&format=json`).set('Authorization', `Bearer ${ADMIN_TOKEN}`).set('Accept', 'text/csv').expect(200);
+    const forced = await gw
+      .http()
+      .get(`/admin/v1/usage?account_id=${B}&format=json`)
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Accept', 'text/csv')
+      .expect(200);
     expect(forced.body.total).toBe(4);
   });
 });

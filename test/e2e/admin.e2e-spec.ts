@@ -14,8 +14,19 @@ describe('admin API', () => {
   });
 
   it('creates an account with an opening balance recorded in the ledger', async () => {
-    const res = await gw.admin.post('/admin/v1/accounts', { name: 'Acme', balance: 5000, rate_limit_rpm: 100, max_concurrent_tasks: 3 }).expect(201);
-    expect(res.body).toMatchObject({ name: 'Acme', balance: 5000, held: 0, rate_limit_rpm: 100, max_concurrent_tasks: 3, disabled: false, models: [], keys: [] });
+    const res = await gw.admin
+      .post('/admin/v1/accounts', { name: 'Acme', balance: 5000, rate_limit_rpm: 100, max_concurrent_tasks: 3 })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      name: 'Acme',
+      balance: 5000,
+      held: 0,
+      rate_limit_rpm: 100,
+      max_concurrent_tasks: 3,
+      disabled: false,
+      models: [],
+      keys: [],
+    });
     expect(res.body.webhook_secret).toMatch(/^whsec_/);
     const verify = await gw.admin.get('/admin/v1/ledger/verify').expect(200);
     expect(verify.body).toMatchObject({ ok: true, mismatches: [] });
@@ -33,36 +44,54 @@ describe('admin API', () => {
 
   it('shows a key secret once and only its prefix afterwards', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Keys' }).expect(201);
-    const key = await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/keys`, { name: 'ci', expires_at: '2099-01-01T00:00:00Z' }).expect(201);
+    const key = await gw.admin
+      .post(`/admin/v1/accounts/${acct.body.id}/keys`, { name: 'ci', expires_at: '2099-01-01T00:00:00Z' })
+      .expect(201);
     expect(key.body.key).toMatch(/^vgw_/);
     expect(key.body.key.startsWith(key.body.prefix)).toBe(true);
     const details = await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200);
     expect(JSON.stringify(details.body)).not.toContain(key.body.key);
-    expect(details.body.keys[0]).toMatchObject({ id: key.body.id, prefix: key.body.prefix, expires_at: '2099-01-01T00:00:00.000Z' });
+    expect(details.body.keys[0]).toMatchObject({
+      id: key.body.id,
+      prefix: key.body.prefix,
+      expires_at: '2099-01-01T00:00:00.000Z',
+    });
   });
 
   it('replaces grants, with all capabilities by default and unknown models refused', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Grants' }).expect(201);
     const res = await gw.admin
-      .put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'kl-v1-6' }, { model: 'vdq3', capabilities: ['reference2video'] }] })
+      .put(`/admin/v1/accounts/${acct.body.id}/models`, {
+        models: [{ model: 'kl-v1-6' }, { model: 'vdq3', capabilities: ['reference2video'] }],
+      })
       .expect(200);
     expect(res.body.models).toEqual([
       { model: 'kl-v1-6', capabilities: ['editing.selection', 'editing.task', 'voices'] },
       { model: 'vdq3', capabilities: ['reference2video'] },
     ]);
-    const bad = await gw.admin.put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'gpt-video' }] }).expect(404);
+    const bad = await gw.admin
+      .put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'gpt-video' }] })
+      .expect(404);
     expect(bad.body.error).toMatchObject({ code: 'model_not_found', param: 'models[0].model' });
-    const wrongCap = await gw.admin.put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'vdq3', capabilities: ['voices'] }] }).expect(400);
+    const wrongCap = await gw.admin
+      .put(`/admin/v1/accounts/${acct.body.id}/models`, { models: [{ model: 'vdq3', capabilities: ['voices'] }] })
+      .expect(400);
     expect(wrongCap.body.error.param).toBe('models[0].capabilities[0]');
   });
 
   it('credits and debits the balance through the ledger, never below zero', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Money', balance: 100 }).expect(201);
-    const credited = await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: 50, reason: 'top-up' }).expect(200);
+    const credited = await gw.admin
+      .post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: 50, reason: 'top-up' })
+      .expect(200);
     expect(credited.body.balance).toBe(150);
-    const debited = await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: -20, reason: 'refund' }).expect(200);
+    const debited = await gw.admin
+      .post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: -20, reason: 'refund' })
+      .expect(200);
     expect(debited.body.balance).toBe(130);
-    const over = await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: -1000, reason: 'too much' }).expect(400);
+    const over = await gw.admin
+      .post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: -1000, reason: 'too much' })
+      .expect(400);
     expect(over.body.error.param).toBe('delta');
     await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: 0, reason: 'nothing' }).expect(400);
     expect((await gw.admin.get('/admin/v1/ledger/verify')).body.ok).toBe(true);

@@ -38,7 +38,10 @@ describe('family B through the simulator', () => {
 
   it('creates a task, answers PENDING with a public id and reaches SUCCEEDED with a video URL', async () => {
     const res = await create(newProtocolBody()).expect(200);
-    expect(res.body).toEqual({ request_id: res.headers['x-request-id'], output: { task_id: expect.stringMatching(/^task_/), task_status: 'PENDING' } });
+    expect(res.body).toEqual({
+      request_id: res.headers['x-request-id'],
+      output: { task_id: expect.stringMatching(/^task_/), task_status: 'PENDING' },
+    });
     expect(res.headers['server-timing']).toMatch(/gw;dur=[\d.]+, upstream;dur=[\d.]+/);
     const sent = gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST');
     expect(sent.at(-1)?.headers['x-dashscope-async']).toBe('enable');
@@ -47,12 +50,18 @@ describe('family B through the simulator', () => {
       const q = await query(id).expect(200);
       return q.body.output.task_status === 'SUCCEEDED' ? q.body : null;
     });
-    expect(done.output).toMatchObject({ task_id: id, task_status: 'SUCCEEDED', video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/assets\/sample\.mp4/) });
+    expect(done.output).toMatchObject({
+      task_id: id,
+      task_status: 'SUCCEEDED',
+      video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/assets\/sample\.mp4/),
+    });
     expect(done.output.submit_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
     expect(done.usage).toBeDefined();
     // The simulator's own task IDs are UUIDs: none may show outside the result URL.
     const { video_url: _url, ...rest } = done.output;
-    expect(JSON.stringify({ ...done, request_id: undefined, output: rest })).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(JSON.stringify({ ...done, request_id: undefined, output: rest })).not.toMatch(
+      /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/,
+    );
   });
 
   it('hides another account’s task behind 404', async () => {
@@ -93,14 +102,26 @@ describe('family B through the simulator', () => {
   });
 
   it('keeps the native rejection for missing reference fields', async () => {
-    const res = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 dances', ref_urls: ['https://example.com/a.png'] } }).expect(400);
-    expect(res.body).toMatchObject({ code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls', error: { code: 'invalid_request' } });
+    const res = await create({
+      model: 'wx2.6-r2v',
+      input: { prompt: 'character1 dances', ref_urls: ['https://example.com/a.png'] },
+    }).expect(400);
+    expect(res.body).toMatchObject({
+      code: 'InvalidParameter',
+      message: 'please provide reference_video_urls or reference_urls',
+      error: { code: 'invalid_request' },
+    });
   });
 
   it('accepts the deprecated reference_video_urls with a Deprecation header', async () => {
-    const res = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 dances', reference_video_urls: ['https://example.com/a.png'] } }).expect(200);
+    const res = await create({
+      model: 'wx2.6-r2v',
+      input: { prompt: 'character1 dances', reference_video_urls: ['https://example.com/a.png'] },
+    }).expect(200);
     expect(res.headers.deprecation).toBeDefined();
-    const sent = gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').at(-1)?.body as { input: Record<string, unknown> };
+    const sent = gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').at(-1)?.body as {
+      input: Record<string, unknown>;
+    };
     expect(sent.input.reference_urls).toEqual(['https://example.com/a.png']);
     expect(sent.input.reference_video_urls).toBeUndefined();
   });
@@ -108,7 +129,10 @@ describe('family B through the simulator', () => {
   describe('authentication and model access', () => {
     it('401 without a key, with a bad key, and with a revoked key', async () => {
       const none = await gw.http().post(CREATE).send(newProtocolBody()).expect(401);
-      expect(none.body).toMatchObject({ code: 'InvalidApiKey', error: { code: 'invalid_api_key', type: 'authentication_error' } });
+      expect(none.body).toMatchObject({
+        code: 'InvalidApiKey',
+        error: { code: 'invalid_api_key', type: 'authentication_error' },
+      });
       await gw.http().post(CREATE).set('Authorization', 'Bearer vgw_nope').send(newProtocolBody()).expect(401);
       const temp = await gw.admin.account({ models: ['wx2.7-r2v'] });
       await create(newProtocolBody(), temp).expect(200);
@@ -118,8 +142,15 @@ describe('family B through the simulator', () => {
 
     it('401 for an expired key and a disabled account', async () => {
       const temp = await gw.admin.account({ models: ['wx2.7-r2v'] });
-      const expired = await gw.admin.post(`/admin/v1/accounts/${temp.id}/keys`, { expires_at: '2020-01-01T00:00:00Z' }).expect(201);
-      await gw.http().post(CREATE).set('Authorization', `Bearer ${expired.body.key}`).send(newProtocolBody()).expect(401);
+      const expired = await gw.admin
+        .post(`/admin/v1/accounts/${temp.id}/keys`, { expires_at: '2020-01-01T00:00:00Z' })
+        .expect(201);
+      await gw
+        .http()
+        .post(CREATE)
+        .set('Authorization', `Bearer ${expired.body.key}`)
+        .send(newProtocolBody())
+        .expect(401);
       await gw.admin.patch(`/admin/v1/accounts/${temp.id}`, { disabled: true }).expect(200);
       await create(newProtocolBody(), temp).expect(401);
     });
@@ -133,10 +164,21 @@ describe('family B through the simulator', () => {
 
     it('403 permission_denied when the model lacks the capability or the key is restricted', async () => {
       const temp = await gw.admin.account({ models: ['wx2.7-r2v', 'wx2.6-r2v'] });
-      const restricted = await gw.admin.post(`/admin/v1/accounts/${temp.id}/keys`, { models: ['wx2.6-r2v'] }).expect(201);
-      const res = await gw.http().post(CREATE).set('Authorization', `Bearer ${restricted.body.key}`).send(newProtocolBody()).expect(403);
+      const restricted = await gw.admin
+        .post(`/admin/v1/accounts/${temp.id}/keys`, { models: ['wx2.6-r2v'] })
+        .expect(201);
+      const res = await gw
+        .http()
+        .post(CREATE)
+        .set('Authorization', `Bearer ${restricted.body.key}`)
+        .send(newProtocolBody())
+        .expect(403);
       expect(res.body).toMatchObject({ code: 'AccessDenied', error: { code: 'permission_denied', param: 'model' } });
-      await gw.admin.put(`/admin/v1/accounts/${temp.id}/models`, { models: [{ model: 'kl-v1', capabilities: ['voices'] }, { model: 'wx2.7-r2v' }] }).expect(200);
+      await gw.admin
+        .put(`/admin/v1/accounts/${temp.id}/models`, {
+          models: [{ model: 'kl-v1', capabilities: ['voices'] }, { model: 'wx2.7-r2v' }],
+        })
+        .expect(200);
       const cap = await gw.admin.account({ models: [{ model: 'kl-v1', capabilities: ['voices'] }] });
       const wrong = await gw
         .http()
@@ -167,7 +209,10 @@ describe('family B through the simulator', () => {
       await q().expect(404);
       const res = await q().expect(429);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.body).toMatchObject({ code: 'Throttling', error: { code: 'rate_limit_exceeded', type: 'rate_limit_error' } });
+      expect(res.body).toMatchObject({
+        code: 'Throttling',
+        error: { code: 'rate_limit_exceeded', type: 'rate_limit_error' },
+      });
     });
 
     it('a limit taken from Redis in batches (200 a minute and up) still lets exactly the limit through one instance', async () => {

@@ -22,7 +22,11 @@ const axBody = (prompt: string) => ({
 
 async function money(gw: SimulatedGateway, account: TestAccount) {
   const res = await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200);
-  return { balance: res.body.balance as number, held: res.body.held as number, in_flight_tasks: res.body.in_flight_tasks as number };
+  return {
+    balance: res.body.balance as number,
+    held: res.body.held as number,
+    in_flight_tasks: res.body.in_flight_tasks as number,
+  };
 }
 
 async function expectLedgerOk(gw: SimulatedGateway) {
@@ -51,7 +55,12 @@ describe('billing: the concurrent last-balance race', () => {
   it('a balance for exactly N tasks and 3N parallel creates: exactly N accepted, the rest 403 insufficient_quota', async () => {
     const N = 8;
     const estimate = await measureEstimate(gw);
-    const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: N * estimate, max_concurrent_tasks: 1000, rate_limit_rpm: 10_000 });
+    const acct = await gw.admin.account({
+      models: ['wx2.7-r2v'],
+      balance: N * estimate,
+      max_concurrent_tasks: 1000,
+      rate_limit_rpm: 10_000,
+    });
     const upstreamCreates = () => gw.sim.requests.filter((r) => r.family === 'ax' && r.method === 'POST').length;
     const before = upstreamCreates();
 
@@ -94,7 +103,8 @@ describe('billing: double settlement charges once', () => {
   afterAll(() => gw.close());
 
   const usageFor = (taskId: string) => gw.app.get(DataSource).getRepository(UsageRecordEntity).findBy({ taskId });
-  const entriesFor = async (taskId: string) => (await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ taskId })).map((e) => e.kind).sort();
+  const entriesFor = async (taskId: string) =>
+    (await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ taskId })).map((e) => e.kind).sort();
 
   async function createTask(acct: TestAccount): Promise<TaskEntity> {
     const res = await gw
@@ -135,7 +145,13 @@ describe('billing: double settlement charges once', () => {
     const acct = await gw.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
     const task = await createTask(acct);
     const held = task.estimatedCharge;
-    const charge = { amount: held - 1, priceVersion: task.priceVersion as number, model: task.model, action: task.action, usage: { test: true } };
+    const charge = {
+      amount: held - 1,
+      priceVersion: task.priceVersion as number,
+      model: task.model,
+      action: task.action,
+      usage: { test: true },
+    };
 
     const attempts = await Promise.all(Array.from({ length: 4 }, () => ledger.settle(acct.id, task.id, held, charge)));
     expect(attempts.filter(Boolean)).toHaveLength(1);

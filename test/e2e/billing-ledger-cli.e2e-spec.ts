@@ -19,7 +19,11 @@ const axBody = (prompt: string) => ({
 async function verifyCli(databaseUrl: string) {
   let stdout = '';
   let stderr = '';
-  const code = await runLedgerVerify({ DATABASE_URL: databaseUrl }, { write: (t: string) => (stdout += t) }, { write: (t: string) => (stderr += t) });
+  const code = await runLedgerVerify(
+    { DATABASE_URL: databaseUrl },
+    { write: (t: string) => (stdout += t) },
+    { write: (t: string) => (stderr += t) },
+  );
   return { code, stdout, stderr };
 }
 
@@ -39,7 +43,11 @@ async function writeBooks(gw: Harness): Promise<string> {
     .set(...bearer(acct))
     .send(axBody('Image 1 waits sim:slow'))
     .expect(200);
-  await eventually(async () => (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}`)).body.items.some((u: { task_id: string }) => u.task_id === done.body.output.task_id));
+  await eventually(async () =>
+    (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}`)).body.items.some(
+      (u: { task_id: string }) => u.task_id === done.body.output.task_id,
+    ),
+  );
   return acct.id;
 }
 
@@ -68,7 +76,11 @@ describe('npm run ledger:verify', () => {
       const bad = await verifyCli(databaseUrl);
       expect(bad.code).toBe(1);
       const report = JSON.parse(bad.stdout);
-      expect(report).toMatchObject({ ok: false, accounts_checked: 1, mismatches: [{ account_id: accountId, field: 'balance' }] });
+      expect(report).toMatchObject({
+        ok: false,
+        accounts_checked: 1,
+        mismatches: [{ account_id: accountId, field: 'balance' }],
+      });
       expect(report.mismatches[0].stored - report.mismatches[0].expected).toBe(1);
       expect(bad.stderr).toContain('1 mismatch');
     } finally {

@@ -47,7 +47,11 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
   });
 
   it.each([
-    ['a fractional price', (t: any) => (t.models['wx2.7-r2v'].per_second['720P'] = 10.5), 'models.wx2.7-r2v.per_second.720P'],
+    [
+      'a fractional price',
+      (t: any) => (t.models['wx2.7-r2v'].per_second['720P'] = 10.5),
+      'models.wx2.7-r2v.per_second.720P',
+    ],
     ['a price as a string', (t: any) => (t.models.vdq3.per_second['720p'] = '900'), 'models.vdq3.per_second.720p'],
     ['a negative price', (t: any) => (t.models['kl-v1'].voice = -1), 'models.kl-v1.voice'],
     ['a model left unpriced', (t: any) => delete t.models.vdq2, 'models.vdq2'],
@@ -81,7 +85,10 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     const table = await current();
     table.models['wx2.7-r2v'].per_second['720P'] = v1.models['wx2.7-r2v'].per_second['720P'] + 1000;
     const put = await gw.admin.put('/admin/v1/prices', table).expect(200);
-    expect(put.body).toMatchObject({ version: 2, models: { 'wx2.7-r2v': { per_second: { '720P': v1.models['wx2.7-r2v'].per_second['720P'] + 1000 } } } });
+    expect(put.body).toMatchObject({
+      version: 2,
+      models: { 'wx2.7-r2v': { per_second: { '720P': v1.models['wx2.7-r2v'].per_second['720P'] + 1000 } } },
+    });
     expect(await current()).toEqual(put.body);
 
     const after = await gw
@@ -100,7 +107,10 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     const versionOf = (taskId: string) => usage.find((u: { task_id: string }) => u.task_id === taskId)?.price_version;
     expect(versionOf(early.id)).toBe(1);
     expect(versionOf(late.id)).toBe(2);
-    const charges = await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ accountId: acct.id, kind: 'charge' });
+    const charges = await gw.app
+      .get(DataSource)
+      .getRepository(LedgerEntryEntity)
+      .findBy({ accountId: acct.id, kind: 'charge' });
     expect(charges.map((c) => [c.taskId, c.priceVersion]).sort()).toEqual(
       [
         [early.id, 1],

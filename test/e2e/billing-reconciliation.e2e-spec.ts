@@ -39,7 +39,11 @@ class AdvancingClock extends Clock {
 
 async function money(gw: SimulatedGateway, account: TestAccount) {
   const res = await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200);
-  return { balance: res.body.balance as number, held: res.body.held as number, in_flight_tasks: res.body.in_flight_tasks as number };
+  return {
+    balance: res.body.balance as number,
+    held: res.body.held as number,
+    in_flight_tasks: res.body.in_flight_tasks as number,
+  };
 }
 
 async function expectLedgerOk(gw: SimulatedGateway) {
@@ -65,7 +69,11 @@ async function finishedTask(gw: SimulatedGateway, acct: TestAccount): Promise<Ta
  * task row in one transaction), with the record then changed as `changes` says: the state a
  * crash leaves behind.
  */
-async function plantCrashedTask(gw: SimulatedGateway, template: TaskEntity, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+async function plantCrashedTask(
+  gw: SimulatedGateway,
+  template: TaskEntity,
+  changes: Partial<TaskEntity>,
+): Promise<TaskEntity> {
   const task = Object.assign(new TaskEntity(), structuredClone(template), {
     id: newId('task'),
     upstreamTaskId: null,
@@ -80,13 +88,19 @@ async function plantCrashedTask(gw: SimulatedGateway, template: TaskEntity, chan
     ...changes,
   } satisfies Partial<TaskEntity>);
   // Exactly what the engine commits before its upstream call: slot, hold, hold entry and record in one.
-  const hold = gw.app.get(LedgerService).holdEntry(task.accountId, task.id, task.estimatedCharge, task.priceVersion as number);
-  expect(await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 1000, tx))).toBe('opened');
+  const hold = gw.app
+    .get(LedgerService)
+    .holdEntry(task.accountId, task.id, task.estimatedCharge, task.priceVersion as number);
+  expect(
+    await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 1000, tx)),
+  ).toBe('opened');
   return task;
 }
 
-const entryKinds = async (gw: SimulatedGateway, taskId: string) => (await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ taskId })).map((e) => e.kind).sort();
-const taskRow = async (gw: SimulatedGateway, taskId: string) => (await gw.app.get(TasksRepository).findById(taskId)) as TaskEntity;
+const entryKinds = async (gw: SimulatedGateway, taskId: string) =>
+  (await gw.app.get(DataSource).getRepository(LedgerEntryEntity).findBy({ taskId })).map((e) => e.kind).sort();
+const taskRow = async (gw: SimulatedGateway, taskId: string) =>
+  (await gw.app.get(TasksRepository).findById(taskId)) as TaskEntity;
 
 describe('billing: reconciliation after a crash (workers on)', () => {
   let gw: SimulatedGateway;
@@ -97,7 +111,11 @@ describe('billing: reconciliation after a crash (workers on)', () => {
   beforeAll(async () => {
     // As startSimulatedGateway, with the gateway on a clock the test can move.
     const sim = await startSimulator({ taskMs: 150 });
-    const harness = await startGateway({ channels: simulatorChannels(sim), clock, env: { ...FAST_ENV, RECONCILE_INTERVAL_MS: '100' } });
+    const harness = await startGateway({
+      channels: simulatorChannels(sim),
+      clock,
+      env: { ...FAST_ENV, RECONCILE_INTERVAL_MS: '100' },
+    });
     gw = {
       ...harness,
       sim,
@@ -131,16 +149,28 @@ describe('billing: reconciliation after a crash (workers on)', () => {
       syncDueAt: now + callWindow,
       deadlineAt: now + 60 * MINUTE,
     });
-    expect(await money(gw, acct)).toEqual({ balance: base.balance - task.estimatedCharge, held: task.estimatedCharge, in_flight_tasks: 1 });
+    expect(await money(gw, acct)).toEqual({
+      balance: base.balance - task.estimatedCharge,
+      held: task.estimatedCharge,
+      in_flight_tasks: 1,
+    });
     // While that call could still be running, the workers leave the record and its hold alone (ten sync cycles)...
     await new Promise((r) => setTimeout(r, 10 * gw.config.SYNC_INTERVAL_MS));
     expect(await taskRow(gw, task.id)).toMatchObject({ phase: 'submitting', billingState: 'held' });
-    expect(await money(gw, acct)).toEqual({ balance: base.balance - task.estimatedCharge, held: task.estimatedCharge, in_flight_tasks: 1 });
+    expect(await money(gw, acct)).toEqual({
+      balance: base.balance - task.estimatedCharge,
+      held: task.estimatedCharge,
+      in_flight_tasks: 1,
+    });
 
     // ...and reconcile it once the call must have ended.
     clock.advance(callWindow);
     await eventually(async () => (await taskRow(gw, task.id)).billingState === 'released');
-    expect(await taskRow(gw, task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', finalCharge: null });
+    expect(await taskRow(gw, task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'creation_unconfirmed',
+      finalCharge: null,
+    });
     expect(await money(gw, acct)).toEqual(base);
     expect(await entryKinds(gw, task.id)).toEqual(['hold', 'release']);
     expect(gw.sim.requests.filter((r) => r.method === 'POST').length).toBe(creates);
@@ -152,7 +182,13 @@ describe('billing: reconciliation after a crash (workers on)', () => {
     const now = clock.nowMs();
     const result = structuredClone(template.result)!;
     result.videos[0].durationSeconds = 4; // of 5 requested: the sweep must price the real output
-    const task = await plantCrashedTask(gw, template, { phase: 'succeeded', result, createdAt: now - 2 * MINUTE, finishedAt: now - MINUTE, syncDueAt: null });
+    const task = await plantCrashedTask(gw, template, {
+      phase: 'succeeded',
+      result,
+      createdAt: now - 2 * MINUTE,
+      finishedAt: now - MINUTE,
+      syncDueAt: null,
+    });
     const price = (await gw.admin.get('/admin/v1/prices').expect(200)).body.models['wx2.7-r2v'];
     const charge = price.per_second['720P'] * 4 + price.per_reference_image;
     expect(charge).toBeLessThan(task.estimatedCharge);
@@ -160,7 +196,9 @@ describe('billing: reconciliation after a crash (workers on)', () => {
     await eventually(async () => (await taskRow(gw, task.id)).billingState === 'settled');
     expect((await taskRow(gw, task.id)).finalCharge).toBe(charge);
     expect(await money(gw, acct)).toEqual({ balance: base.balance - charge, held: 0, in_flight_tasks: 0 });
-    const usage = (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}`).expect(200)).body.items.filter((u: { task_id: string }) => u.task_id === task.id);
+    const usage = (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}`).expect(200)).body.items.filter(
+      (u: { task_id: string }) => u.task_id === task.id,
+    );
     expect(usage).toEqual([expect.objectContaining({ amount: charge, price_version: task.priceVersion })]);
     expect(await entryKinds(gw, task.id)).toEqual(['charge', 'hold', 'release']);
     await expectLedgerOk(gw);
@@ -216,7 +254,12 @@ describe('billing: the reconciliation sweep runs with the workers only', () => {
         .expect(200);
       const open = await taskRow(gw, res.body.output.task_id);
       const now = Date.now();
-      const task = await plantCrashedTask(gw, open, { phase: 'failed', failureCode: 'upstream_failed', finishedAt: now - MINUTE, syncDueAt: null });
+      const task = await plantCrashedTask(gw, open, {
+        phase: 'failed',
+        failureCode: 'upstream_failed',
+        finishedAt: now - MINUTE,
+        syncDueAt: null,
+      });
       await new Promise((r) => setTimeout(r, 300));
       expect((await taskRow(gw, task.id)).billingState).toBe('held');
 

@@ -19,17 +19,27 @@ interface AxPrice {
   per_reference_video: number;
 }
 
-function axBody(prompt: string, media: Array<{ type: string; url: string }> = [{ type: 'reference_image', url: 'https://example.com/cat.png' }]) {
+function axBody(
+  prompt: string,
+  media: Array<{ type: string; url: string }> = [{ type: 'reference_image', url: 'https://example.com/cat.png' }],
+) {
   return { model: 'wx2.7-r2v', input: { prompt, media }, parameters: { resolution: '720P', duration: 5 } };
 }
 
 async function accountMoney(gw: SimulatedGateway, account: TestAccount) {
   const res = await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200);
-  return { balance: res.body.balance as number, held: res.body.held as number, in_flight_tasks: res.body.in_flight_tasks as number };
+  return {
+    balance: res.body.balance as number,
+    held: res.body.held as number,
+    in_flight_tasks: res.body.in_flight_tasks as number,
+  };
 }
 
 async function usageRows(gw: SimulatedGateway, account: TestAccount) {
-  return (await gw.admin.get(`/admin/v1/usage?account_id=${account.id}`).expect(200)).body as { items: Array<Record<string, any>>; total: number };
+  return (await gw.admin.get(`/admin/v1/usage?account_id=${account.id}`).expect(200)).body as {
+    items: Array<Record<string, any>>;
+    total: number;
+  };
 }
 
 /** The ledger entry kinds written for one task, in a stable order. */
@@ -53,7 +63,8 @@ async function ended(gw: SimulatedGateway, taskId: string): Promise<TaskEntity> 
 describe('billing: hold, settle and release through a task’s life', () => {
   let gw: SimulatedGateway;
   let price: AxPrice;
-  const estimate = (seconds: number, images = 1, videos = 0) => price.per_second['720P'] * seconds + price.per_reference_image * images + price.per_reference_video * videos;
+  const estimate = (seconds: number, images = 1, videos = 0) =>
+    price.per_second['720P'] * seconds + price.per_reference_image * images + price.per_reference_video * videos;
 
   beforeAll(async () => {
     gw = await startSimulatedGateway();
@@ -76,7 +87,11 @@ describe('billing: hold, settle and release through a task’s life', () => {
     const res = await create(acct, axBody('Image 1 walks sim:slow')).expect(200);
     const taskId = res.body.output.task_id;
 
-    expect(await accountMoney(gw, acct)).toEqual({ balance: BALANCE - estimate(5), held: estimate(5), in_flight_tasks: 1 });
+    expect(await accountMoney(gw, acct)).toEqual({
+      balance: BALANCE - estimate(5),
+      held: estimate(5),
+      in_flight_tasks: 1,
+    });
     const task = await ended(gw, taskId);
     expect(task).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: estimate(5) });
     expect(await accountMoney(gw, acct)).toEqual({ balance: BALANCE - estimate(5), held: 0, in_flight_tasks: 0 });
@@ -91,7 +106,10 @@ describe('billing: hold, settle and release through a task’s life', () => {
       amount: estimate(5),
       price_version: task.priceVersion,
     });
-    expect(usage.items[0].usage).toMatchObject({ output_seconds: 5, breakdown: { base: price.per_second['720P'] * 5, reference_images: price.per_reference_image } });
+    expect(usage.items[0].usage).toMatchObject({
+      output_seconds: 5,
+      breakdown: { base: price.per_second['720P'] * 5, reference_images: price.per_reference_image },
+    });
     expect(await entryKinds(gw, taskId)).toEqual(['charge', 'hold', 'release']);
     await expectLedgerOk(gw);
   });
@@ -136,7 +154,9 @@ describe('billing: hold, settle and release through a task’s life', () => {
     expect((await accountMoney(gw, acct)).held).toBe(estimate(5, 1, 1));
     // The upstream delivers 3 s of the 5 requested; its usage.duration counts the 5 s input video too (8 s).
     const { upstreamTaskId } = (await gw.app.get(TasksRepository).findById(taskId)) as TaskEntity;
-    gw.sim.forceState('ax', upstreamTaskId as string, { usage: { output_video_duration: 3, input_video_duration: 5, duration: 8 } });
+    gw.sim.forceState('ax', upstreamTaskId as string, {
+      usage: { output_video_duration: 3, input_video_duration: 5, duration: 8 },
+    });
 
     const task = await ended(gw, taskId);
     expect(task.nativeUsage).toMatchObject({ duration: 8, output_video_duration: 3 });
@@ -145,7 +165,11 @@ describe('billing: hold, settle and release through a task’s life', () => {
     const usage = await usageRows(gw, acct);
     expect(usage.items).toHaveLength(1);
     expect(usage.items[0]).toMatchObject({ task_id: taskId, amount: estimate(3, 1, 1) });
-    expect(usage.items[0].usage).toMatchObject({ output_seconds: 3, output_seconds_source: 'upstream', reference_videos: 1 });
+    expect(usage.items[0].usage).toMatchObject({
+      output_seconds: 3,
+      output_seconds_source: 'upstream',
+      reference_videos: 1,
+    });
     expect(usage.items[0].usage).not.toHaveProperty('referenceVideos');
     // The caller still sees the native figure, as information only.
     const query = await gw
@@ -161,7 +185,10 @@ describe('billing: hold, settle and release through a task’s life', () => {
     const acct = await newAccount(estimate(5) - 1);
     const before = upstreamCreates();
     const res = await create(acct, axBody('Image 1 walks')).expect(403);
-    expect(res.body).toMatchObject({ code: 'AccessDenied', error: { code: 'insufficient_quota', type: 'permission_error' } });
+    expect(res.body).toMatchObject({
+      code: 'AccessDenied',
+      error: { code: 'insufficient_quota', type: 'permission_error' },
+    });
     expect(upstreamCreates()).toBe(before);
     expect(await accountMoney(gw, acct)).toEqual({ balance: estimate(5) - 1, held: 0, in_flight_tasks: 0 });
     expect(await gw.app.get(DataSource).getRepository(TaskEntity).countBy({ accountId: acct.id })).toBe(0);
@@ -186,7 +213,13 @@ describe('billing: hold, settle and release through a task’s life', () => {
     const [row] = (await usageRows(gw, acct)).items;
     // The family C upstream reports no per-output seconds: the requested duration is what was billed.
     expect(row).toMatchObject({ action: 'reference2video', model: 'vdq2' });
-    expect(row.usage).toMatchObject({ kind: 'vd-r2v', duration_seconds: 4, off_peak: false, output_seconds: 4, output_seconds_source: 'requested' });
+    expect(row.usage).toMatchObject({
+      kind: 'vd-r2v',
+      duration_seconds: 4,
+      off_peak: false,
+      output_seconds: 4,
+      output_seconds_source: 'requested',
+    });
     expect(Object.keys(row.usage).filter((key) => /[A-Z]/.test(key))).toEqual([]);
   });
 });

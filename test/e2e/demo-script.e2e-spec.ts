@@ -9,11 +9,20 @@ import { SimulatedGateway, startSimulatedGateway } from '../support/simulated-ga
 /** `npm run demo` (scripts/demo.js) against a real listening gateway. */
 const DEMO = resolve(__dirname, '../../scripts/demo.js');
 
-function demo(args: string[], env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(API_KEY|ADMIN_TOKEN.*|GATEWAY_URL)$/.test(k)));
+function demo(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(API_KEY|ADMIN_TOKEN.*|GATEWAY_URL)$/.test(k)),
+  );
   return new Promise((done) =>
-    execFile(process.execPath, [DEMO, ...args], { cwd, env: { ...base, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [DEMO, ...args],
+      { cwd, env: { ...base, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     ),
   );
 }
@@ -37,7 +46,10 @@ describe('npm run demo', () => {
   it('--new-key: a new demo account and key through the admin API, then one task per family to the end', async () => {
     const r = await demo(['--new-key'], { GATEWAY_URL: url, ADMIN_TOKEN }, cwd);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    const issued = /new demo account (acct_\w+) \(every model enabled\); its API key, shown only now:\nexport API_KEY=(\S+)/.exec(r.stdout);
+    const issued =
+      /new demo account (acct_\w+) \(every model enabled\); its API key, shown only now:\nexport API_KEY=(\S+)/.exec(
+        r.stdout,
+      );
     expect(issued).not.toBeNull();
     expect(r.stdout).toMatch(/family B \(wx2\.7-r2v\) finished: SUCCEEDED -> \S+/);
     expect(r.stdout).toMatch(/family C \(vdq3, subject mode\) finished: success -> \S+/);
@@ -57,14 +69,18 @@ describe('npm run demo', () => {
     );
 
     const wrong = await demo(['--new-key'], { GATEWAY_URL: url, ADMIN_TOKEN: 'not-this-gateways-token' }, cwd);
-    expect(wrong.stderr).toBe("GET /admin/v1/prices -> 401: the admin token is not this gateway's (check ADMIN_TOKEN or the token file).\n");
+    expect(wrong.stderr).toBe(
+      "GET /admin/v1/prices -> 401: the admin token is not this gateway's (check ADMIN_TOKEN or the token file).\n",
+    );
 
     // Where the gateway runs, data/admin-token holds its token (written by npm start).
     mkdirSync(join(cwd, 'data'));
     writeFileSync(join(cwd, 'data', 'admin-token'), `${ADMIN_TOKEN}\n`, { mode: 0o600 });
     const fromFile = await demo(['--new-key'], { GATEWAY_URL: url }, cwd);
     expect(fromFile).toMatchObject({ code: 0, stderr: '' });
-    expect(fromFile.stdout).toMatch(/new demo account acct_\w+ \(every model enabled\); its API key, shown only now:\nexport API_KEY=\S+/);
+    expect(fromFile.stdout).toMatch(
+      /new demo account acct_\w+ \(every model enabled\); its API key, shown only now:\nexport API_KEY=\S+/,
+    );
   });
 
   it('an unreachable gateway is reported with the URL tried and GATEWAY_URL, not "fetch failed"', async () => {
@@ -86,7 +102,8 @@ describe('npm run demo', () => {
     const r = await demo([], { GATEWAY_URL: url }, cwd);
     expect(r).toMatchObject({
       code: 2,
-      stderr: 'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.\n',
+      stderr:
+        'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.\n',
     });
   });
 });

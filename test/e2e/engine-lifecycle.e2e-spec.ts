@@ -23,7 +23,11 @@ async function freePort(): Promise<number> {
 }
 
 async function accountState(gw: SimulatedGateway, id: string) {
-  return (await gw.admin.get(`/admin/v1/accounts/${id}`).expect(200)).body as { balance: number; held: number; in_flight_tasks: number };
+  return (await gw.admin.get(`/admin/v1/accounts/${id}`).expect(200)).body as {
+    balance: number;
+    held: number;
+    in_flight_tasks: number;
+  };
 }
 
 /** The SQLite file both gateway lives share (PostgreSQL runs keep their one database). */
@@ -58,7 +62,10 @@ describe('task engine: failure paths and lessons from the field', () => {
     const db = sharedDatabaseEnv();
     let acct: TestAccount;
     let taskId: string;
-    const first = await startSimulatedGateway({ sim, env: { ...db, UPSTREAM_TIMEOUT_MS: '300', WORKERS_ENABLED: 'false' } });
+    const first = await startSimulatedGateway({
+      sim,
+      env: { ...db, UPSTREAM_TIMEOUT_MS: '300', WORKERS_ENABLED: 'false' },
+    });
     try {
       acct = await first.admin.account({ models: ['wx2.7-r2v'], balance: 1_000_000 });
       await first
@@ -69,7 +76,9 @@ describe('task engine: failure paths and lessons from the field', () => {
         .expect(503);
       const held = await accountState(first, acct.id);
       expect(held.held).toBeGreaterThan(0); // the hold stays while the outcome is unknown
-      const open = await first.app.get(TasksRepository).list({ accountId: acct.id, family: 'ax', action: 'reference2video', offset: 0, limit: 10 });
+      const open = await first.app
+        .get(TasksRepository)
+        .list({ accountId: acct.id, family: 'ax', action: 'reference2video', offset: 0, limit: 10 });
       taskId = open.items[0].id;
       expect(open.items[0].phase).toBe('submitting');
     } finally {
@@ -93,7 +102,9 @@ describe('task engine: failure paths and lessons from the field', () => {
   it('an upstream callback makes the gateway sync that task at once', async () => {
     const port = await freePort();
     // Polling so slow that only the callback can bring the news in time.
-    const gw = await startSimulatedGateway({ env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SYNC_POLL_BASE_MS: '60000', SYNC_POLL_MAX_MS: '60000' } });
+    const gw = await startSimulatedGateway({
+      env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SYNC_POLL_BASE_MS: '60000', SYNC_POLL_MAX_MS: '60000' },
+    });
     try {
       await gw.app.listen(port, '127.0.0.1');
       const acct = await gw.admin.account({ models: ['vdq3'] });
@@ -101,10 +112,18 @@ describe('task engine: failure paths and lessons from the field', () => {
         .http()
         .post('/vd/ent/v2/reference2video')
         .set(...bearer(acct))
-        .send({ model: 'vdq3', subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }], prompt: '@cat runs' })
+        .send({
+          model: 'vdq3',
+          subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+          prompt: '@cat runs',
+        })
         .expect(200);
-      const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as { callback_url?: string };
-      expect(sent.callback_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/callbacks/upstream/[A-Za-z0-9_-]{20,}$`));
+      const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as {
+        callback_url?: string;
+      };
+      expect(sent.callback_url).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:${port}/callbacks/upstream/[A-Za-z0-9_-]{20,}$`),
+      );
       const done = await eventually(async () => {
         const q = await gw
           .http()
@@ -115,7 +134,12 @@ describe('task engine: failure paths and lessons from the field', () => {
       }, 4000);
       expect(done.creations).toHaveLength(1);
       // A forged callback token is refused without revealing anything.
-      await gw.http().post('/callbacks/upstream/not-a-real-token-000000').set('Content-Type', 'application/json').send({}).expect(404);
+      await gw
+        .http()
+        .post('/callbacks/upstream/not-a-real-token-000000')
+        .set('Content-Type', 'application/json')
+        .send({})
+        .expect(404);
     } finally {
       await gw.close();
     }
@@ -140,12 +164,24 @@ describe('task engine: failure paths and lessons from the field', () => {
           .expect(200);
         return q.body.output.task_status !== 'RUNNING' && q.body.output.task_status !== 'PENDING' ? q.body : null;
       }, 4000);
-      expect(done.output).toMatchObject({ task_status: 'FAILED', code: 'deadline_exceeded', end_time: expect.any(String) });
+      expect(done.output).toMatchObject({
+        task_status: 'FAILED',
+        code: 'deadline_exceeded',
+        end_time: expect.any(String),
+      });
       expect(done.output.video_url).toBeUndefined();
       const stored = await gw.app.get(TasksRepository).findById(id);
       // The upstream's last word was still "in progress"; nothing the caller sees may say so.
-      expect((stored?.lastNative as { output: { task_status: string } }).output.task_status).toMatch(/^(PENDING|RUNNING)$/);
-      expect(stored).toMatchObject({ phase: 'failed', nativeStatus: 'FAILED', outerStatus: 'FAILURE', syncDueAt: null, billingState: 'released' });
+      expect((stored?.lastNative as { output: { task_status: string } }).output.task_status).toMatch(
+        /^(PENDING|RUNNING)$/,
+      );
+      expect(stored).toMatchObject({
+        phase: 'failed',
+        nativeStatus: 'FAILED',
+        outerStatus: 'FAILURE',
+        syncDueAt: null,
+        billingState: 'released',
+      });
       expect(await accountState(gw, acct.id)).toMatchObject({ balance: 1_000_000, held: 0 });
     } finally {
       await gw.close();
@@ -175,7 +211,11 @@ describe('task engine: failure paths and lessons from the field', () => {
           ).body.output.task_status === 'UNKNOWN',
       );
       gw.sim.forceState('ax', upstreamId, {
-        output: { task_status: 'SUCCEEDED', video_url: 'https://cdn.example.com/v.mp4', end_time: '2026-01-01 00:00:05.000' },
+        output: {
+          task_status: 'SUCCEEDED',
+          video_url: 'https://cdn.example.com/v.mp4',
+          end_time: '2026-01-01 00:00:05.000',
+        },
         usage: { duration: '9.0', output_video_duration: '5', video_count: '1' },
       });
       const done = await eventually(async () => {

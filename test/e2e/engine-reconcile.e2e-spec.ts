@@ -43,12 +43,18 @@ describe('task engine: reconciling a task the upstream accepted while the gatewa
     });
     // What the engine had committed before the call: the hold, the slot and the record.
     const hold = gw.app.get(LedgerService).holdEntry(acct.id, taskId, estimate.amount, estimate.priceVersion);
-    expect(await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 10, tx))).toBe('opened');
+    expect(
+      await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 10, tx)),
+    ).toBe('opened');
     // The upstream accepted the call (with our reference) but the answer never got recorded.
     const upstream = await fetch(`${gw.sim.kl.baseUrl}/v1/general/custom-voices`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${gw.sim.kl.apiKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ voice_name: 'narrator', voice_url: 'https://example.com/v.mp3', external_task_id: taskId }),
+      body: JSON.stringify({
+        voice_name: 'narrator',
+        voice_url: 'https://example.com/v.mp3',
+        external_task_id: taskId,
+      }),
     });
     expect(upstream.status).toBe(200);
     const upstreamId = ((await upstream.json()) as { data: { task_id: string } }).data.task_id;

@@ -27,7 +27,12 @@ async function freePort(): Promise<number> {
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(PORT|DATABASE_URL|REDIS_URL|ADMIN_TOKEN.*|LOG_.*|DEMO_SEED|SIM_.*|UPSTREAM_.*|PUBLIC_BASE_URL|JEST_.*)$/.test(key)) continue;
+    if (
+      /^(PORT|DATABASE_URL|REDIS_URL|ADMIN_TOKEN.*|LOG_.*|DEMO_SEED|SIM_.*|UPSTREAM_.*|PUBLIC_BASE_URL|JEST_.*)$/.test(
+        key,
+      )
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, TS_NODE_TRANSPILE_ONLY: 'true', TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...extra };
@@ -41,8 +46,17 @@ interface Run {
 }
 
 function run(cwd: string, extraEnv: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register'), MAIN], { cwd, env: cleanEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-  const result: Run = { child, stdout: [], stderr: '', exited: new Promise((r) => child.once('exit', (code) => r(code))) };
+  const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register'), MAIN], {
+    cwd,
+    env: cleanEnv(extraEnv),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result: Run = {
+    child,
+    stdout: [],
+    stderr: '',
+    exited: new Promise((r) => child.once('exit', (code) => r(code))),
+  };
   let partial = '';
   child.stdout!.on('data', (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split('\n');
@@ -90,19 +104,35 @@ describe('first run of npm start', () => {
     try {
       const out = await banner(first);
       const lines = out.slice(-4);
-      expect(lines[0]).toBe(`Gateway listening on http://localhost:${filePort} (OpenAPI: http://localhost:${filePort}/docs)`);
-      const shown = /^Admin token \(generated, shown once\): (\S+) - kept in data\/admin-token \(mode 0600, reused at every start; ADMIN_TOKEN overrides it\)$/.exec(lines[1]);
+      expect(lines[0]).toBe(
+        `Gateway listening on http://localhost:${filePort} (OpenAPI: http://localhost:${filePort}/docs)`,
+      );
+      const shown =
+        /^Admin token \(generated, shown once\): (\S+) - kept in data\/admin-token \(mode 0600, reused at every start; ADMIN_TOKEN overrides it\)$/.exec(
+          lines[1],
+        );
       expect(shown).not.toBeNull();
       expect(lines[2]).toBe('Upstream: built-in simulator for kl, ax, vd');
-      const demo = /^Demo API key \(account (acct_\w+), every model enabled; shown only now\): export API_KEY=(\S+)$/.exec(lines[3]);
+      const demo =
+        /^Demo API key \(account (acct_\w+), every model enabled; shown only now\): export API_KEY=(\S+)$/.exec(
+          lines[3],
+        );
       expect(demo).not.toBeNull();
       demoAccount = demo![1];
 
       // Every line before the banner is a JSON log line (stdout is a pipe), at info since the
       // environment said so, without Nest's per-module and per-route chatter.
       const logs = out.slice(0, -4).map((l) => JSON.parse(l) as { level: number; msg: string; context?: string });
-      expect(logs.some((l) => l.level === 30 && l.context === 'Startup' && l.msg.startsWith(`read ${join(dir, '.env')}`))).toBe(true);
-      expect(logs.filter((l) => ['InstanceLoader', 'RouterExplorer', 'RoutesResolver', 'NestFactory', 'NestApplication'].includes(l.context ?? ''))).toEqual([]);
+      expect(
+        logs.some((l) => l.level === 30 && l.context === 'Startup' && l.msg.startsWith(`read ${join(dir, '.env')}`)),
+      ).toBe(true);
+      expect(
+        logs.filter((l) =>
+          ['InstanceLoader', 'RouterExplorer', 'RoutesResolver', 'NestFactory', 'NestApplication'].includes(
+            l.context ?? '',
+          ),
+        ),
+      ).toEqual([]);
 
       tokenFile = join(dir, 'data', 'admin-token');
       expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
@@ -111,9 +141,17 @@ describe('first run of npm start', () => {
       expect(shown![1]).toBe(token);
       expect(out.join('\n').split(token).length - 1).toBe(1);
       const base = `http://127.0.0.1:${filePort}`;
-      expect((await fetch(`${base}/admin/v1/prices`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await fetch(`${base}/admin/v1/prices`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+        200,
+      );
       // The demo key is a working API key: a task it does not own is 404, not 401.
-      expect((await fetch(`${base}/vd/ent/v2/tasks/task_nope/creations`, { headers: { authorization: `Bearer ${demo![2]}` } })).status).toBe(404);
+      expect(
+        (
+          await fetch(`${base}/vd/ent/v2/tasks/task_nope/creations`, {
+            headers: { authorization: `Bearer ${demo![2]}` },
+          })
+        ).status,
+      ).toBe(404);
     } finally {
       await stop(first);
     }
@@ -122,12 +160,21 @@ describe('first run of npm start', () => {
     const second = run(dir, { PORT: String(envPort) });
     try {
       const lines = (await banner(second)).slice(-4);
-      expect(lines[0]).toBe(`Gateway listening on http://localhost:${envPort} (OpenAPI: http://localhost:${envPort}/docs)`);
-      expect(lines[1]).toBe('Admin token: kept in data/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat data/admin-token)');
-      expect(lines[3]).toBe(`Demo account: ${demoAccount} (its key was shown at its first start; a new key: npm run demo -- --new-key)`);
+      expect(lines[0]).toBe(
+        `Gateway listening on http://localhost:${envPort} (OpenAPI: http://localhost:${envPort}/docs)`,
+      );
+      expect(lines[1]).toBe(
+        'Admin token: kept in data/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat data/admin-token)',
+      );
+      expect(lines[3]).toBe(
+        `Demo account: ${demoAccount} (its key was shown at its first start; a new key: npm run demo -- --new-key)`,
+      );
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
       expect(second.stdout.join('\n')).not.toContain(token);
-      expect((await fetch(`http://127.0.0.1:${envPort}/admin/v1/prices`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect(
+        (await fetch(`http://127.0.0.1:${envPort}/admin/v1/prices`, { headers: { authorization: `Bearer ${token}` } }))
+          .status,
+      ).toBe(200);
       // LOG_LEVEL=warn from .env this time: nothing but the banner on stdout.
       expect(second.stdout.slice(0, -4)).toEqual([]);
     } finally {
@@ -144,7 +191,9 @@ describe('first run of npm start', () => {
   it('a bad ADMIN_TOKEN stops the start without printing the token', async () => {
     const r = run(dir, { ADMIN_TOKEN: 'short-secret' });
     expect(await r.exited).toBe(1);
-    expect(r.stderr).toBe('Invalid configuration: ADMIN_TOKEN (value hidden, 12 characters): ADMIN_TOKEN must be at least 16 characters\n');
+    expect(r.stderr).toBe(
+      'Invalid configuration: ADMIN_TOKEN (value hidden, 12 characters): ADMIN_TOKEN must be at least 16 characters\n',
+    );
     expect(r.stdout.join('\n')).not.toContain('short-secret');
   });
 });

@@ -9,7 +9,11 @@ const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const VD_CREATE = '/vd/ent/v2/reference2video';
 
 function axBody(prompt: string) {
-  return { model: 'wx2.7-r2v', input: { prompt, media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] }, parameters: { resolution: '720P', duration: 5 } };
+  return {
+    model: 'wx2.7-r2v',
+    input: { prompt, media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+    parameters: { resolution: '720P', duration: 5 },
+  };
 }
 
 /**
@@ -39,7 +43,10 @@ describe('Idempotency-Key survives a crash', () => {
   const forget = (key: string) =>
     ds()
       .getRepository(IdempotencyRecordEntity)
-      .update({ accountId: acct.id, key }, { state: 'in_flight', responseStatus: null, responseBody: null as never, responseHeaders: null });
+      .update(
+        { accountId: acct.id, key },
+        { state: 'in_flight', responseStatus: null, responseBody: null as never, responseHeaders: null },
+      );
 
   it('crash after the upstream accepted, before the answer was stored: the retry gets the same task at once', async () => {
     const first = await post(AX_CREATE, axBody('Image 1 crash-after-accept'), 'crash-1').expect(200);
@@ -64,7 +71,9 @@ describe('Idempotency-Key survives a crash', () => {
   });
 
   it('storing the answer fails after the task exists: the retry gets that task, never a second one', async () => {
-    const spy = jest.spyOn(gw.app.get(IdempotencyService), 'complete').mockRejectedValueOnce(new Error('database went away'));
+    const spy = jest
+      .spyOn(gw.app.get(IdempotencyService), 'complete')
+      .mockRejectedValueOnce(new Error('database went away'));
     try {
       const first = await post(AX_CREATE, axBody('Image 1 store-fails'), 'store-fails');
       const before = await tasksOf();
@@ -100,7 +109,10 @@ describe('Idempotency-Key survives a crash', () => {
 
   it('two identical requests at once: one task, the other 409 or the same answer', async () => {
     const before = await tasksOf();
-    const [a, b] = await Promise.all([post(AX_CREATE, axBody('Image 1 race'), 'race-1'), post(AX_CREATE, axBody('Image 1 race'), 'race-1')]);
+    const [a, b] = await Promise.all([
+      post(AX_CREATE, axBody('Image 1 race'), 'race-1'),
+      post(AX_CREATE, axBody('Image 1 race'), 'race-1'),
+    ]);
     expect(await tasksOf()).toBe(before + 1);
     const statuses = [a.status, b.status].sort();
     expect([

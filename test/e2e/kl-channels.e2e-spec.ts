@@ -19,7 +19,10 @@ describe('family A channel affinity with two kl channels', () => {
 
   beforeAll(async () => {
     sims = [await startSimulator({ taskMs: 150 }), await startSimulator({ taskMs: 150 })];
-    const channels: UpstreamChannel[] = sims.map((sim, i) => ({ ...simulatorChannels(sim, ['kl'])[0], id: `kl-${'ab'[i]}` }));
+    const channels: UpstreamChannel[] = sims.map((sim, i) => ({
+      ...simulatorChannels(sim, ['kl'])[0],
+      id: `kl-${'ab'[i]}`,
+    }));
     gw = await startGateway({ channels, env: FAST_ENV });
     acct = await gw.admin.account({ models: ['kl-v1', 'kl-v1-6'] });
   });
@@ -40,7 +43,8 @@ describe('family A channel affinity with two kl channels', () => {
       .get(path)
       .set(...bearer(acct));
   /** Which simulator got POSTs to this upstream path, in order. */
-  const hits = (path: string) => sims.map((sim) => sim.requests.filter((r) => r.method === 'POST' && r.path === path).length);
+  const hits = (path: string) =>
+    sims.map((sim) => sim.requests.filter((r) => r.method === 'POST' && r.path === path).length);
   const succeeded = (path: string) =>
     eventually(async () => {
       const res = await get(path).expect(200);
@@ -51,10 +55,15 @@ describe('family A channel affinity with two kl channels', () => {
     const sessions: Array<{ id: string; sim: number }> = [];
     for (let i = 0; i < 2; i++) {
       const before = hits('/v1/videos/multi-elements/init-selection');
-      const s = (await post(`${BASE}/init-selection`, { video_url: 'https://example.com/clip.mp4' }).expect(200)).body.data;
+      const s = (await post(`${BASE}/init-selection`, { video_url: 'https://example.com/clip.mp4' }).expect(200)).body
+        .data;
       const after = hits('/v1/videos/multi-elements/init-selection');
       sessions.push({ id: s.session_id, sim: after.findIndex((n, k) => n > before[k]) });
-      await post(`${BASE}/add-selection`, { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
+      await post(`${BASE}/add-selection`, {
+        session_id: s.session_id,
+        frame_index: 0,
+        points: [{ x: 0.5, y: 0.5 }],
+      }).expect(200);
     }
     // Round robin spread the sessions over both channels.
     expect(sessions.map((s) => s.sim).sort()).toEqual([0, 1]);
@@ -64,7 +73,12 @@ describe('family A channel affinity with two kl channels', () => {
     for (const session of sessions) {
       for (let i = 0; i < 3; i++) {
         const before = hits('/v1/videos/multi-elements');
-        const created = await post(BASE, { session_id: session.id, edit_mode: 'removal', prompt: 'Delete the cup from <<<video_1>>>', duration: '5' }).expect(200);
+        const created = await post(BASE, {
+          session_id: session.id,
+          edit_mode: 'removal',
+          prompt: 'Delete the cup from <<<video_1>>>',
+          duration: '5',
+        }).expect(200);
         const after = hits('/v1/videos/multi-elements');
         expect(after.map((n, k) => n - before[k])).toEqual(session.sim === 0 ? [1, 0] : [0, 1]);
         const done = await succeeded(`${BASE}/${created.body.data.task_id}`);
@@ -76,7 +90,10 @@ describe('family A channel affinity with two kl channels', () => {
     // A voice from a result video goes to the video's channel too.
     for (const { videoId, sim } of [videoIds[0], videoIds[3]]) {
       const before = hits('/v1/general/custom-voices');
-      const created = await post('/kl/v1/general/custom-voices', { voice_name: 'from video', video_id: videoId }).expect(200);
+      const created = await post('/kl/v1/general/custom-voices', {
+        voice_name: 'from video',
+        video_id: videoId,
+      }).expect(200);
       const after = hits('/v1/general/custom-voices');
       expect(after.map((n, k) => n - before[k])).toEqual(sim === 0 ? [1, 0] : [0, 1]);
       await succeeded(`/kl/v1/general/custom-voices/${created.body.data.task_id}`);

@@ -27,7 +27,10 @@ interface Schema {
 describe('family A in /docs-json', () => {
   let gw: Harness;
   let doc: {
-    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
+    >;
     components: { schemas: Record<string, Schema> };
   };
 
@@ -38,9 +41,12 @@ describe('family A in /docs-json', () => {
   afterAll(() => gw.close());
 
   it("registers the documentation's routes after the API's and before the 404 handler", async () => {
-    const stack = (gw.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string } }> } }).router.stack;
+    const stack = (gw.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string } }> } })
+      .router.stack;
     const at = (path: string) => stack.findIndex((layer) => layer.route?.path === path);
-    const lastApiRoute = Math.max(...stack.map((layer, i) => (layer.route && !layer.route.path.startsWith('/docs') ? i : -1)));
+    const lastApiRoute = Math.max(
+      ...stack.map((layer, i) => (layer.route && !layer.route.path.startsWith('/docs') ? i : -1)),
+    );
     expect(at('/docs-json')).toBeGreaterThan(lastApiRoute);
     expect(at('/ax/api/v1/tasks/:task_id')).toBeGreaterThan(0);
     // Still served, and an unknown path still gets the gateway's 404 after them.

@@ -41,9 +41,11 @@ describe('family A editing through the simulator', () => {
       .http()
       .get(`${BASE}${path}`)
       .set(...bearer(account));
-  const balance = async (account: TestAccount = acct) => (await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200)).body.balance as number;
+  const balance = async (account: TestAccount = acct) =>
+    (await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200)).body.balance as number;
   const upstreamCalls = () => gw.sim.requests.filter((r) => r.family === 'kl').length;
-  const init = async (account: TestAccount = acct, body: unknown = { video_url: VIDEO }) => (await post('/init-selection', body, account).expect(200)).body.data;
+  const init = async (account: TestAccount = acct, body: unknown = { video_url: VIDEO }) =>
+    (await post('/init-selection', body, account).expect(200)).body.data;
   const untilStatus = (id: string, status: string, account: TestAccount = acct) =>
     eventually(async () => {
       const res = await get(`/${id}`, account).expect(200);
@@ -76,8 +78,16 @@ describe('family A editing through the simulator', () => {
     const upstreamSession = (gw.sim.requests.at(-1) as { path: string }).path;
     expect(upstreamSession).toBe('/v1/videos/multi-elements/init-selection');
 
-    const add1 = await post('/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
-    expect(add1.body.data).toMatchObject({ status: 0, session_id: s.session_id, res: { frame_index: 0, rle_mask_list: [expect.objectContaining({ object_id: 1 })] } });
+    const add1 = await post('/add-selection', {
+      session_id: s.session_id,
+      frame_index: 0,
+      points: [{ x: 0.5, y: 0.5 }],
+    }).expect(200);
+    expect(add1.body.data).toMatchObject({
+      status: 0,
+      session_id: s.session_id,
+      res: { frame_index: 0, rle_mask_list: [expect.objectContaining({ object_id: 1 })] },
+    });
     await post('/add-selection', {
       session_id: s.session_id,
       frame_index: 12,
@@ -86,7 +96,11 @@ describe('family A editing through the simulator', () => {
         { x: 0.3, y: 0.4 },
       ],
     }).expect(200);
-    const del = await post('/delete-selection', { session_id: s.session_id, frame_index: 12, points: [{ x: 0.1, y: 0.2 }] }).expect(200);
+    const del = await post('/delete-selection', {
+      session_id: s.session_id,
+      frame_index: 12,
+      points: [{ x: 0.1, y: 0.2 }],
+    }).expect(200);
     expect(del.body.data).toMatchObject({ session_id: s.session_id, res: { frame_index: 12 } });
     const preview = await post('/preview-selection', { session_id: s.session_id }).expect(200);
     expect(preview.body.data).toMatchObject({
@@ -95,14 +109,34 @@ describe('family A editing through the simulator', () => {
       res: { video: expect.any(String), video_cover: expect.any(String), tracking_output: expect.any(String) },
     });
     // The upstream got its own session ID, never ours.
-    const sent = gw.sim.requests.filter((r) => r.path.endsWith('add-selection')).at(-1)?.body as Record<string, unknown>;
+    const sent = gw.sim.requests.filter((r) => r.path.endsWith('add-selection')).at(-1)?.body as Record<
+      string,
+      unknown
+    >;
     expect(sent.session_id).not.toBe(s.session_id);
     expect(await balance()).toBe(start - OPS.init - 2 * OPS.add - OPS.delete - OPS.preview);
 
-    const created = await post('', createBody(s.session_id, { external_task_id: 'flow-1', watermark_info: { enabled: true } })).expect(200);
-    expect(created.body).toMatchObject({ code: 0, data: { task_id: expect.stringMatching(/^task_/), task_status: 'submitted', task_info: { external_task_id: 'flow-1' } } });
-    const wire = gw.sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/multi-elements').at(-1)?.body as Record<string, unknown>;
-    expect(wire).toMatchObject({ model_name: 'kl-v1-6', edit_mode: 'addition', duration: '5', mode: 'std', image_list: [{ image: IMAGE }] });
+    const created = await post(
+      '',
+      createBody(s.session_id, { external_task_id: 'flow-1', watermark_info: { enabled: true } }),
+    ).expect(200);
+    expect(created.body).toMatchObject({
+      code: 0,
+      data: {
+        task_id: expect.stringMatching(/^task_/),
+        task_status: 'submitted',
+        task_info: { external_task_id: 'flow-1' },
+      },
+    });
+    const wire = gw.sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos/multi-elements').at(-1)
+      ?.body as Record<string, unknown>;
+    expect(wire).toMatchObject({
+      model_name: 'kl-v1-6',
+      edit_mode: 'addition',
+      duration: '5',
+      mode: 'std',
+      image_list: [{ image: IMAGE }],
+    });
     expect(wire.session_id).not.toBe(s.session_id);
     expect(wire.external_task_id).toBe(created.body.data.task_id);
 
@@ -113,7 +147,9 @@ describe('family A editing through the simulator', () => {
       task_status_msg: '',
       task_info: { external_task_id: 'flow-1' },
       watermark_info: { enabled: true },
-      task_result: { videos: [{ id: `video_${id.slice(5)}_0`, session_id: s.session_id, url: expect.any(String), duration: '5' }] },
+      task_result: {
+        videos: [{ id: `video_${id.slice(5)}_0`, session_id: s.session_id, url: expect.any(String), duration: '5' }],
+      },
     });
     expect(typeof done.data.created_at).toBe('number');
     expect(done.data.created_at).toBeGreaterThan(1e12);
@@ -131,22 +167,34 @@ describe('family A editing through the simulator', () => {
     });
     expect(list.body.data.items[0].created_at).toBe(Math.floor(done.data.created_at / 1000));
 
-    const usage = (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}&page_size=50`).expect(200)).body.items as Array<{ action: string; amount: number }>;
+    const usage = (await gw.admin.get(`/admin/v1/usage?account_id=${acct.id}&page_size=50`).expect(200)).body
+      .items as Array<{ action: string; amount: number }>;
     const actions = usage.map((u) => u.action).sort();
-    expect(actions).toEqual(['multi_elements', 'session_add', 'session_add', 'session_delete', 'session_init', 'session_preview']);
+    expect(actions).toEqual([
+      'multi_elements',
+      'session_add',
+      'session_add',
+      'session_delete',
+      'session_init',
+      'session_preview',
+    ]);
     expect((await gw.admin.get('/admin/v1/ledger/verify').expect(200)).body.ok).toBe(true);
   });
 
   it('a result video_id initialises a session for its owner only; anything else is 404', async () => {
     const s = await init();
-    await post('/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
+    await post('/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(
+      200,
+    );
     const created = await post('', createBody(s.session_id)).expect(200);
     const done = await untilStatus(created.body.data.task_id, 'succeed');
     const videoId = done.data.task_result.videos[0].id as string;
 
     const again = await post('/init-selection', { video_id: videoId }).expect(200);
     expect(again.body.data.session_id).toMatch(/^sess_/);
-    const sentVideoId = (gw.sim.requests.filter((r) => r.path.endsWith('init-selection')).at(-1)?.body as Record<string, unknown>).video_id;
+    const sentVideoId = (
+      gw.sim.requests.filter((r) => r.path.endsWith('init-selection')).at(-1)?.body as Record<string, unknown>
+    ).video_id;
     expect(sentVideoId).not.toBe(videoId);
 
     const calls = upstreamCalls();
@@ -164,7 +212,9 @@ describe('family A editing through the simulator', () => {
 
   it('refuses every session rule with its param, before any upstream call or charge', async () => {
     const s = await init();
-    await post('/add-selection', { session_id: s.session_id, frame_index: 1, points: [{ x: 0.2, y: 0.2 }] }).expect(200);
+    await post('/add-selection', { session_id: s.session_id, frame_index: 1, points: [{ x: 0.2, y: 0.2 }] }).expect(
+      200,
+    );
     const calls = upstreamCalls();
     const start = await balance();
     const cases: Array<[string, unknown, string]> = [
@@ -179,8 +229,24 @@ describe('family A editing through the simulator', () => {
       ['/add-selection', { session_id: s.session_id, frame_index: 2, points: [{ x: 1.1, y: 0.1 }] }, 'points[0].x'],
       ['/add-selection', { session_id: s.session_id, frame_index: 2, points: [{ x: 0.1, y: -0.1 }] }, 'points[0].y'],
       ['/add-selection', { session_id: s.session_id, frame_index: 2, points: [] }, 'points'],
-      ['/add-selection', { session_id: s.session_id, frame_index: 2, points: Array.from({ length: 11 }, (_, i) => ({ x: i / 20, y: 0 })) }, 'points'],
-      ['/add-selection', { session_id: s.session_id, frame_index: 1, points: Array.from({ length: 10 }, (_, i) => ({ x: i / 20 + 0.5, y: 0 })) }, 'points'],
+      [
+        '/add-selection',
+        {
+          session_id: s.session_id,
+          frame_index: 2,
+          points: Array.from({ length: 11 }, (_, i) => ({ x: i / 20, y: 0 })),
+        },
+        'points',
+      ],
+      [
+        '/add-selection',
+        {
+          session_id: s.session_id,
+          frame_index: 1,
+          points: Array.from({ length: 10 }, (_, i) => ({ x: i / 20 + 0.5, y: 0 })),
+        },
+        'points',
+      ],
       ['/add-selection', { frame_index: 2, points: [{ x: 0.1, y: 0.1 }] }, 'session_id'],
       ['/delete-selection', { session_id: s.session_id, frame_index: 1, points: [{ x: 0.2, y: 0.2000001 }] }, 'points'],
       ['/delete-selection', { session_id: s.session_id, frame_index: 3, points: [{ x: 0.2, y: 0.2 }] }, 'points'],
@@ -190,13 +256,19 @@ describe('family A editing through the simulator', () => {
     for (const [path, body, param] of cases) {
       const res = await post(path, body);
       expect({ path, param: res.body.error?.param, status: res.status }).toEqual({ path, param, status: 400 });
-      expect(res.body).toMatchObject({ error: { code: 'invalid_request', type: 'invalid_request_error' }, code: 1201, data: null });
+      expect(res.body).toMatchObject({
+        error: { code: 'invalid_request', type: 'invalid_request_error' },
+        code: 1201,
+        data: null,
+      });
     }
     // A session with nothing selected has nothing to preview.
     const empty = await init();
     const callsAfterInit = upstreamCalls();
     const balanceAfterInit = await balance();
-    expect((await post('/preview-selection', { session_id: empty.session_id }).expect(400)).body.error.param).toBe('session_id');
+    expect((await post('/preview-selection', { session_id: empty.session_id }).expect(400)).body.error.param).toBe(
+      'session_id',
+    );
     expect(upstreamCalls()).toBe(callsAfterInit);
     expect(balanceAfterInit).toBe(start - OPS.init);
     expect(callsAfterInit).toBe(calls + 1);
@@ -213,7 +285,9 @@ describe('family A editing through the simulator', () => {
     const res = await post('', createBody(s.session_id), other).expect(404);
     expect(res.body.error.code).toBe('not_found');
 
-    await gw.app.get(DataSource).query('UPDATE kl_sessions SET expires_at = 1 WHERE id = $1'.replace('$1', `'${s.session_id}'`));
+    await gw.app
+      .get(DataSource)
+      .query('UPDATE kl_sessions SET expires_at = 1 WHERE id = $1'.replace('$1', `'${s.session_id}'`));
     for (const [path, body] of [
       ['/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.1, y: 0.1 }] }],
       ['/clear-selection', { session_id: s.session_id }],
@@ -227,21 +301,49 @@ describe('family A editing through the simulator', () => {
 
   it('clear empties the record: ten new frames fit again', async () => {
     const s = await init();
-    for (let f = 0; f < 10; f++) await post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
-    expect((await post('/add-selection', { session_id: s.session_id, frame_index: 10, points: [{ x: 0.5, y: 0.5 }] }).expect(400)).body.error.param).toBe('frame_index');
+    for (let f = 0; f < 10; f++)
+      await post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(
+        200,
+      );
+    expect(
+      (
+        await post('/add-selection', {
+          session_id: s.session_id,
+          frame_index: 10,
+          points: [{ x: 0.5, y: 0.5 }],
+        }).expect(400)
+      ).body.error.param,
+    ).toBe('frame_index');
     await post('/clear-selection', { session_id: s.session_id }).expect(200);
-    await post('/add-selection', { session_id: s.session_id, frame_index: 10, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
+    await post('/add-selection', { session_id: s.session_id, frame_index: 10, points: [{ x: 0.5, y: 0.5 }] }).expect(
+      200,
+    );
   });
 
   it('the last frame slot and the last point slot: of racing requests exactly one wins', async () => {
     const s = await init();
-    for (let f = 0; f < 9; f++) await post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
-    const frames = await Promise.all([20, 21, 22, 23].map((f) => post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] })));
+    for (let f = 0; f < 9; f++)
+      await post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(
+        200,
+      );
+    const frames = await Promise.all(
+      [20, 21, 22, 23].map((f) =>
+        post('/add-selection', { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }),
+      ),
+    );
     expect(frames.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
 
     const t = await init();
-    await post('/add-selection', { session_id: t.session_id, frame_index: 0, points: Array.from({ length: 9 }, (_, i) => ({ x: i / 10, y: 0 })) }).expect(200);
-    const points = await Promise.all([0.11, 0.12, 0.13].map((y) => post('/add-selection', { session_id: t.session_id, frame_index: 0, points: [{ x: 0.5, y }] })));
+    await post('/add-selection', {
+      session_id: t.session_id,
+      frame_index: 0,
+      points: Array.from({ length: 9 }, (_, i) => ({ x: i / 10, y: 0 })),
+    }).expect(200);
+    const points = await Promise.all(
+      [0.11, 0.12, 0.13].map((y) =>
+        post('/add-selection', { session_id: t.session_id, frame_index: 0, points: [{ x: 0.5, y }] }),
+      ),
+    );
     expect(points.map((r) => r.status).sort()).toEqual([200, 400, 400]);
     expect(points.filter((r) => r.status === 400).every((r) => r.body.error.param === 'points')).toBe(true);
   });
@@ -282,8 +384,14 @@ describe('family A editing through the simulator', () => {
     expect(await balance()).toBe(start);
 
     // Accepted: kl-v1-6 named explicitly, duration 10 as an integer on a 10 s video, external_task_id once per account.
-    await post('', createBody(long.session_id, { model_name: 'kl-v1-6', duration: 10, external_task_id: 'dup-1' })).expect(200);
-    expect((await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' })).expect(400)).body.error.param).toBe('external_task_id');
+    await post(
+      '',
+      createBody(long.session_id, { model_name: 'kl-v1-6', duration: 10, external_task_id: 'dup-1' }),
+    ).expect(200);
+    expect(
+      (await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' })).expect(400)).body
+        .error.param,
+    ).toBe('external_task_id');
     await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' }), other).expect(404); // other account: not its session
   });
 
@@ -291,7 +399,15 @@ describe('family A editing through the simulator', () => {
     const s = await init(other);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await post('', createBody(s.session_id, { edit_mode: 'removal', image_list: undefined, prompt: `Delete cup ${i} from <<<video_1>>>` }), other).expect(200);
+      const res = await post(
+        '',
+        createBody(s.session_id, {
+          edit_mode: 'removal',
+          image_list: undefined,
+          prompt: `Delete cup ${i} from <<<video_1>>>`,
+        }),
+        other,
+      ).expect(200);
       ids.push(res.body.data.task_id);
     }
     await get(`/${ids[0]}`).expect(404);
@@ -303,7 +419,10 @@ describe('family A editing through the simulator', () => {
     const page2 = await get('?pageSize=2&pageNum=2', other).expect(200);
     expect(page2.body.data.items.map((i: { task_id: string }) => i.task_id)).toEqual([ids[0]]);
 
-    const filtered = await get(`?filter.task_ids=${ids[0]}&filter.task_ids=${ids[2]}&filter.model=kl-v1-6`, other).expect(200);
+    const filtered = await get(
+      `?filter.task_ids=${ids[0]}&filter.task_ids=${ids[2]}&filter.model=kl-v1-6`,
+      other,
+    ).expect(200);
     expect(filtered.body.data.items.map((i: { task_id: string }) => i.task_id).sort()).toEqual([ids[0], ids[2]].sort());
     expect((await get(`?filter.model=kl-v1`, other).expect(200)).body.data.total).toBe(0);
     expect((await get(`?filter.task_ids=${ids[0]}`).expect(200)).body.data.total).toBe(0);
@@ -320,7 +439,9 @@ describe('family A editing through the simulator', () => {
     expect(rejected.body.error.code).toBe('invalid_request');
     expect(rejected.body.message).toContain('sim:reject'); // the upstream's own message is passed on
     await post('/init-selection', { video_url: 'https://example.com/a.mp4?m=sim:error500' }).expect(503);
-    const unrecognised = await post('/init-selection', { video_url: 'https://example.com/a.mp4?m=sim:fail' }).expect(400);
+    const unrecognised = await post('/init-selection', { video_url: 'https://example.com/a.mp4?m=sim:fail' }).expect(
+      400,
+    );
     expect(unrecognised.body.error.param).toBe('video_url');
     expect(await balance()).toBe(start);
     expect((await gw.admin.get('/admin/v1/ledger/verify').expect(200)).body.ok).toBe(true);
@@ -329,7 +450,9 @@ describe('family A editing through the simulator', () => {
   it('two instances racing for the last frame slot: exactly one wins', async () => {
     // Two gateways on one database: the test run's PostgreSQL, or one SQLite file (WAL) on the embedded default.
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
-    const shared: Record<string, string> = onPostgres ? {} : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-race-')), 'gateway.sqlite')}` };
+    const shared: Record<string, string> = onPostgres
+      ? {}
+      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-race-')), 'gateway.sqlite')}` };
     const first = onPostgres ? gw : await startSimulatedGateway({ sim: gw.sim, env: shared });
     const second = await startSimulatedGateway({ sim: gw.sim, keepData: true, env: shared });
     try {
@@ -348,9 +471,15 @@ describe('family A editing through the simulator', () => {
           .send({ video_url: VIDEO })
           .expect(200)
       ).body.data;
-      for (let f = 0; f < 9; f++) await via(first, { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
+      for (let f = 0; f < 9; f++)
+        await via(first, { session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
       const body = (f: number) => ({ session_id: s.session_id, frame_index: f, points: [{ x: 0.5, y: 0.5 }] });
-      const results = await Promise.all([via(first, body(30)), via(second, body(31)), via(first, body(32)), via(second, body(33))]);
+      const results = await Promise.all([
+        via(first, body(30)),
+        via(second, body(31)),
+        via(first, body(32)),
+        via(second, body(33)),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
     } finally {
       await second.close();
@@ -360,8 +489,13 @@ describe('family A editing through the simulator', () => {
 
   it('a failed task carries the upstream’s reason', async () => {
     const s = await init();
-    await post('/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(200);
-    const res = await post('', createBody(s.session_id, { prompt: 'add <<<image_1>>> to <<<video_1>>> sim:fail' })).expect(200);
+    await post('/add-selection', { session_id: s.session_id, frame_index: 0, points: [{ x: 0.5, y: 0.5 }] }).expect(
+      200,
+    );
+    const res = await post(
+      '',
+      createBody(s.session_id, { prompt: 'add <<<image_1>>> to <<<video_1>>> sim:fail' }),
+    ).expect(200);
     const failed = await untilStatus(res.body.data.task_id, 'failed');
     expect(failed.data.task_status_msg).toBeTruthy();
     expect(failed.data.task_result.videos).toEqual([]);

@@ -48,7 +48,8 @@ describe('family A voices through the simulator', () => {
       .post(DELETE)
       .set(...bearer(account))
       .send({ voice_id: voiceId });
-  const upstreamCalls = (path: string, method = 'POST') => gw.sim.requests.filter((r) => r.family === 'kl' && r.method === method && r.path.startsWith(path)).length;
+  const upstreamCalls = (path: string, method = 'POST') =>
+    gw.sim.requests.filter((r) => r.family === 'kl' && r.method === method && r.path.startsWith(path)).length;
   const money = async (account: TestAccount) => {
     const res = await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200);
     return { balance: res.body.balance as number, held: res.body.held as number };
@@ -66,7 +67,11 @@ describe('family A voices through the simulator', () => {
 
   it('create -> poll -> succeed -> list -> delete -> list shows it deleted -> second delete refused', async () => {
     const before = await money(acct);
-    const res = await create({ voice_name: 'My narrator', voice_url: 'https://example.com/a/voice.mp3?sig=1', external_task_id: 'flow-1' }).expect(200);
+    const res = await create({
+      voice_name: 'My narrator',
+      voice_url: 'https://example.com/a/voice.mp3?sig=1',
+      external_task_id: 'flow-1',
+    }).expect(200);
     expect(res.body).toEqual({
       code: 0,
       message: 'SUCCEED',
@@ -80,8 +85,14 @@ describe('family A voices through the simulator', () => {
       },
     });
     const taskId = res.body.data.task_id;
-    const sent = gw.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/general/custom-voices')).at(-1);
-    expect(sent?.body).toMatchObject({ voice_name: 'My narrator', voice_url: 'https://example.com/a/voice.mp3?sig=1', external_task_id: taskId });
+    const sent = gw.sim.requests
+      .filter((r) => r.method === 'POST' && r.path.startsWith('/v1/general/custom-voices'))
+      .at(-1);
+    expect(sent?.body).toMatchObject({
+      voice_name: 'My narrator',
+      voice_url: 'https://example.com/a/voice.mp3?sig=1',
+      external_task_id: taskId,
+    });
 
     const done = await succeeded(taskId);
     expect(done.data).toMatchObject({
@@ -114,18 +125,27 @@ describe('family A voices through the simulator', () => {
       progress: '100%',
       fail_reason: '',
       created_at: Math.floor(done.data.created_at / 1000),
-      data: expect.objectContaining({ code: 0, data: expect.objectContaining({ task_id: taskId, task_result: { voices: [voice] } }) }),
+      data: expect.objectContaining({
+        code: 0,
+        data: expect.objectContaining({ task_id: taskId, task_result: { voices: [voice] } }),
+      }),
     });
 
     const upstreamVoiceId = gw.sim.requests.length; // anchor
     const deleted = await del(voice.voice_id).expect(200);
-    expect(deleted.body).toMatchObject({ code: 0, data: { task_id: expect.stringMatching(/^task_/), task_status: 'succeed' } });
+    expect(deleted.body).toMatchObject({
+      code: 0,
+      data: { task_id: expect.stringMatching(/^task_/), task_status: 'succeed' },
+    });
     expect(deleted.body.data.task_id).not.toBe(taskId);
     const deleteCall = gw.sim.requests.slice(upstreamVoiceId).find((r) => r.path === '/v1/general/delete-voices');
     expect(deleteCall?.body).toEqual({ voice_id: expect.stringMatching(/^\d+$/) });
 
     const after = await list(`?filter.task_ids=${taskId}`).expect(200);
-    expect(after.body.data.items[0].data.data.task_result.voices[0]).toMatchObject({ voice_id: voice.voice_id, deleted: true });
+    expect(after.body.data.items[0].data.data.task_result.voices[0]).toMatchObject({
+      voice_id: voice.voice_id,
+      deleted: true,
+    });
     expect((await query(taskId).expect(200)).body.data.task_result.voices[0].deleted).toBe(true);
 
     const again = await del(voice.voice_id).expect(400);
@@ -145,10 +165,21 @@ describe('family A voices through the simulator', () => {
     const { taskId, voiceId } = await newVoice();
     // The query already says "succeed": the row committed with the terminal switch, before any delete.
     const row = await voices.findOneBy({ id: voiceId });
-    expect(row).toMatchObject({ id: voiceId, accountId: acct.id, taskId, voiceIndex: 0, upstreamVoiceId: expect.stringMatching(/^\d+$/), deleteTaskId: null, deleteState: null });
+    expect(row).toMatchObject({
+      id: voiceId,
+      accountId: acct.id,
+      taskId,
+      voiceIndex: 0,
+      upstreamVoiceId: expect.stringMatching(/^\d+$/),
+      deleteTaskId: null,
+      deleteState: null,
+    });
     expect(await voices.countBy({ taskId })).toBe(1);
     await del(voiceId).expect(200);
-    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({ deleteState: 'deleted', deletedAt: expect.any(Number) });
+    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({
+      deleteState: 'deleted',
+      deletedAt: expect.any(Number),
+    });
     await del(voiceId).expect(400);
   });
 
@@ -168,14 +199,23 @@ describe('family A voices through the simulator', () => {
     const retried = await del(voiceId).expect(200);
     expect(retried.body.data).toMatchObject({ task_id: expect.stringMatching(/^task_/), task_status: 'succeed' });
     expect(upstreamCalls('/v1/general/delete-voices')).toBe(calls + 1); // answered 404: already gone upstream
-    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({ deleteState: 'deleted', deleteTaskId: retried.body.data.task_id });
-    expect((await query(voiceId.replace(/^voice_(.*)_0$/, 'task_$1')).expect(200)).body.data.task_result.voices[0].deleted).toBe(true);
+    expect(await voices.findOneBy({ id: voiceId })).toMatchObject({
+      deleteState: 'deleted',
+      deleteTaskId: retried.body.data.task_id,
+    });
+    expect(
+      (await query(voiceId.replace(/^voice_(.*)_0$/, 'task_$1')).expect(200)).body.data.task_result.voices[0].deleted,
+    ).toBe(true);
     await del(voiceId).expect(400);
   });
 
   it.each([
     ['voice_name missing', { voice_url: 'https://example.com/v.mp3' }, 'voice_name'],
-    ['voice_name over 20 characters', { voice_name: 'x'.repeat(21), voice_url: 'https://example.com/v.mp3' }, 'voice_name'],
+    [
+      'voice_name over 20 characters',
+      { voice_name: 'x'.repeat(21), voice_url: 'https://example.com/v.mp3' },
+      'voice_name',
+    ],
     ['voice_name blank', { voice_name: '  ', voice_url: 'https://example.com/v.mp3' }, 'voice_name'],
     ['neither source', { voice_name: 'n' }, 'voice_url'],
     ['both sources', { voice_name: 'n', voice_url: 'https://example.com/v.mp3', video_id: 'video_abc_0' }, 'video_id'],
@@ -183,12 +223,20 @@ describe('family A voices through the simulator', () => {
     ['voice_url with another extension', { voice_name: 'n', voice_url: 'https://example.com/v.ogg' }, 'voice_url'],
     ['an unknown field', { voice_name: 'n', voice_url: 'https://example.com/v.mp3', speed: 2 }, 'speed'],
     ['voice_name not a string', { voice_name: 5, voice_url: 'https://example.com/v.mp3' }, 'voice_name'],
-    ['callback_url not a URL', { voice_name: 'n', voice_url: 'https://example.com/v.mp3', callback_url: 'nope' }, 'callback_url'],
+    [
+      'callback_url not a URL',
+      { voice_name: 'n', voice_url: 'https://example.com/v.mp3', callback_url: 'nope' },
+      'callback_url',
+    ],
   ])('refuses %s with 400 naming the field, before any upstream call or charge', async (_name, body, param) => {
     const calls = upstreamCalls('/v1/general/custom-voices');
     const before = await money(acct);
     const res = await create(body).expect(400);
-    expect(res.body).toMatchObject({ code: 1201, data: null, error: { code: 'invalid_request', type: 'invalid_request_error', param } });
+    expect(res.body).toMatchObject({
+      code: 1201,
+      data: null,
+      error: { code: 'invalid_request', type: 'invalid_request_error', param },
+    });
     expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls);
     expect(await money(acct)).toEqual(before);
   });
@@ -206,20 +254,32 @@ describe('family A voices through the simulator', () => {
   it('refuses a duplicate external_task_id per account, but not across accounts', async () => {
     await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3', external_task_id: 'dup-1' }).expect(200);
     const calls = upstreamCalls('/v1/general/custom-voices');
-    const res = await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3', external_task_id: 'dup-1' }).expect(400);
+    const res = await create({
+      voice_name: 'n',
+      voice_url: 'https://example.com/v.mp3',
+      external_task_id: 'dup-1',
+    }).expect(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'external_task_id' });
     expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls);
     const other = await gw.admin.account({ models: ['kl-v1'] });
-    await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3', external_task_id: 'dup-1' }, other).expect(200);
+    await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3', external_task_id: 'dup-1' }, other).expect(
+      200,
+    );
   });
 
   it('applies the family A model rule and the voices capability', async () => {
-    const unknown = await create({ model_name: 'kl-v9', voice_name: 'n', voice_url: 'https://example.com/v.mp3' }).expect(404);
+    const unknown = await create({
+      model_name: 'kl-v9',
+      voice_name: 'n',
+      voice_url: 'https://example.com/v.mp3',
+    }).expect(404);
     expect(unknown.body.error).toMatchObject({ code: 'model_not_found', param: 'model_name' });
     const v16Only = await gw.admin.account({ models: ['kl-v1-6'] });
     // No model field: kl-v1, which this account lacks.
     await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3' }, v16Only).expect(404);
-    await create({ model_name: 'kl-v1-6', voice_name: 'n', voice_url: 'https://example.com/v.mp3' }, v16Only).expect(200);
+    await create({ model_name: 'kl-v1-6', voice_name: 'n', voice_url: 'https://example.com/v.mp3' }, v16Only).expect(
+      200,
+    );
     const noVoices = await gw.admin.account({ models: [{ model: 'kl-v1', capabilities: ['editing.task'] }] });
     await create({ voice_name: 'n', voice_url: 'https://example.com/v.mp3' }, noVoices).expect(403);
     await list('', noVoices).expect(403);
@@ -250,7 +310,9 @@ describe('family A voices through the simulator', () => {
     const listed = await list('', other).expect(200);
     expect(listed.body.data.items[0]).toMatchObject({ status: 'FAILURE', fail_reason: expect.any(String) });
 
-    const rejected = await create({ voice_name: 'sim:reject', voice_url: 'https://example.com/v.mp3' }, other).expect(400);
+    const rejected = await create({ voice_name: 'sim:reject', voice_url: 'https://example.com/v.mp3' }, other).expect(
+      400,
+    );
     expect(rejected.body.error.code).toBe('invalid_request');
     expect(await money(other)).toEqual({ balance: BALANCE, held: 0 });
   });
@@ -287,13 +349,22 @@ describe('family A voices through the simulator', () => {
       const others = await insertEditingTask(tasks, intruder, 'succeeded', 'upstream-video-779');
       const voiceTask = await newVoice();
       const calls = upstreamCalls('/v1/general/custom-voices');
-      for (const videoId of [publicVideoId(others, 0), publicVideoId(failed, 0), publicVideoId(own, 1), publicVideoId(voiceTask.taskId, 0), 'video_nope_0', 'not-a-video']) {
+      for (const videoId of [
+        publicVideoId(others, 0),
+        publicVideoId(failed, 0),
+        publicVideoId(own, 1),
+        publicVideoId(voiceTask.taskId, 0),
+        'video_nope_0',
+        'not-a-video',
+      ]) {
         const res = await create({ voice_name: 'from video', video_id: videoId }).expect(404);
         expect(res.body.error).toMatchObject({ code: 'not_found', param: 'video_id' });
       }
       expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls);
       const res = await create({ voice_name: 'from video', video_id: publicVideoId(own, 0) }).expect(200);
-      const sent = gw.sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/general/custom-voices')).at(-1);
+      const sent = gw.sim.requests
+        .filter((r) => r.method === 'POST' && r.path.startsWith('/v1/general/custom-voices'))
+        .at(-1);
       expect(sent?.body).toMatchObject({ video_id: 'upstream-video-777' });
       const done = await succeeded(res.body.data.task_id);
       expect(done.data.task_result.voices).toHaveLength(1);
@@ -303,9 +374,15 @@ describe('family A voices through the simulator', () => {
   describe('lists', () => {
     it('pages, filters by model and task IDs (repeated), scoped to the account', async () => {
       const acct2 = await gw.admin.account({ models: ['kl-v1', 'kl-v1-6'] });
-      const a = (await create({ voice_name: 'a', voice_url: 'https://example.com/v.mp3' }, acct2).expect(200)).body.data.task_id;
-      const b = (await create({ model_name: 'kl-v1-6', voice_name: 'b', voice_url: 'https://example.com/v.mp3' }, acct2).expect(200)).body.data.task_id;
-      const c = (await create({ voice_name: 'c', voice_url: 'https://example.com/v.mp3' }, acct2).expect(200)).body.data.task_id;
+      const a = (await create({ voice_name: 'a', voice_url: 'https://example.com/v.mp3' }, acct2).expect(200)).body.data
+        .task_id;
+      const b = (
+        await create({ model_name: 'kl-v1-6', voice_name: 'b', voice_url: 'https://example.com/v.mp3' }, acct2).expect(
+          200,
+        )
+      ).body.data.task_id;
+      const c = (await create({ voice_name: 'c', voice_url: 'https://example.com/v.mp3' }, acct2).expect(200)).body.data
+        .task_id;
       const all = await list('?pageNum=1&pageSize=2', acct2).expect(200);
       expect(all.body.data).toMatchObject({ total: 3, page_num: 1, page_size: 2 });
       expect(all.body.data.items.map((i: { task_id: string }) => i.task_id)).toEqual([c, b]);
@@ -349,7 +426,16 @@ describe('family A voices through the simulator', () => {
         task_id: expect.any(String),
         task_status: 'succeed',
         task_status_msg: '',
-        task_result: { voices: [{ voice_id: expect.any(String), voice_name: expect.any(String), trial_url: expect.any(String), owned_by: 'kl' }] },
+        task_result: {
+          voices: [
+            {
+              voice_id: expect.any(String),
+              voice_name: expect.any(String),
+              trial_url: expect.any(String),
+              owned_by: 'kl',
+            },
+          ],
+        },
         created_at: expect.any(Number),
         updated_at: expect.any(Number),
       });
@@ -434,7 +520,12 @@ describe('family A presets while the upstream fails', () => {
   });
 });
 
-async function insertEditingTask(tasks: TasksRepository, account: TestAccount, phase: 'succeeded' | 'failed', upstreamVideoId: string): Promise<string> {
+async function insertEditingTask(
+  tasks: TasksRepository,
+  account: TestAccount,
+  phase: 'succeeded' | 'failed',
+  upstreamVideoId: string,
+): Promise<string> {
   const now = Date.now();
   const id = `task_${Math.random().toString(36).slice(2, 12)}${now.toString(36)}`;
   const task = Object.assign(new TaskEntity(), {

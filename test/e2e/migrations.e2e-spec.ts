@@ -27,14 +27,18 @@ describe('migration: one action name per kind of work', () => {
       usage: { kind: 'x' },
       createdAt: 1,
     });
-    await ds.getRepository(UsageRecordEntity).insert([row('old', 'wx2.7-r2v', 'r2v'), row('voice', 'kl-v1', 'custom_voices')] as never);
+    await ds
+      .getRepository(UsageRecordEntity)
+      .insert([row('old', 'wx2.7-r2v', 'r2v'), row('voice', 'kl-v1', 'custom_voices')] as never);
     const runner = ds.createQueryRunner();
     try {
       await new OneActionName1764100000000().up(runner);
     } finally {
       await runner.release();
     }
-    const rows = await ds.getRepository(UsageRecordEntity).find({ where: { accountId: 'acct_m' }, order: { id: 'ASC' } });
+    const rows = await ds
+      .getRepository(UsageRecordEntity)
+      .find({ where: { accountId: 'acct_m' }, order: { id: 'ASC' } });
     expect(rows.map((r) => [r.id, r.action])).toEqual([
       ['old', 'reference2video'],
       ['voice', 'custom_voices'],
@@ -57,14 +61,22 @@ describe('migration: lean task indexes', () => {
     const rows: Array<{ name: string; sql: string }> =
       ds.options.type === 'postgres'
         ? await ds.query(`SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE tablename = 'tasks'`)
-        : await ds.query(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL`);
+        : await ds.query(
+            `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND sql IS NOT NULL`,
+          );
     return new Map(rows.map((r) => [r.name, r.sql]));
   }
 
   it('drops the unread upstream index and makes the others partial', async () => {
     const indexes = await taskIndexes();
     expect(indexes.has('idx_tasks_upstream')).toBe(false);
-    for (const name of ['idx_tasks_billing_finished', 'uq_tasks_account_external', 'idx_tasks_sync_due', 'idx_tasks_account_phase', 'uq_tasks_callback_token']) {
+    for (const name of [
+      'idx_tasks_billing_finished',
+      'uq_tasks_account_external',
+      'idx_tasks_sync_due',
+      'idx_tasks_account_phase',
+      'uq_tasks_callback_token',
+    ]) {
       expect(indexes.get(name)).toMatch(/ WHERE /i);
     }
     expect(indexes.get('idx_tasks_account_action_created')).not.toMatch(/ WHERE /i);
@@ -76,7 +88,9 @@ describe('migration: lean task indexes', () => {
     await repo.insert(taskRecord({ id: 'task_lean_b', accountId: 'acct_lean' }));
     await repo.insert(taskRecord({ id: 'task_lean_c', accountId: 'acct_lean', externalTaskId: 'ext-1' }));
     await repo.insert(taskRecord({ id: 'task_lean_d', accountId: 'acct_other', externalTaskId: 'ext-1' }));
-    await expect(repo.insert(taskRecord({ id: 'task_lean_e', accountId: 'acct_lean', externalTaskId: 'ext-1' }))).rejects.toThrow(/unique|duplicate/i);
+    await expect(
+      repo.insert(taskRecord({ id: 'task_lean_e', accountId: 'acct_lean', externalTaskId: 'ext-1' })),
+    ).rejects.toThrow(/unique|duplicate/i);
   });
 
   /** The SQL (and parameters) TypeORM sends while `work` runs, read through its logger. */
@@ -103,7 +117,8 @@ describe('migration: lean task indexes', () => {
     // PostgreSQL would scan a table this small whatever its indexes: plans are read with scans off.
     if (ds.options.type === 'postgres') await runner.query('SET enable_seqscan = off');
     const explain = ds.options.type === 'postgres' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
-    const plan = async (sql: string, params: unknown[] = []) => JSON.stringify(await runner.query(`${explain} ${sql}`, params));
+    const plan = async (sql: string, params: unknown[] = []) =>
+      JSON.stringify(await runner.query(`${explain} ${sql}`, params));
     try {
       expect(await plan(sweep.sql, sweep.params)).toContain('idx_tasks_billing_finished');
       expect(await plan(slots.sql, slots.params)).toContain('idx_tasks_account_phase');
@@ -111,7 +126,11 @@ describe('migration: lean task indexes', () => {
       // An upstream's callback (migration 1764600000000): not a read of the whole table.
       expect(await plan(callback.sql, callback.params)).toContain('uq_tasks_callback_token');
       // The sync worker's lease (HotSql, past TypeORM's logger): its due scan.
-      expect(await plan(`SELECT id FROM tasks WHERE sync_due_at <= 5 AND (lease_until IS NULL OR lease_until < 5) ORDER BY sync_due_at LIMIT 50`)).toContain('idx_tasks_sync_due');
+      expect(
+        await plan(
+          `SELECT id FROM tasks WHERE sync_due_at <= 5 AND (lease_until IS NULL OR lease_until < 5) ORDER BY sync_due_at LIMIT 50`,
+        ),
+      ).toContain('idx_tasks_sync_due');
     } finally {
       if (ds.options.type === 'postgres') await runner.query('RESET enable_seqscan');
       await runner.release();

@@ -10,7 +10,9 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
 
   it('answers an unknown route with 404 in the error object and a request id', async () => {
     const res = await gw.http().get('/nope').expect(404);
-    expect(res.body).toEqual({ error: { message: expect.any(String), type: 'not_found_error', param: null, code: 'not_found' } });
+    expect(res.body).toEqual({
+      error: { message: expect.any(String), type: 'not_found_error', param: null, code: 'not_found' },
+    });
     expect(res.headers['x-request-id']).toMatch(/.{8,}/);
   });
 
@@ -25,11 +27,26 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
 
   it('adds each family’s native fields to its errors', async () => {
     const kl = await gw.http().get('/kl/v1/nothing-here').expect(404);
-    expect(kl.body).toMatchObject({ code: 1203, message: expect.any(String), request_id: kl.headers['x-request-id'], data: null, error: { code: 'not_found' } });
+    expect(kl.body).toMatchObject({
+      code: 1203,
+      message: expect.any(String),
+      request_id: kl.headers['x-request-id'],
+      data: null,
+      error: { code: 'not_found' },
+    });
     const ax = await gw.http().get('/ax/api/v1/nothing-here').expect(404);
-    expect(ax.body).toMatchObject({ code: 'NotFound', request_id: ax.headers['x-request-id'], error: { code: 'not_found' } });
+    expect(ax.body).toMatchObject({
+      code: 'NotFound',
+      request_id: ax.headers['x-request-id'],
+      error: { code: 'not_found' },
+    });
     const vd = await gw.http().get('/vd/ent/v2/nothing-here').expect(404);
-    expect(vd.body).toMatchObject({ code: 404, reason: 'TaskNotFound', metadata: { trace_id: vd.headers['x-request-id'] }, error: { code: 'not_found' } });
+    expect(vd.body).toMatchObject({
+      code: 404,
+      reason: 'TaskNotFound',
+      metadata: { trace_id: vd.headers['x-request-id'] },
+      error: { code: 'not_found' },
+    });
   });
 
   it('keeps a sane incoming X-Request-Id', async () => {
@@ -45,10 +62,22 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   it('refuses input no route can use with a 400, never a 500: deep nesting, NUL characters in a body or a path', async () => {
     // Written by hand: JSON.stringify itself would run out of stack at this depth.
     const deep = `{"model":"vdq3","prompt":"x","images":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}`;
-    const nested = await gw.http().post('/vd/ent/v2/reference2video').set('Authorization', 'Bearer vgw_x').set('Content-Type', 'application/json').send(deep).expect(400);
+    const nested = await gw
+      .http()
+      .post('/vd/ent/v2/reference2video')
+      .set('Authorization', 'Bearer vgw_x')
+      .set('Content-Type', 'application/json')
+      .send(deep)
+      .expect(400);
     expect(nested.body).toMatchObject({ code: 400, reason: 'BadRequest', error: { code: 'invalid_request' } });
     const shallow = `{"model":"vdq3","prompt":"x","images":[${'{"a":'.repeat(40)}1${'}'.repeat(40)}]}`;
-    const tooDeep = await gw.http().post('/vd/ent/v2/reference2video').set('Authorization', 'Bearer vgw_x').set('Content-Type', 'application/json').send(shallow).expect(400);
+    const tooDeep = await gw
+      .http()
+      .post('/vd/ent/v2/reference2video')
+      .set('Authorization', 'Bearer vgw_x')
+      .set('Content-Type', 'application/json')
+      .send(shallow)
+      .expect(400);
     expect(tooDeep.body.error.message).toMatch(/nested deeper/);
     const nul = await gw
       .http()
@@ -62,7 +91,13 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   });
 
   it('rejects POST without a JSON Content-Type', async () => {
-    const res = await gw.http().post('/admin/v1/accounts').set('Authorization', `Bearer ${ADMIN_TOKEN}`).set('Content-Type', 'text/plain').send('name=x').expect(400);
+    const res = await gw
+      .http()
+      .post('/admin/v1/accounts')
+      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Content-Type', 'text/plain')
+      .send('name=x')
+      .expect(400);
     expect(res.body.error).toMatchObject({ code: 'invalid_request', type: 'invalid_request_error' });
     expect(res.body.error.message).toMatch(/Content-Type/);
   });
@@ -71,9 +106,20 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     const create = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
     const bare = await gw.http().post(create).send('not json').expect(401);
     expect(bare.body).toMatchObject({ code: 'InvalidApiKey', error: { code: 'invalid_api_key' } });
-    await gw.http().post('/vd/ent/v2/reference2video').set('Content-Type', 'application/json').send('{"model": ').expect(401);
+    await gw
+      .http()
+      .post('/vd/ent/v2/reference2video')
+      .set('Content-Type', 'application/json')
+      .send('{"model": ')
+      .expect(401);
     // With a key, the body rules apply; admin and callback routes read their bodies as before.
-    await gw.http().post(create).set('Authorization', 'Bearer sk-any').set('Content-Type', 'text/plain').send('x').expect(400);
+    await gw
+      .http()
+      .post(create)
+      .set('Authorization', 'Bearer sk-any')
+      .set('Content-Type', 'text/plain')
+      .send('x')
+      .expect(400);
     await gw.http().post('/admin/v1/accounts').set('Content-Type', 'text/plain').send('x').expect(401);
   });
 
@@ -112,7 +158,9 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
       if (small.config.DATABASE_URL?.startsWith('postgres')) expect(driver.master?.options.max).toBe(2);
       else expect(driver.master).toBeUndefined();
       const answers = await Promise.all(Array.from({ length: 12 }, () => small.http().get('/readyz')));
-      expect(answers.map((res) => [res.status, res.body.checks?.database])).toEqual(Array.from({ length: 12 }, () => [200, 'ok']));
+      expect(answers.map((res) => [res.status, res.body.checks?.database])).toEqual(
+        Array.from({ length: 12 }, () => [200, 'ok']),
+      );
     } finally {
       await small.close();
     }
@@ -138,6 +186,8 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
         '/vd/ent/v2/tasks/{id}/creations',
       ]),
     );
-    expect(Object.keys(res.body.components.schemas)).toEqual(expect.arrayContaining(['AxNewCreateBodyDto', 'AxOldCreateBodyDto', 'VdSubjectModeRequestDto']));
+    expect(Object.keys(res.body.components.schemas)).toEqual(
+      expect.arrayContaining(['AxNewCreateBodyDto', 'AxOldCreateBodyDto', 'VdSubjectModeRequestDto']),
+    );
   });
 });

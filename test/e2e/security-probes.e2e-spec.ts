@@ -12,7 +12,9 @@ describe('security probes', () => {
   beforeAll(async () => {
     gw = await startSimulatedGateway();
     owner = await gw.admin.account({ models: ['kl-v1', 'kl-v1-6', 'vdq3', 'wx2.7-r2v'] });
-    const key = await gw.admin.post(`/admin/v1/accounts/${owner.id}/keys`, { name: 'kl-v1 only', models: ['kl-v1'] }).expect(201);
+    const key = await gw.admin
+      .post(`/admin/v1/accounts/${owner.id}/keys`, { name: 'kl-v1 only', models: ['kl-v1'] })
+      .expect(201);
     restricted = { id: owner.id, key: key.body.key, keyId: key.body.id };
   });
   afterAll(() => gw.close());
@@ -46,7 +48,11 @@ describe('security probes', () => {
       .http()
       .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
       .set(...bearer(owner))
-      .send({ model: 'wx2.7-r2v', input: { prompt: 'Image 1', media: [{ type: 'reference_image', url: 'https://example.com/a.png' }] }, ['k'.repeat(100_000)]: 1 });
+      .send({
+        model: 'wx2.7-r2v',
+        input: { prompt: 'Image 1', media: [{ type: 'reference_image', url: 'https://example.com/a.png' }] },
+        ['k'.repeat(100_000)]: 1,
+      });
     expect(field.status).toBe(400);
     expect(JSON.stringify(field.body).length).toBeLessThan(2000);
   });

@@ -26,7 +26,9 @@ describe('slow clients', () => {
 
   it('cuts off a client that never finishes its headers, and one that never finishes its body', async () => {
     const slowHeaders = stall('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-    const slowBody = stall('POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":');
+    const slowBody = stall(
+      'POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    );
     // Others are served while both stall.
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(ok.status).toBe(200);

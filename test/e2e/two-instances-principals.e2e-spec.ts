@@ -5,7 +5,10 @@ import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
-const body = () => ({ model: 'wx2.7-r2v', input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] } });
+const body = () => ({
+  model: 'wx2.7-r2v',
+  input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+});
 
 /**
  * Issue 14, item 5: a key revoked, an account disabled or a grant removed through one instance is
@@ -21,7 +24,9 @@ describe('two instances: admin changes reach the other instance', () => {
 
   beforeAll(async () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
-    const shared: Record<string, string> = onPostgres ? {} : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-principals-')), 'gateway.sqlite')}` };
+    const shared: Record<string, string> = onPostgres
+      ? {}
+      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-principals-')), 'gateway.sqlite')}` };
     a = await startSimulatedGateway({ env: shared });
     b = await startSimulatedGateway({ sim: a.sim, keepData: true, env: shared });
   });
@@ -50,7 +55,10 @@ describe('two instances: admin changes reach the other instance', () => {
   }
 
   it('a key revoked through A is refused by B', async () => {
-    await refusedOnB((acct) => a.admin.delete(`/admin/v1/keys/${acct.keyId}`).expect((r) => expect(r.status).toBeLessThan(300)), 401);
+    await refusedOnB(
+      (acct) => a.admin.delete(`/admin/v1/keys/${acct.keyId}`).expect((r) => expect(r.status).toBeLessThan(300)),
+      401,
+    );
   });
 
   it('an account disabled through A is refused by B', async () => {
@@ -58,6 +66,9 @@ describe('two instances: admin changes reach the other instance', () => {
   });
 
   it('a grant removed through A is refused by B', async () => {
-    await refusedOnB((acct) => a.admin.put(`/admin/v1/accounts/${acct.id}/models`, { models: [{ model: 'wx2.6-r2v' }] }).expect(200), 404);
+    await refusedOnB(
+      (acct) => a.admin.put(`/admin/v1/accounts/${acct.id}/models`, { models: [{ model: 'wx2.6-r2v' }] }).expect(200),
+      404,
+    );
   });
 });

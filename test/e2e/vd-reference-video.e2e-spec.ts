@@ -79,7 +79,12 @@ describe('family C through the simulator', () => {
 
   it('non-subject vdq2-pro: echoes videos and succeeds', async () => {
     const res = await create(nonSubjectBody({ payload: 'order-42' })).expect(200);
-    expect(res.body).toMatchObject({ state: 'created', videos: ['https://example.com/clip.mp4'], images: ['https://example.com/a.png'], payload: 'order-42' });
+    expect(res.body).toMatchObject({
+      state: 'created',
+      videos: ['https://example.com/clip.mp4'],
+      images: ['https://example.com/a.png'],
+      payload: 'order-42',
+    });
     const done = await untilState(res.body.task_id, 'success');
     expect(done.payload).toBe('order-42');
   });
@@ -102,7 +107,11 @@ describe('family C through the simulator', () => {
     const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
     const before = posts();
     const mix = await create({ ...subjectBody(), model: 'vdq3-mix' }).expect(400);
-    expect(mix.body).toMatchObject({ code: 400, reason: 'BadRequest', error: { code: 'invalid_request', param: 'model' } });
+    expect(mix.body).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      error: { code: 'invalid_request', param: 'model' },
+    });
     const both = await create({ ...subjectBody(), images: ['https://example.com/a.png'] }).expect(400);
     expect(both.body.error.param).toBe('images');
     const duration = await create(subjectBody('@cat x', { duration: 17 })).expect(400);
@@ -141,7 +150,10 @@ describe('family C through the simulator', () => {
       expect(verified).toMatchObject({ id: res.body.task_id, state: 'success' });
       expect(received[0].headers['webhook-id']).toBe(last.headers['webhook-id']);
       // The upstream never sees the caller's callback address.
-      const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as Record<string, unknown>;
+      const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as Record<
+        string,
+        unknown
+      >;
       expect(sent.callback_url).toBeUndefined();
     });
 

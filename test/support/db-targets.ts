@@ -6,7 +6,9 @@ import { DataSource } from 'typeorm';
  */
 export function databaseTargets(): Array<[string, string]> {
   const targets: Array<[string, string]> = [['SQLite', 'sqlite::memory:']];
-  const pgUrl = process.env.TEST_PG_URL ?? (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
+  const pgUrl =
+    process.env.TEST_PG_URL ??
+    (process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined);
   if (pgUrl) targets.push(['PostgreSQL', pgUrl]);
   return targets;
 }

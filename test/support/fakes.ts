@@ -35,7 +35,14 @@ import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { MetricsService } from '../../src/platform/metrics/metrics.service';
 import { ManualClock } from '../../src/platform/time/clock';
-import { FetchOptions, SubmitOptions, UpstreamChannel, UpstreamSubmitResult, UpstreamTaskClient, UpstreamTaskSnapshot } from '../../src/upstream/upstream.types';
+import {
+  FetchOptions,
+  SubmitOptions,
+  UpstreamChannel,
+  UpstreamSubmitResult,
+  UpstreamTaskClient,
+  UpstreamTaskSnapshot,
+} from '../../src/upstream/upstream.types';
 
 /** Never connected: it only gives the real constructors the TypeORM objects they store. */
 const offline = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
@@ -92,7 +99,13 @@ export class FakeTasksRepository extends TasksRepository {
     this.put(task);
   }
 
-  override async close(_tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
+  override async close(
+    _tx: EntityManager,
+    taskId: string,
+    to: 'settled' | 'released',
+    finalCharge: number | null,
+    priceVersion: number | null,
+  ): Promise<boolean> {
     const row = this.rows.get(taskId);
     if (!row || row.billingState !== 'held') return false;
     Object.assign(row, { billingState: to, finalCharge }, priceVersion !== null ? { priceVersion } : {});
@@ -170,7 +183,13 @@ export class FakeLedgerRepository extends LedgerRepository {
     return true;
   }
 
-  override async closeHold(_tx: EntityManager, accountId: string, held: number, charge: number, freeTaskSlot = false): Promise<void> {
+  override async closeHold(
+    _tx: EntityManager,
+    accountId: string,
+    held: number,
+    charge: number,
+    freeTaskSlot = false,
+  ): Promise<void> {
     const account = this.accounts.account(accountId);
     account.balance += held - charge;
     account.held -= held;
@@ -260,7 +279,11 @@ export class FakeCallbackOutbox extends CallbackOutbox {
   readonly queued: TaskEntity[] = [];
 
   constructor(families: TaskFamilies, clock: ManualClock) {
-    super(new CallbackOutboxRepository(new Repository(CallbackDeliveryEntity, offlineManager), offline), families, clock);
+    super(
+      new CallbackOutboxRepository(new Repository(CallbackDeliveryEntity, offlineManager), offline),
+      families,
+      clock,
+    );
   }
 
   override async enqueue(task: TaskEntity): Promise<void> {
@@ -297,21 +320,40 @@ export class FakeUpstreamClient implements UpstreamTaskClient {
   readonly family = 'ax';
   readonly submits: Array<{ operation: string; body: Record<string, unknown>; options?: SubmitOptions }> = [];
   readonly fetches: Array<{ operation: string; id: string }> = [];
-  onSubmit: () => Promise<UpstreamSubmitResult> = async () => ({ upstreamTaskId: 'up-1', snapshot: snapshot({ state: 'queued', nativeStatus: 'QUEUED' }) });
-  onFetch: (id: string) => Promise<UpstreamTaskSnapshot> = async () => snapshot({ state: 'running', nativeStatus: 'RUNNING' });
+  onSubmit: () => Promise<UpstreamSubmitResult> = async () => ({
+    upstreamTaskId: 'up-1',
+    snapshot: snapshot({ state: 'queued', nativeStatus: 'QUEUED' }),
+  });
+  onFetch: (id: string) => Promise<UpstreamTaskSnapshot> = async () =>
+    snapshot({ state: 'running', nativeStatus: 'RUNNING' });
 
-  submit(_channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options?: SubmitOptions): Promise<UpstreamSubmitResult> {
+  submit(
+    _channel: UpstreamChannel,
+    operation: string,
+    body: Record<string, unknown>,
+    options?: SubmitOptions,
+  ): Promise<UpstreamSubmitResult> {
     this.submits.push({ operation, body, options });
     return this.onSubmit();
   }
 
-  fetch(_channel: UpstreamChannel, operation: string, id: string, _options?: FetchOptions): Promise<UpstreamTaskSnapshot> {
+  fetch(
+    _channel: UpstreamChannel,
+    operation: string,
+    id: string,
+    _options?: FetchOptions,
+  ): Promise<UpstreamTaskSnapshot> {
     this.fetches.push({ operation, id });
     return this.onFetch(id);
   }
 }
 
-export const CHANNEL: UpstreamChannel = { id: 'ax-default', family: 'ax', baseUrl: 'http://upstream.test', apiKey: 'k' };
+export const CHANNEL: UpstreamChannel = {
+  id: 'ax-default',
+  family: 'ax',
+  baseUrl: 'http://upstream.test',
+  apiKey: 'k',
+};
 
 export class FakeUpstreamDirectory extends UpstreamDirectory {
   readonly client_ = new FakeUpstreamClient();
@@ -328,7 +370,9 @@ export class FakeUpstreamDirectory extends UpstreamDirectory {
   }
 }
 
-export function snapshot(overrides: Partial<UpstreamTaskSnapshot> & Pick<UpstreamTaskSnapshot, 'state'>): UpstreamTaskSnapshot {
+export function snapshot(
+  overrides: Partial<UpstreamTaskSnapshot> & Pick<UpstreamTaskSnapshot, 'state'>,
+): UpstreamTaskSnapshot {
   return { nativeStatus: overrides.state.toUpperCase(), videos: [], voices: [], raw: { fake: true }, ...overrides };
 }
 
@@ -382,8 +426,31 @@ export function newFakes(env: Record<string, string> = {}) {
   const callbacks = new FakeCallbackOutbox(families, clock);
   const metrics = new MetricsService();
   const upstreams = new FakeUpstreamDirectory();
-  const lifecycle = new TaskLifecycle(tasks, accounts, ledger, pricing, callbacks, metrics, transactions, families, clock, config);
-  const engine = new TaskEngine(tasks, accounts, ledger, pricing, lifecycle, upstreams, transactions, metrics, families, clock, config);
+  const lifecycle = new TaskLifecycle(
+    tasks,
+    accounts,
+    ledger,
+    pricing,
+    callbacks,
+    metrics,
+    transactions,
+    families,
+    clock,
+    config,
+  );
+  const engine = new TaskEngine(
+    tasks,
+    accounts,
+    ledger,
+    pricing,
+    lifecycle,
+    upstreams,
+    transactions,
+    metrics,
+    families,
+    clock,
+    config,
+  );
   const sync = new TaskSyncService(tasks, lifecycle, upstreams, ledger, families, clock, transactions, config);
   const client = upstreams.client_;
 

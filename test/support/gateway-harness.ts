@@ -22,12 +22,25 @@ export interface Harness {
  * PostgreSQL + Redis when DATABASE_URL / REDIS_URL are set (the second CI pass). Each harness
  * starts from an empty schema.
  */
-export async function startGateway(options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {}): Promise<Harness> {
-  const env = { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ADMIN_TOKEN, ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']), ...options.env };
+export async function startGateway(
+  options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {},
+): Promise<Harness> {
+  const env = {
+    DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'silent',
+    ADMIN_TOKEN,
+    ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']),
+    ...options.env,
+  };
   const config = loadConfig(env);
   // keepData: a restart of the same gateway on the same database.
   if (!options.keepData) await resetStores(config);
-  const app = await createGatewayApp({ config, channels: options.channels ?? [], adminToken: ADMIN_TOKEN, clock: options.clock });
+  const app = await createGatewayApp({
+    config,
+    channels: options.channels ?? [],
+    adminToken: ADMIN_TOKEN,
+    clock: options.clock,
+  });
   await app.init();
   const http = () => request(app.getHttpServer());
   return { app, config, http, admin: new AdminClient(http), close: () => app.close() };
@@ -89,7 +102,12 @@ export class AdminClient {
 
   /** An account with a key and the given models (all capabilities unless stated). */
   async account(
-    options: { models?: Array<string | { model: string; capabilities?: string[] }>; balance?: number; rate_limit_rpm?: number; max_concurrent_tasks?: number } = {},
+    options: {
+      models?: Array<string | { model: string; capabilities?: string[] }>;
+      balance?: number;
+      rate_limit_rpm?: number;
+      max_concurrent_tasks?: number;
+    } = {},
   ): Promise<TestAccount> {
     const created = await this.post('/admin/v1/accounts', {
       name: 'test account',

@@ -20,7 +20,11 @@ export async function startSimulatedGateway(
   options: { taskMs?: number; env?: Record<string, string>; sim?: RunningSimulator; keepData?: boolean } = {},
 ): Promise<SimulatedGateway> {
   const sim = options.sim ?? (await startSimulator({ taskMs: options.taskMs ?? 150 }));
-  const gw = await startGateway({ channels: simulatorChannels(sim), env: { ...FAST_ENV, ...options.env }, keepData: options.keepData });
+  const gw = await startGateway({
+    channels: simulatorChannels(sim),
+    env: { ...FAST_ENV, ...options.env },
+    keepData: options.keepData,
+  });
   return {
     ...gw,
     sim,
@@ -32,7 +36,11 @@ export async function startSimulatedGateway(
 }
 
 /** Polls `check` until it returns a value or the time runs out. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5000, everyMs = 25): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+  everyMs = 25,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {

@@ -9,6 +9,13 @@ import { PrincipalService } from './principal.service';
 @Module({
   imports: [AccountsPersistenceModule],
   providers: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard],
-  exports: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard, AccountsPersistenceModule],
+  exports: [
+    PrincipalService,
+    AccountsService,
+    ApiKeyGuard,
+    RateLimitGuard,
+    ModelAccessGuard,
+    AccountsPersistenceModule,
+  ],
 })
 export class AccountsModule {}

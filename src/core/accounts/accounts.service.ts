@@ -70,7 +70,10 @@ export class AccountsService {
   async details(accountId: string): Promise<AccountDetails> {
     const account = await this.accounts.findById(accountId);
     if (!account) throw GatewayError.notFound('Account');
-    const [grants, keys] = await Promise.all([this.grants.listForAccount(accountId), this.keys.listForAccount(accountId)]);
+    const [grants, keys] = await Promise.all([
+      this.grants.listForAccount(accountId),
+      this.keys.listForAccount(accountId),
+    ]);
     return { account, grants, keys };
   }
 
@@ -83,7 +86,10 @@ export class AccountsService {
   }
 
   /** Issues a key; the secret is returned only here. */
-  async issueKey(accountId: string, input: { name?: string; expiresAt?: number | null; models?: string[] | null }): Promise<{ key: ApiKeyEntity; secret: string }> {
+  async issueKey(
+    accountId: string,
+    input: { name?: string; expiresAt?: number | null; models?: string[] | null },
+  ): Promise<{ key: ApiKeyEntity; secret: string }> {
     await this.require(accountId);
     for (const [i, model] of (input.models ?? []).entries()) {
       if (!this.catalogue.find(model)) throw GatewayError.modelNotFound(model, `models[${i}]`);
@@ -123,14 +129,24 @@ export class AccountsService {
     const grants = requested.map((g, i) => {
       const model = this.catalogue.find(g.model);
       if (!model) throw GatewayError.modelNotFound(g.model, `models[${i}].model`);
-      if (seen.has(g.model)) throw GatewayError.invalid(`The model '${g.model}' is listed twice.`, `models[${i}].model`);
+      if (seen.has(g.model))
+        throw GatewayError.invalid(`The model '${g.model}' is listed twice.`, `models[${i}].model`);
       seen.add(g.model);
       for (const [j, cap] of (g.capabilities ?? []).entries()) {
         if (!model.capabilities.includes(cap)) {
-          throw GatewayError.invalid(`The model '${g.model}' has no capability '${cap}'.`, `models[${i}].capabilities[${j}]`);
+          throw GatewayError.invalid(
+            `The model '${g.model}' has no capability '${cap}'.`,
+            `models[${i}].capabilities[${j}]`,
+          );
         }
       }
-      return { id: newId('grant'), accountId, model: g.model, capabilities: [...(g.capabilities ?? model.capabilities)], createdAt: now };
+      return {
+        id: newId('grant'),
+        accountId,
+        model: g.model,
+        capabilities: [...(g.capabilities ?? model.capabilities)],
+        createdAt: now,
+      };
     });
     await this.grants.replaceForAccount(accountId, grants);
     await this.principals.invalidate();

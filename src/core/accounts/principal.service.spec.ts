@@ -4,7 +4,15 @@ import { PrincipalService } from './principal.service';
 
 /** PrincipalService against small in-memory repository fakes. */
 function setup() {
-  const key = { id: 'key_1', accountId: 'acct_1', prefix: 'vgw_abc', keyHash: hashApiKey('vgw_good'), models: null, expiresAt: null, revokedAt: null as number | null };
+  const key = {
+    id: 'key_1',
+    accountId: 'acct_1',
+    prefix: 'vgw_abc',
+    keyHash: hashApiKey('vgw_good'),
+    models: null,
+    expiresAt: null,
+    revokedAt: null as number | null,
+  };
   const account = { id: 'acct_1', name: 'a', disabled: false, rateLimitRpm: null, maxConcurrentTasks: null };
   const calls = { keys: 0, delayMs: 5 };
   const keys = {

@@ -57,7 +57,9 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     if (!client) return;
     this.subscriber = client.duplicate();
     this.subscriber.on('message', () => this.clear());
-    this.subscriber.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'principal invalidation channel error'));
+    this.subscriber.on('error', (err: Error) =>
+      this.logger.warn({ err: err.message }, 'principal invalidation channel error'),
+    );
     await this.subscriber.subscribe(PRINCIPALS_INVALIDATED_CHANNEL);
   }
 
@@ -89,7 +91,10 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     try {
       await client.publish(PRINCIPALS_INVALIDATED_CHANNEL, String(this.clock.nowMs()));
     } catch (error) {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not announce a principal change; other instances see it within the cache TTL');
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'could not announce a principal change; other instances see it within the cache TTL',
+      );
     }
   }
 
@@ -118,11 +123,19 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     const key = await this.keys.findByHash(hash);
     const miss = { principal: null, expiresAt: null, revoked: false, disabled: false, cachedAt: now };
     if (!key) return miss;
-    const [account, grants] = await Promise.all([this.accounts.findById(key.accountId), this.grants.listForAccount(key.accountId)]);
+    const [account, grants] = await Promise.all([
+      this.accounts.findById(key.accountId),
+      this.grants.listForAccount(key.accountId),
+    ]);
     if (!account) return miss;
     return {
       principal: {
-        account: { id: account.id, name: account.name, rateLimitRpm: account.rateLimitRpm, maxConcurrentTasks: account.maxConcurrentTasks },
+        account: {
+          id: account.id,
+          name: account.name,
+          rateLimitRpm: account.rateLimitRpm,
+          maxConcurrentTasks: account.maxConcurrentTasks,
+        },
         apiKey: { id: key.id, prefix: key.prefix, models: key.models },
         grants: new Map(grants.map((g) => [g.model, g.capabilities])),
       },

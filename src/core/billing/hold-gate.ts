@@ -6,5 +6,11 @@ import type { EntityManager } from 'typeorm';
  * the billing state, implements it (`TasksRepository`), so billing never writes a task row.
  */
 export abstract class HoldGate {
-  abstract close(tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean>;
+  abstract close(
+    tx: EntityManager,
+    taskId: string,
+    to: 'settled' | 'released',
+    finalCharge: number | null,
+    priceVersion: number | null,
+  ): Promise<boolean>;
 }

@@ -26,7 +26,9 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
 
   beforeAll(async () => {
     await emptySchema(url);
-    ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity, UsageRecordEntity]) } as never);
+    ds = new DataSource({
+      ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity, UsageRecordEntity]),
+    } as never);
     await ds.initialize();
     ledger = new LedgerRepository(ds);
     transactions = new TransactionRunner(ds);
@@ -60,9 +62,17 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
     await ds.query('DELETE FROM "ledger_entries"');
     await ds.query('DELETE FROM "usage_records"');
     await ds.query('DELETE FROM "accounts"');
-    await ds
-      .getRepository(AccountEntity)
-      .insert({ id: 'acct_1', name: 'a', balance: 9_000, held: 1_000, disabled: false, inFlightTasks: 1, webhookSecret: 'w', createdAt: 1, updatedAt: 1 } as never);
+    await ds.getRepository(AccountEntity).insert({
+      id: 'acct_1',
+      name: 'a',
+      balance: 9_000,
+      held: 1_000,
+      disabled: false,
+      inFlightTasks: 1,
+      webhookSecret: 'w',
+      createdAt: 1,
+      updatedAt: 1,
+    } as never);
   });
 
   const account = () => ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
@@ -78,7 +88,16 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
       priceVersion: 3,
       createdAt: 1,
     });
-    await ledger.addEntry(tx, { id: `led_c${suffix}`, accountId: 'acct_1', kind: 'charge', amount: 400, taskId: 't', reason: null, priceVersion: null, createdAt: 1 });
+    await ledger.addEntry(tx, {
+      id: `led_c${suffix}`,
+      accountId: 'acct_1',
+      kind: 'charge',
+      amount: 400,
+      taskId: 't',
+      reason: null,
+      priceVersion: null,
+      createdAt: 1,
+    });
     await ledger.addUsage(tx, {
       id: `use_${suffix}`,
       taskId: 't',
@@ -98,9 +117,20 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
     await transactions.run((tx) => settlementRows(tx, '1'));
     const inTransaction = [...sent];
     expect(await account()).toMatchObject({ balance: 9_600, held: 0, inFlightTasks: 0 });
-    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_r1' })).toMatchObject({ amount: 1_000, reason: "hold closed at 'settlement'", priceVersion: 3 });
-    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_c1' })).toMatchObject({ amount: 400, reason: null, priceVersion: null });
-    expect(await ds.getRepository(UsageRecordEntity).findOneByOrFail({ id: 'use_1' })).toMatchObject({ amount: 400, usage: { seconds: 5, note: 'it\'s "quoted" \\ ?' } });
+    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_r1' })).toMatchObject({
+      amount: 1_000,
+      reason: "hold closed at 'settlement'",
+      priceVersion: 3,
+    });
+    expect(await ds.getRepository(LedgerEntryEntity).findOneByOrFail({ id: 'led_c1' })).toMatchObject({
+      amount: 400,
+      reason: null,
+      priceVersion: null,
+    });
+    expect(await ds.getRepository(UsageRecordEntity).findOneByOrFail({ id: 'use_1' })).toMatchObject({
+      amount: 400,
+      usage: { seconds: 5, note: 'it\'s "quoted" \\ ?' },
+    });
     if (name === 'PostgreSQL') {
       // BEGIN, then everything in one round trip with the COMMIT: the entries and the usage row,
       // the account row last, so its lock is held only while PostgreSQL runs them.
@@ -134,9 +164,21 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   it('rolls the whole transaction back when the statement sent with the COMMIT fails', async () => {
     await expect(
       transactions.run(async (tx) => {
-        await ledger.addEntry(tx, { id: 'led_2', accountId: 'acct_1', kind: 'release', amount: 1_000, taskId: 't', reason: null, priceVersion: null, createdAt: 1 });
+        await ledger.addEntry(tx, {
+          id: 'led_2',
+          accountId: 'acct_1',
+          kind: 'release',
+          amount: 1_000,
+          taskId: 't',
+          reason: null,
+          priceVersion: null,
+          createdAt: 1,
+        });
         // Fails only when it runs: division by zero on PostgreSQL, NULL into a NOT NULL column on SQLite.
-        await HotSql.of(ds).runAtCommit(tx, 'UPDATE "accounts" SET "balance" = "balance" / ? WHERE "id" = ?', [0, 'acct_1']);
+        await HotSql.of(ds).runAtCommit(tx, 'UPDATE "accounts" SET "balance" = "balance" / ? WHERE "id" = ?', [
+          0,
+          'acct_1',
+        ]);
       }),
     ).rejects.toThrow();
     expect(await ds.getRepository(LedgerEntryEntity).countBy({ id: 'led_2' })).toBe(0);

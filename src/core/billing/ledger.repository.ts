@@ -23,7 +23,8 @@ export class LedgerRepository {
   /** Moves `amount` from available to held only if available covers it. */
   async takeHold(tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
     const a = Math.trunc(amount);
-    const sql = 'UPDATE "accounts" SET "balance" = "balance" - ?, "held" = "held" + ? WHERE "id" = ? AND "balance" >= ?';
+    const sql =
+      'UPDATE "accounts" SET "balance" = "balance" - ?, "held" = "held" + ? WHERE "id" = ? AND "balance" >= ?';
     return (await this.hot.run(tx, sql, [a, a, accountId, a])) === 1;
   }
 
@@ -32,10 +33,22 @@ export class LedgerRepository {
    * the same statement frees the task's concurrency slot. On PostgreSQL it goes out with the
    * transaction's COMMIT (`HotSql.runAtCommit`), so the account row is locked only while the two run.
    */
-  async closeHold(tx: EntityManager, accountId: string, held: number, charge: number, freeTaskSlot = false): Promise<void> {
+  async closeHold(
+    tx: EntityManager,
+    accountId: string,
+    held: number,
+    charge: number,
+    freeTaskSlot = false,
+  ): Promise<void> {
     const h = Math.trunc(held);
-    const slot = freeTaskSlot ? ', "in_flight_tasks" = CASE WHEN "in_flight_tasks" > 0 THEN "in_flight_tasks" - 1 ELSE "in_flight_tasks" END' : '';
-    await this.hot.runAtCommit(tx, `UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ?${slot} WHERE "id" = ?`, [h - Math.trunc(charge), h, accountId]);
+    const slot = freeTaskSlot
+      ? ', "in_flight_tasks" = CASE WHEN "in_flight_tasks" > 0 THEN "in_flight_tasks" - 1 ELSE "in_flight_tasks" END'
+      : '';
+    await this.hot.runAtCommit(
+      tx,
+      `UPDATE "accounts" SET "balance" = "balance" + ?, "held" = "held" - ?${slot} WHERE "id" = ?`,
+      [h - Math.trunc(charge), h, accountId],
+    );
   }
 
   /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
@@ -78,7 +91,10 @@ export class LedgerRepository {
       .getRawMany();
     const byAccount = new Map<string, LedgerTotals>();
     for (const row of rows) {
-      const entry = byAccount.get(row.account_id) ?? { accountId: row.account_id, totals: { credit: 0, debit: 0, hold: 0, release: 0, charge: 0 } };
+      const entry = byAccount.get(row.account_id) ?? {
+        accountId: row.account_id,
+        totals: { credit: 0, debit: 0, hold: 0, release: 0, charge: 0 },
+      };
       entry.totals[row.kind] = Number(row.total);
       byAccount.set(row.account_id, entry);
     }

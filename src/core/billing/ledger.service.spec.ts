@@ -17,7 +17,9 @@ const totals = (accountId: string, t: Partial<Record<LedgerKind, number>>): Ledg
 function ledgerWith(accounts: AccountEntity[], sums: LedgerTotals[], repo: Partial<LedgerRepository> = {}) {
   const ledger = { totalsByAccount: async () => sums, ...repo } as unknown as LedgerRepository;
   const accountsRepo = { all: async () => accounts } as unknown as AccountsRepository;
-  const transactions = { run: (work: (tx: EntityManager) => Promise<unknown>) => work({} as EntityManager) } as unknown as TransactionRunner;
+  const transactions = {
+    run: (work: (tx: EntityManager) => Promise<unknown>) => work({} as EntityManager),
+  } as unknown as TransactionRunner;
   const openGate: HoldGate = { close: async () => true };
   return new LedgerService(ledger, accountsRepo, transactions, new ManualClock(), openGate);
 }
@@ -26,13 +28,19 @@ describe('LedgerService.verify: balance = credits - debits - charges - open hold
   it('accepts books that reconcile, including an account with no entries', async () => {
     // credits 10000, debit 500, one task settled (hold 3000, release 3000, charge 2500), one open (hold 1200)
     const books = totals('a', { credit: 10_000, debit: 500, hold: 4200, release: 3000, charge: 2500 });
-    const result = await ledgerWith([account('a', 10_000 - 500 - 2500 - 1200, 1200), account('empty', 0, 0)], [books]).verify();
+    const result = await ledgerWith(
+      [account('a', 10_000 - 500 - 2500 - 1200, 1200), account('empty', 0, 0)],
+      [books],
+    ).verify();
     expect(result).toEqual({ ok: true, accounts_checked: 2, mismatches: [] });
   });
 
   it('names the account and field of every mismatch with the stored and expected figures', async () => {
     const books = [totals('a', { credit: 10_000, hold: 1000 }), totals('b', { credit: 500 })];
-    const result = await ledgerWith([account('a', 9000, 999), account('b', 501, 0), account('c', 7, 0)], books).verify();
+    const result = await ledgerWith(
+      [account('a', 9000, 999), account('b', 501, 0), account('c', 7, 0)],
+      books,
+    ).verify();
     expect(result.ok).toBe(false);
     expect(result.mismatches).toEqual([
       { account_id: 'a', field: 'held', stored: 999, expected: 1000 },
@@ -67,7 +75,13 @@ describe('LedgerService amounts', () => {
 });
 
 describe('LedgerService.chargeCall: priced synchronous calls', () => {
-  const charge = (amount: number) => ({ amount, priceVersion: 3, model: 'kl-v1', action: 'session_add', usage: { kind: 'kl-session-op', operation: 'add' } });
+  const charge = (amount: number) => ({
+    amount,
+    priceVersion: 3,
+    model: 'kl-v1',
+    action: 'session_add',
+    usage: { kind: 'kl-session-op', operation: 'add' },
+  });
   function recording(takeHold = true) {
     const calls: string[] = [];
     const repo = {
@@ -91,7 +105,14 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
   it('holds, runs the call, then charges and writes the usage row, the account row last', async () => {
     const { calls, service } = recording();
     await expect(service.chargeCall('a', 'ref1', charge(40), async () => 'ok')).resolves.toBe('ok');
-    expect(calls).toEqual(['takeHold', 'entry hold 40', 'entry release 40', 'entry charge 40', 'usage session_add 40 ref1', 'closeHold 40 40']);
+    expect(calls).toEqual([
+      'takeHold',
+      'entry hold 40',
+      'entry release 40',
+      'entry charge 40',
+      'usage session_add 40 ref1',
+      'closeHold 40 40',
+    ]);
   });
 
   it('a task settlement writes the entries and usage first and the account row last, with the slot when asked', async () => {
@@ -119,7 +140,9 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
   it('refuses with insufficient_quota before the call when the balance cannot cover it', async () => {
     const { calls, service } = recording(false);
     const work = jest.fn(async () => 'ok');
-    await expect(service.chargeCall('a', 'ref1', charge(40), work)).rejects.toMatchObject({ code: 'insufficient_quota' });
+    await expect(service.chargeCall('a', 'ref1', charge(40), work)).rejects.toMatchObject({
+      code: 'insufficient_quota',
+    });
     expect(work).not.toHaveBeenCalled();
     expect(calls).toEqual(['takeHold']);
   });

@@ -56,7 +56,10 @@ export class LedgerService {
       if (!(await this.ledger.adjustBalance(tx, accountId, delta))) {
         throw GatewayError.invalid('The debit exceeds the available balance.', 'delta');
       }
-      await this.ledger.addEntry(tx, this.entry(accountId, delta >= 0 ? 'credit' : 'debit', Math.abs(delta), null, reason, null));
+      await this.ledger.addEntry(
+        tx,
+        this.entry(accountId, delta >= 0 ? 'credit' : 'debit', Math.abs(delta), null, reason, null),
+      );
     });
   }
 
@@ -65,11 +68,25 @@ export class LedgerService {
    * caller writes it in the same statement that takes the hold (`TasksRepository.open`).
    */
   holdEntry(accountId: string, taskId: string, estimate: number, priceVersion: number): LedgerEntryEntity {
-    return this.entry(accountId, 'hold', units(estimate, 'hold amount'), taskId, 'estimated charge held at creation', priceVersion);
+    return this.entry(
+      accountId,
+      'hold',
+      units(estimate, 'hold amount'),
+      taskId,
+      'estimated charge held at creation',
+      priceVersion,
+    );
   }
 
   /** Releases a task's hold in full (failure, rejection, deadline). Returns false if it was already closed. */
-  async release(accountId: string, taskId: string, held: number, reason: string, inTransaction?: EntityManager, options: CloseOptions = {}): Promise<boolean> {
+  async release(
+    accountId: string,
+    taskId: string,
+    held: number,
+    reason: string,
+    inTransaction?: EntityManager,
+    options: CloseOptions = {},
+  ): Promise<boolean> {
     const heldAmount = units(held, 'held amount');
     return this.within(inTransaction, async (tx) => {
       if (!(await this.requireGate().close(tx, taskId, 'released', null, null))) return false;
@@ -81,15 +98,29 @@ export class LedgerService {
   }
 
   /** Releases the hold and takes the final charge, writing the usage log row. Once only. */
-  async settle(accountId: string, taskId: string, held: number, final: SettlementCharge, inTransaction?: EntityManager, options: CloseOptions = {}): Promise<boolean> {
+  async settle(
+    accountId: string,
+    taskId: string,
+    held: number,
+    final: SettlementCharge,
+    inTransaction?: EntityManager,
+    options: CloseOptions = {},
+  ): Promise<boolean> {
     const heldAmount = units(held, 'held amount');
     const charge = { ...final, amount: units(final.amount, 'charge amount') };
     // A charge above its hold would take money the account never had available.
-    if (charge.amount > heldAmount) throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
+    if (charge.amount > heldAmount)
+      throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
     return this.within(inTransaction, async (tx) => {
       if (!(await this.requireGate().close(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
-      await this.ledger.addEntry(tx, this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion));
-      await this.ledger.addEntry(tx, this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion));
+      await this.ledger.addEntry(
+        tx,
+        this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion),
+      );
+      await this.ledger.addEntry(
+        tx,
+        this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion),
+      );
       await this.ledger.addUsage(tx, {
         id: newId('use'),
         taskId,
@@ -113,12 +144,20 @@ export class LedgerService {
    * `reference` when it succeeds, or gives the hold back in full when it throws. A zero price holds
    * nothing but still writes the usage row, so every call is in the usage log.
    */
-  async chargeCall<T>(accountId: string, reference: string, charge: SettlementCharge, work: () => Promise<T>): Promise<T> {
+  async chargeCall<T>(
+    accountId: string,
+    reference: string,
+    charge: SettlementCharge,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const amount = units(charge.amount, 'charge amount');
     if (amount > 0) {
       await this.transactions.run(async (tx) => {
         if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
-        await this.ledger.addEntry(tx, this.entry(accountId, 'hold', amount, reference, `held for ${charge.action}`, charge.priceVersion));
+        await this.ledger.addEntry(
+          tx,
+          this.entry(accountId, 'hold', amount, reference, `held for ${charge.action}`, charge.priceVersion),
+        );
       });
     }
     let result: T;
@@ -127,7 +166,10 @@ export class LedgerService {
     } catch (error) {
       if (amount > 0) {
         await this.transactions.run(async (tx) => {
-          await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, `${charge.action} failed`, charge.priceVersion));
+          await this.ledger.addEntry(
+            tx,
+            this.entry(accountId, 'release', amount, reference, `${charge.action} failed`, charge.priceVersion),
+          );
           await this.ledger.closeHold(tx, accountId, amount, 0);
         });
       }
@@ -135,8 +177,14 @@ export class LedgerService {
     }
     await this.transactions.run(async (tx) => {
       if (amount > 0) {
-        await this.ledger.addEntry(tx, this.entry(accountId, 'release', amount, reference, 'hold closed at settlement', charge.priceVersion));
-        await this.ledger.addEntry(tx, this.entry(accountId, 'charge', amount, reference, charge.action, charge.priceVersion));
+        await this.ledger.addEntry(
+          tx,
+          this.entry(accountId, 'release', amount, reference, 'hold closed at settlement', charge.priceVersion),
+        );
+        await this.ledger.addEntry(
+          tx,
+          this.entry(accountId, 'charge', amount, reference, charge.action, charge.priceVersion),
+        );
       }
       await this.ledger.addUsage(tx, {
         id: newId('use'),
@@ -164,8 +212,15 @@ export class LedgerService {
       const t = byAccount.get(account.id) ?? { credit: 0, debit: 0, hold: 0, release: 0, charge: 0 };
       const openHolds = t.hold - t.release;
       const expectedBalance = t.credit - t.debit - t.charge - openHolds;
-      if (account.balance !== expectedBalance) mismatches.push({ account_id: account.id, field: 'balance', stored: account.balance, expected: expectedBalance });
-      if (account.held !== openHolds) mismatches.push({ account_id: account.id, field: 'held', stored: account.held, expected: openHolds });
+      if (account.balance !== expectedBalance)
+        mismatches.push({
+          account_id: account.id,
+          field: 'balance',
+          stored: account.balance,
+          expected: expectedBalance,
+        });
+      if (account.held !== openHolds)
+        mismatches.push({ account_id: account.id, field: 'held', stored: account.held, expected: openHolds });
     }
     return { ok: mismatches.length === 0, accounts_checked: accounts.length, mismatches };
   }
@@ -180,7 +235,14 @@ export class LedgerService {
     return tx ? work(tx) : this.transactions.run(work);
   }
 
-  private entry(accountId: string, kind: LedgerKind, amount: number, taskId: string | null, reason: string | null, priceVersion: number | null): LedgerEntryEntity {
+  private entry(
+    accountId: string,
+    kind: LedgerKind,
+    amount: number,
+    taskId: string | null,
+    reason: string | null,
+    priceVersion: number | null,
+  ): LedgerEntryEntity {
     return { id: newId('led'), accountId, kind, amount, taskId, reason, priceVersion, createdAt: this.clock.nowMs() };
   }
 }

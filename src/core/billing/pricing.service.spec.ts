@@ -9,7 +9,14 @@ import { AxModelPrice } from '../../families/ax/ax.pricing';
 import { PricingService } from './pricing.service';
 
 const SHIPPED = join(__dirname, '../../../config/prices.json');
-const usage = { kind: 'ax-r2v', resolution: '720P', durationSeconds: 5, referenceImages: 0, referenceVideos: 0, audio: null } as const;
+const usage = {
+  kind: 'ax-r2v',
+  resolution: '720P',
+  durationSeconds: 5,
+  referenceImages: 0,
+  referenceVideos: 0,
+  audio: null,
+} as const;
 
 /** The price_versions table as one or more instances share it; `beforeInsert` lets a rival instance act first. */
 class SharedVersions {
@@ -31,13 +38,19 @@ class SharedVersions {
     const hook = this.beforeInsert;
     this.beforeInsert = null;
     hook?.(row.version);
-    if (this.rows.has(row.version)) throw new QueryFailedError('INSERT', [], Object.assign(new Error('duplicate key'), { code: '23505' }));
+    if (this.rows.has(row.version))
+      throw new QueryFailedError('INSERT', [], Object.assign(new Error('duplicate key'), { code: '23505' }));
     this.rows.set(row.version, structuredClone(row));
   }
 }
 
 async function instance(shared: SharedVersions, clock = new ManualClock()): Promise<PricingService> {
-  const service = new PricingService(shared as unknown as Repository<PriceVersionEntity>, loadConfig({ PRICES_FILE: SHIPPED }), clock, FAMILY_REGISTRY);
+  const service = new PricingService(
+    shared as unknown as Repository<PriceVersionEntity>,
+    loadConfig({ PRICES_FILE: SHIPPED }),
+    clock,
+    FAMILY_REGISTRY,
+  );
   await service.onModuleInit();
   return service;
 }
@@ -82,7 +95,10 @@ describe('PricingService versions', () => {
     const shared = new SharedVersions();
     const pricing = await instance(shared);
     const bad = withPrice(pricing.table(), -1);
-    await expect(pricing.replace(bad)).rejects.toMatchObject({ status: 400, param: 'models.wx2.7-r2v.per_second.720P' } satisfies Partial<GatewayError>);
+    await expect(pricing.replace(bad)).rejects.toMatchObject({
+      status: 400,
+      param: 'models.wx2.7-r2v.per_second.720P',
+    } satisfies Partial<GatewayError>);
     expect([...shared.rows.keys()]).toEqual([1]);
   });
 

@@ -8,7 +8,17 @@ import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import { BillableUsage, TaskOutcome } from './billable-usage';
 import { PriceVersionEntity } from './entities/price-version.entity';
-import { Charge, DEFAULT_PRICES_FILE, PriceTable, PricingCatalogue, billedSeconds, estimateCharge, finalCharge, loadPriceTable, validatePriceTable } from './pricing/index';
+import {
+  Charge,
+  DEFAULT_PRICES_FILE,
+  PriceTable,
+  PricingCatalogue,
+  billedSeconds,
+  estimateCharge,
+  finalCharge,
+  loadPriceTable,
+  validatePriceTable,
+} from './pricing/index';
 
 /** How stale another instance's view of the prices may get after a `PUT /admin/v1/prices`. */
 const REFRESH_MS = 5000;
@@ -37,7 +47,11 @@ export class PricingService implements OnModuleInit {
     const fromFile = loadPriceTable(findPricesFile(this.config.PRICES_FILE), this.catalogue);
     const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
     if (latest.length === 0 || latest[0].version < fromFile.version) {
-      await this.repo.save({ version: fromFile.version, table: fromFile as unknown as Record<string, unknown>, createdAt: this.clock.nowMs() });
+      await this.repo.save({
+        version: fromFile.version,
+        table: fromFile as unknown as Record<string, unknown>,
+        createdAt: this.clock.nowMs(),
+      });
       this.use(fromFile);
     } else {
       this.use(validatePriceTable(latest[0].table, this.catalogue));
@@ -79,7 +93,13 @@ export class PricingService implements OnModuleInit {
       const table = { ...candidate, version };
       try {
         // insert, never save: save would silently overwrite a version another PUT just stored.
-        await this.repo.insert(Object.assign(new PriceVersionEntity(), { version, table: table as unknown as Record<string, unknown>, createdAt: this.clock.nowMs() }) as never);
+        await this.repo.insert(
+          Object.assign(new PriceVersionEntity(), {
+            version,
+            table: table as unknown as Record<string, unknown>,
+            createdAt: this.clock.nowMs(),
+          }) as never,
+        );
       } catch (error) {
         if (isUniqueViolation(error) && attempt < REPLACE_ATTEMPTS) continue;
         throw error;
@@ -105,7 +125,8 @@ export class PricingService implements OnModuleInit {
   private async adoptNewest(): Promise<void> {
     this.checkedAt = this.clock.nowMs();
     const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
-    if (latest.length > 0 && latest[0].version > this.current.version) this.use(validatePriceTable(latest[0].table, this.catalogue));
+    if (latest.length > 0 && latest[0].version > this.current.version)
+      this.use(validatePriceTable(latest[0].table, this.catalogue));
   }
 
   private async version(version: number | null): Promise<PriceTable> {

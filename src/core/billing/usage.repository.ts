@@ -31,7 +31,12 @@ export class UsageRepository {
     if (filter.toMs !== undefined) qb.andWhere('u.created_at < :toMs', { toMs: filter.toMs });
     const total = await qb.getCount();
     if (total <= filter.offset) return { items: [], total };
-    const items = await qb.orderBy('u.created_at', 'DESC').addOrderBy('u.id', 'DESC').offset(filter.offset).limit(filter.limit).getMany();
+    const items = await qb
+      .orderBy('u.created_at', 'DESC')
+      .addOrderBy('u.id', 'DESC')
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .getMany();
     return { items, total };
   }
 }

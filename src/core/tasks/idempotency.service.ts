@@ -37,7 +37,12 @@ export class IdempotencyKeyTakenError extends Error {
 }
 
 function inProgress(): GatewayError {
-  return new GatewayError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed.', 'Idempotency-Key');
+  return new GatewayError(
+    409,
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still being processed.',
+    'Idempotency-Key',
+  );
 }
 
 /**
@@ -77,10 +82,20 @@ export class IdempotencyService {
         continue;
       }
       if (existing.requestHash !== requestHash) {
-        throw new GatewayError(422, 'idempotency_mismatch', 'This Idempotency-Key was used with a different request body.', 'Idempotency-Key');
+        throw new GatewayError(
+          422,
+          'idempotency_mismatch',
+          'This Idempotency-Key was used with a different request body.',
+          'Idempotency-Key',
+        );
       }
       if (existing.state === 'done') {
-        return { kind: 'replay', status: existing.responseStatus ?? 200, body: existing.responseBody, headers: existing.responseHeaders ?? {} };
+        return {
+          kind: 'replay',
+          status: existing.responseStatus ?? 200,
+          body: existing.responseBody,
+          headers: existing.responseHeaders ?? {},
+        };
       }
       if (!existing.taskId) {
         // Written before the request's work by an older version: in flight until stale.
@@ -101,7 +116,15 @@ export class IdempotencyService {
 
   /** Stores the answer to replay. Best effort for the caller: without it, a retry is answered from the task. */
   async complete(accountId: string, key: string, response: StoredResponse): Promise<void> {
-    await this.repo.update({ accountId, key }, { state: 'done', responseStatus: response.status, responseBody: response.body as never, responseHeaders: response.headers });
+    await this.repo.update(
+      { accountId, key },
+      {
+        state: 'done',
+        responseStatus: response.status,
+        responseBody: response.body as never,
+        responseHeaders: response.headers,
+      },
+    );
   }
 }
 
@@ -114,7 +137,13 @@ export function hasIdempotencyKey(context: RequestContext | undefined): boolean 
  * Ties the request's `Idempotency-Key` (if it sent one) to its task, inside the creation
  * transaction. A key another request tied first rolls this creation back (`IdempotencyKeyTakenError`).
  */
-export async function bindIdempotencyKey(tx: EntityManager, context: RequestContext | undefined, accountId: string, taskId: string, now: number): Promise<void> {
+export async function bindIdempotencyKey(
+  tx: EntityManager,
+  context: RequestContext | undefined,
+  accountId: string,
+  taskId: string,
+  now: number,
+): Promise<void> {
   const claim = context?.idempotency;
   if (!claim) return;
   try {

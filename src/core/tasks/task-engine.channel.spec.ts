@@ -32,7 +32,13 @@ describe('TaskEngine.create: the draft’s channel', () => {
     ['of another family', 'kl-elsewhere'],
   ])('a channel %s: 503, nothing held, no slot taken, nothing sent', async (_name, channelId) => {
     const f = newFakes();
-    f.upstreams.channels.push({ id: 'kl-elsewhere', family: 'kl', baseUrl: 'http://kl.test', accessKey: 'a', secretKey: 's' });
+    f.upstreams.channels.push({
+      id: 'kl-elsewhere',
+      family: 'kl',
+      baseUrl: 'http://kl.test',
+      accessKey: 'a',
+      secretKey: 's',
+    });
     const error = await f.engine.create(principal(), draft({ channelId })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).status).toBe(503);

@@ -1,6 +1,10 @@
 import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
 import { GatewayError } from '../../platform/errors';
-import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamUnavailableError } from '../../upstream/upstream.types';
+import {
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+} from '../../upstream/upstream.types';
 
 /** Creates one task and returns what the caller got (the task or the error) with the stored row. */
 async function create(f: ReturnType<typeof newFakes>) {
@@ -85,7 +89,12 @@ describe('TaskEngine.create', () => {
     f.client.onSubmit = () => Promise.reject(new UpstreamOutcomeUnknownError('timed out after sending'));
     const { error, row } = await create(f);
     expect(gatewayError(error).status).toBe(503);
-    expect(row).toMatchObject({ phase: 'submitting', billingState: 'held', upstreamTaskId: null, syncDueAt: f.clock.nowMs() });
+    expect(row).toMatchObject({
+      phase: 'submitting',
+      billingState: 'held',
+      upstreamTaskId: null,
+      syncDueAt: f.clock.nowMs(),
+    });
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
     expect(f.callbacks.queued).toHaveLength(0);
   });
@@ -108,7 +117,12 @@ describe('TaskEngine.create', () => {
     const { error, row } = await create(f);
     const e = gatewayError(error);
     expect(e.status).toBe(500);
-    expect(row).toMatchObject({ phase: 'active', upstreamTaskId: 'up-1', billingState: 'held', syncDueAt: f.clock.nowMs() });
+    expect(row).toMatchObject({
+      phase: 'active',
+      upstreamTaskId: 'up-1',
+      billingState: 'held',
+      syncDueAt: f.clock.nowMs(),
+    });
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
   });
 
@@ -129,7 +143,10 @@ describe('TaskEngine.create', () => {
 
   it('an accepted answer that ends the task at once settles it: charged, slot freed, callback queued', async () => {
     const f = newFakes();
-    f.client.onSubmit = async () => ({ upstreamTaskId: 'up-9', snapshot: snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] }) });
+    f.client.onSubmit = async () => ({
+      upstreamTaskId: 'up-9',
+      snapshot: snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] }),
+    });
     const { task, row } = await create(f);
     expect(task?.phase).toBe('succeeded');
     expect(row).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: 80 });

@@ -7,7 +7,13 @@ import { addUpstreamTime, RequestContext } from '../../platform/http/request-con
 import { newId, randomSecret } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { Clock } from '../../platform/time/clock';
-import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamSubmitResult, UpstreamTiming, UpstreamUnavailableError } from '../../upstream/upstream.types';
+import {
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamSubmitResult,
+  UpstreamTiming,
+  UpstreamUnavailableError,
+} from '../../upstream/upstream.types';
 import { Principal } from '../accounts/principal';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerService } from '../billing/ledger.service';
@@ -54,7 +60,8 @@ export class TaskEngine {
       throw duplicateExternalId();
     }
     const channel = draft.channelId ? this.upstreams.channel(draft.channelId) : this.upstreams.pick(draft.family);
-    if (draft.channelId && channel?.family !== draft.family) throw GatewayError.unavailable('The upstream channel this task needs is no longer configured.');
+    if (draft.channelId && channel?.family !== draft.family)
+      throw GatewayError.unavailable('The upstream channel this task needs is no longer configured.');
     if (!channel) throw GatewayError.unavailable(`No upstream channel is configured for this model family.`);
     const estimate = this.pricing.estimate(draft.model.name, draft.billing);
 
@@ -70,7 +77,8 @@ export class TaskEngine {
       // transaction that may have waited): the worker never reconciles a call still running.
       task.syncDueAt = this.clock.nowMs() + this.config.UPSTREAM_TIMEOUT_MS + 5000;
       const outcome = await this.tasks.open(task, hold, cap, tx);
-      if (outcome === 'at-capacity') throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
+      if (outcome === 'at-capacity')
+        throw GatewayError.rateLimited(`The account already has ${cap} tasks in flight; wait for one to finish.`, 5);
       if (outcome === 'insufficient-balance') throw GatewayError.insufficientQuota();
       // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
       if (tx) await bindIdempotencyKey(tx, context, accountId, task.id, this.clock.nowMs());
@@ -106,26 +114,49 @@ export class TaskEngine {
    * The upstream has the task now: record it. If even that fails, the upstream ID is written on its
    * own as a last resort and the record is left for the sync worker; the hold stays, never released.
    */
-  private async recordAcceptance(task: TaskEntity, accepted: UpstreamSubmitResult, context: RequestContext | undefined): Promise<TaskEntity> {
+  private async recordAcceptance(
+    task: TaskEntity,
+    accepted: UpstreamSubmitResult,
+    context: RequestContext | undefined,
+  ): Promise<TaskEntity> {
     // A creation answer without a readable status still means "accepted".
     const state = accepted.snapshot.state === 'unknown' ? 'queued' : accepted.snapshot.state;
     try {
-      return await this.lifecycle.applySnapshot(task, { ...accepted.snapshot, state }, { upstreamTaskId: accepted.upstreamTaskId });
+      return await this.lifecycle.applySnapshot(
+        task,
+        { ...accepted.snapshot, state },
+        { upstreamTaskId: accepted.upstreamTaskId },
+      );
     } catch (error) {
-      this.logger.error({ err: error, taskId: task.id, req: { id: context?.requestId } }, 'upstream accepted the task but recording it failed; left for the sync worker');
+      this.logger.error(
+        { err: error, taskId: task.id, req: { id: context?.requestId } },
+        'upstream accepted the task but recording it failed; left for the sync worker',
+      );
       // Conditional: a task someone ended meanwhile (e.g. the sync worker) is never reopened.
-      await this.tasks.updateIfOpen(task.id, { upstreamTaskId: accepted.upstreamTaskId, phase: 'active', syncDueAt: this.clock.nowMs() }).catch(() => undefined);
+      await this.tasks
+        .updateIfOpen(task.id, {
+          upstreamTaskId: accepted.upstreamTaskId,
+          phase: 'active',
+          syncDueAt: this.clock.nowMs(),
+        })
+        .catch(() => undefined);
       throw GatewayError.internal();
     }
   }
 
   /** Maps a failed upstream call to the client's error, releasing or keeping the hold as the outcome demands. */
-  private async failedSubmission(task: TaskEntity, error: unknown, context: RequestContext | undefined): Promise<unknown> {
+  private async failedSubmission(
+    task: TaskEntity,
+    error: unknown,
+    context: RequestContext | undefined,
+  ): Promise<unknown> {
     if (error instanceof GatewayError) return error;
     if (error instanceof UpstreamRejectedError) {
       this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'rejected' });
       await this.lifecycle.reject(task, String(error.nativeCode), error.message);
-      return GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, { native: { code: error.nativeCode, message: error.message } });
+      return GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
+        native: { code: error.nativeCode, message: error.message },
+      });
     }
     if (error instanceof UpstreamOutcomeUnknownError) {
       // The request went out and no answer came: the upstream may have the task. Keep the
@@ -133,16 +164,32 @@ export class TaskEngine {
       this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unknown' });
       // Conditional: an ended task must not become due again.
       await this.tasks.updateIfOpen(task.id, { syncDueAt: this.clock.nowMs(), updatedAt: this.clock.nowMs() });
-      return GatewayError.unavailable('The upstream did not answer in time. The task was not confirmed and will not be charged.');
+      return GatewayError.unavailable(
+        'The upstream did not answer in time. The task was not confirmed and will not be charged.',
+      );
     }
     this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'unavailable' });
-    await this.lifecycle.reject(task, 'upstream_unavailable', error instanceof Error ? error.message : 'upstream unavailable');
+    await this.lifecycle.reject(
+      task,
+      'upstream_unavailable',
+      error instanceof Error ? error.message : 'upstream unavailable',
+    );
     if (!(error instanceof UpstreamUnavailableError))
-      this.logger.error({ err: error, taskId: task.id, req: { id: context?.requestId } }, 'unexpected failure while creating a task');
+      this.logger.error(
+        { err: error, taskId: task.id, req: { id: context?.requestId } },
+        'unexpected failure while creating a task',
+      );
     return GatewayError.unavailable();
   }
 
-  private newRecord(principal: Principal, draft: TaskDraft, channelId: string, estimate: number, priceVersion: number, now: number): TaskEntity {
+  private newRecord(
+    principal: Principal,
+    draft: TaskDraft,
+    channelId: string,
+    estimate: number,
+    priceVersion: number,
+    now: number,
+  ): TaskEntity {
     const task = new TaskEntity();
     Object.assign(task, {
       id: newId('task'),
@@ -192,5 +239,8 @@ export class TaskEngine {
 }
 
 function duplicateExternalId(): GatewayError {
-  return GatewayError.invalid('external_task_id must be unique for the account; this one is already used.', 'external_task_id');
+  return GatewayError.invalid(
+    'external_task_id must be unique for the account; this one is already used.',
+    'external_task_id',
+  );
 }

@@ -17,11 +17,18 @@ describe('TaskLifecycle: the family’s onSucceeded hook', () => {
     const calls = withHook(f);
     const task = f.seedTask();
     const runs = f.transactions.runs;
-    await f.lifecycle.applySnapshot(task, snapshot({ state: 'succeeded', voices: [{ voiceId: 'up-voice-1', voiceName: 'n' }] }));
+    await f.lifecycle.applySnapshot(
+      task,
+      snapshot({ state: 'succeeded', voices: [{ voiceId: 'up-voice-1', voiceName: 'n' }] }),
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0].runsBefore).toBe(runs + 1); // called while the terminal transaction runs
     expect(calls[0].tx).toBeDefined();
-    expect(calls[0].task).toMatchObject({ id: task.id, phase: 'succeeded', result: { voices: [{ voiceId: 'up-voice-1' }] } });
+    expect(calls[0].task).toMatchObject({
+      id: task.id,
+      phase: 'succeeded',
+      result: { voices: [{ voiceId: 'up-voice-1' }] },
+    });
   });
 
   it('does not run again for a second finisher, nor for failures, rejections or gateway endings', async () => {

@@ -24,8 +24,17 @@ describe('TaskLifecycle', () => {
   it('succeeded: settles at the final charge, frees the slot, queues the callback', async () => {
     const f = newFakes();
     const task = f.seedTask();
-    const result = await f.lifecycle.applySnapshot(task, snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] }));
-    expect(result).toMatchObject({ phase: 'succeeded', progress: 100, outerStatus: 'SUCCESS', billingState: 'settled', finalCharge: 80 });
+    const result = await f.lifecycle.applySnapshot(
+      task,
+      snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] }),
+    );
+    expect(result).toMatchObject({
+      phase: 'succeeded',
+      progress: 100,
+      outerStatus: 'SUCCESS',
+      billingState: 'settled',
+      finalCharge: 80,
+    });
     expect(f.tasks.row(task.id)).toMatchObject({
       phase: 'succeeded',
       billingState: 'settled',
@@ -51,7 +60,12 @@ describe('TaskLifecycle', () => {
     const f = newFakes();
     const task = f.seedTask();
     await f.lifecycle.applySnapshot(task, snapshot({ state: 'failed', failureCode: 'nsfw', failureReason: 'blocked' }));
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'nsfw', failureReason: 'blocked', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'nsfw',
+      failureReason: 'blocked',
+      billingState: 'released',
+    });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
   });
@@ -60,7 +74,12 @@ describe('TaskLifecycle', () => {
     const f = newFakes();
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     const result = await f.lifecycle.reject(task, '1201', 'bad prompt');
-    expect(result).toMatchObject({ phase: 'rejected', nativeStatus: 'FAILED', outerStatus: 'FAILURE', billingState: 'released' });
+    expect(result).toMatchObject({
+      phase: 'rejected',
+      nativeStatus: 'FAILED',
+      outerStatus: 'FAILURE',
+      billingState: 'released',
+    });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
   });
 

@@ -36,7 +36,11 @@ export class TaskLifecycle {
   ) {}
 
   /** Records what the upstream said; ends the task when the upstream says it ended. */
-  async applySnapshot(task: TaskEntity, snapshot: UpstreamTaskSnapshot, extra: Partial<TaskEntity> = {}): Promise<TaskEntity> {
+  async applySnapshot(
+    task: TaskEntity,
+    snapshot: UpstreamTaskSnapshot,
+    extra: Partial<TaskEntity> = {},
+  ): Promise<TaskEntity> {
     const now = this.clock.nowMs();
     const phase = phaseOf(snapshot.state);
     const changes: Partial<TaskEntity> = {
@@ -49,17 +53,24 @@ export class TaskLifecycle {
       nativeUsage: snapshot.nativeUsage ?? task.nativeUsage,
       updatedAt: now,
     };
-    if (snapshot.videos.length > 0 || snapshot.voices.length > 0) changes.result = { videos: snapshot.videos, voices: snapshot.voices };
+    if (snapshot.videos.length > 0 || snapshot.voices.length > 0)
+      changes.result = { videos: snapshot.videos, voices: snapshot.voices };
     if (phase === 'failed') {
       changes.failureCode = snapshot.failureCode ?? 'upstream_failed';
       changes.failureReason = snapshot.failureReason ?? 'The upstream reported the task as failed.';
     }
     if (isTerminal(phase)) return this.finish(task, phase, changes);
     const attempts = task.syncAttempts + 1;
-    Object.assign(changes, { syncAttempts: attempts, syncDueAt: now + this.pollDelay(attempts), leaseOwner: null, leaseUntil: null });
+    Object.assign(changes, {
+      syncAttempts: attempts,
+      syncDueAt: now + this.pollDelay(attempts),
+      leaseOwner: null,
+      leaseUntil: null,
+    });
     // Conditional: a progress report must never reopen a task someone else has just ended. One
     // statement, committed with the others of this turn on SQLite (see `runAtomic`).
-    if (!(await this.transactions.runAtomic((tx) => this.tasks.updateIfOpen(task.id, changes, tx)))) return (await this.tasks.findById(task.id)) ?? task;
+    if (!(await this.transactions.runAtomic((tx) => this.tasks.updateIfOpen(task.id, changes, tx))))
+      return (await this.tasks.findById(task.id)) ?? task;
     return Object.assign(task, changes);
   }
 
@@ -76,12 +87,20 @@ export class TaskLifecycle {
 
   /** The upstream refused the create call (or could not take it): nothing is charged. */
   reject(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
-    return this.finish(task, 'rejected', { nativeStatus: this.families.statusWords(task.family).failed, outerStatus: 'FAILURE', failureCode: code, failureReason: reason });
+    return this.finish(task, 'rejected', {
+      nativeStatus: this.families.statusWords(task.family).failed,
+      outerStatus: 'FAILURE',
+      failureCode: code,
+      failureReason: reason,
+    });
   }
 
   /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */
   pollDelay(attempts: number): number {
-    const base = Math.min(this.config.SYNC_POLL_BASE_MS * Math.pow(1.5, Math.max(0, attempts - 1)), this.config.SYNC_POLL_MAX_MS);
+    const base = Math.min(
+      this.config.SYNC_POLL_BASE_MS * Math.pow(1.5, Math.max(0, attempts - 1)),
+      this.config.SYNC_POLL_MAX_MS,
+    );
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 
@@ -112,13 +131,24 @@ export class TaskLifecycle {
       const close = { freeTaskSlot: true };
       const closed = charge
         ? await this.ledger.settle(task.accountId, task.id, task.estimatedCharge, charge, tx, close)
-        : await this.ledger.release(task.accountId, task.id, task.estimatedCharge, `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`, tx, close);
+        : await this.ledger.release(
+            task.accountId,
+            task.id,
+            task.estimatedCharge,
+            `task ${phase}: ${final.failureCode ?? task.failureCode ?? 'no charge'}`,
+            tx,
+            close,
+          );
       if (!closed) await this.accounts.releaseTaskSlot(task.accountId, tx);
       return { closed };
     });
     if (!outcome) return (await this.tasks.findById(task.id)) ?? task;
     this.metrics.tasksFinished.inc({ family: task.family, phase });
-    if (outcome.closed) Object.assign(final, { billingState: charge ? 'settled' : 'released', finalCharge: charge ? charge.amount : null });
+    if (outcome.closed)
+      Object.assign(final, {
+        billingState: charge ? 'settled' : 'released',
+        finalCharge: charge ? charge.amount : null,
+      });
     return Object.assign(task, final);
   }
 
@@ -150,7 +180,12 @@ export class TaskLifecycle {
     let priceVersion = task.priceVersion ?? this.pricing.table().version;
     let breakdown: Record<string, number> = {};
     try {
-      ({ amount, priceVersion, breakdown } = await this.pricing.final(task.model, task.billableUsage, { outputSeconds }, task.priceVersion));
+      ({ amount, priceVersion, breakdown } = await this.pricing.final(
+        task.model,
+        task.billableUsage,
+        { outputSeconds },
+        task.priceVersion,
+      ));
     } catch (error) {
       // A pricing fault must not leave the hold open forever: settle at the held estimate.
       this.logger.error({ err: error, taskId: task.id }, 'final charge could not be priced; settling at the estimate');
@@ -168,10 +203,14 @@ export class TaskLifecycle {
    * The seconds billed as output, for the usage row: the upstream's figure where it reports one,
    * else the requested duration (`output_seconds_source` says which); null for work not priced by time.
    */
-  private outputSecondsOf(task: TaskEntity, reported: number | undefined): { output_seconds: number | null; output_seconds_source: 'upstream' | 'requested' | null } {
+  private outputSecondsOf(
+    task: TaskEntity,
+    reported: number | undefined,
+  ): { output_seconds: number | null; output_seconds_source: 'upstream' | 'requested' | null } {
     try {
       const billed = this.pricing.billedSeconds(task.billableUsage, { outputSeconds: reported });
-      if (billed.seconds > 0) return { output_seconds: billed.seconds, output_seconds_source: billed.reported ? 'upstream' : 'requested' };
+      if (billed.seconds > 0)
+        return { output_seconds: billed.seconds, output_seconds_source: billed.reported ? 'upstream' : 'requested' };
     } catch {
       // Unreadable usage: the row still records the charge; the seconds stay unknown.
     }
@@ -189,5 +228,7 @@ export function creationFailed(task: Pick<TaskEntity, 'phase' | 'failureCode'>):
 
 /** Usage rows speak one naming style (snake_case, like the API): `durationSeconds` -> `duration_seconds`. */
 export function snakeCaseKeys(value: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
 }

@@ -29,9 +29,15 @@ export function outerStatusOf(phase: TaskPhase, state: UpstreamTaskState | null)
 }
 
 /** 0..100; success is always 100, running without a figure shows half way. */
-export function progressOf(phase: TaskPhase, state: UpstreamTaskState | null, reported: number | undefined, previous: number): number {
+export function progressOf(
+  phase: TaskPhase,
+  state: UpstreamTaskState | null,
+  reported: number | undefined,
+  previous: number,
+): number {
   if (phase === 'succeeded') return 100;
   if (phase === 'failed' || phase === 'rejected') return previous;
-  if (typeof reported === 'number' && Number.isFinite(reported)) return Math.max(previous, Math.min(99, Math.max(0, Math.round(reported))));
+  if (typeof reported === 'number' && Number.isFinite(reported))
+    return Math.max(previous, Math.min(99, Math.max(0, Math.round(reported))));
   return Math.max(previous, state === 'running' ? 50 : 0);
 }

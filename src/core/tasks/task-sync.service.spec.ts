@@ -10,7 +10,13 @@ describe('TaskSyncService.sync', () => {
     const result = await f.sync.sync(task);
     expect(result.phase).toBe('active');
     const row = f.tasks.row(task.id);
-    expect(row).toMatchObject({ phase: 'active', nativeStatus: 'RUNNING', syncAttempts: 1, leaseOwner: null, billingState: 'held' });
+    expect(row).toMatchObject({
+      phase: 'active',
+      nativeStatus: 'RUNNING',
+      syncAttempts: 1,
+      leaseOwner: null,
+      billingState: 'held',
+    });
     expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
     expect(f.client.fetches).toEqual([{ operation: 'r2v', id: 'up-1' }]);
   });
@@ -20,7 +26,13 @@ describe('TaskSyncService.sync', () => {
     const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
     f.clock.advance(1000);
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'deadline_exceeded', billingState: 'released', syncDueAt: null, nativeStatus: 'FAILED' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'deadline_exceeded',
+      billingState: 'released',
+      syncDueAt: null,
+      nativeStatus: 'FAILED',
+    });
     expect(f.client.fetches).toHaveLength(1);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
@@ -41,14 +53,22 @@ describe('TaskSyncService.sync', () => {
     const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
     f.clock.advance(1000);
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'deadline_exceeded', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'deadline_exceeded',
+      billingState: 'released',
+    });
   });
 
   it('reconcile, upstream cannot look up by reference: creation_unconfirmed, hold released, slot freed', async () => {
     const f = newFakes();
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'creation_unconfirmed',
+      billingState: 'released',
+    });
     expect(f.client.fetches).toHaveLength(0);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     // The caller was told the creation failed and never got this ID: no client callback.
@@ -62,7 +82,11 @@ describe('TaskSyncService.sync', () => {
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
     expect(f.client.fetches).toEqual([{ operation: 'r2v', id: task.id }]);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', upstreamTaskId: 'up-adopted', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'active',
+      upstreamTaskId: 'up-adopted',
+      billingState: 'released',
+    });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 1 });
     // When it later succeeds, nothing is charged and the slot is freed once.
     f.client.onFetch = async () => snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4' }] });
@@ -78,7 +102,11 @@ describe('TaskSyncService.sync', () => {
     f.client.onFetch = () => Promise.reject(new UpstreamTaskNotFoundError('404'));
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'creation_unconfirmed', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'creation_unconfirmed',
+      billingState: 'released',
+    });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
   });
 
@@ -98,7 +126,11 @@ describe('TaskSyncService.sync', () => {
     const f = newFakes();
     const task = f.seedTask({ channelId: 'gone' });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'channel_removed', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'channel_removed',
+      billingState: 'released',
+    });
     expect(f.account().inFlightTasks).toBe(0);
   });
 
@@ -108,7 +140,13 @@ describe('TaskSyncService.sync', () => {
     const task = f.seedTask({ syncAttempts: 2 });
     await f.sync.sync(task);
     const row = f.tasks.row(task.id);
-    expect(row).toMatchObject({ phase: 'active', billingState: 'held', syncAttempts: 3, leaseOwner: null, leaseUntil: null });
+    expect(row).toMatchObject({
+      phase: 'active',
+      billingState: 'held',
+      syncAttempts: 3,
+      leaseOwner: null,
+      leaseUntil: null,
+    });
     expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
     expect(f.callbacks.queued).toHaveLength(0);
@@ -133,16 +171,26 @@ describe('TaskSyncService.sync', () => {
     await f.sync.sync(task);
     expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', syncAttempts: 4 });
     await f.sync.sync(f.tasks.row(task.id));
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'failed', failureCode: 'upstream_task_lost', billingState: 'released' });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'failed',
+      failureCode: 'upstream_task_lost',
+      billingState: 'released',
+    });
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
   });
 
   it('a terminal snapshot ends the task through the lifecycle: settled, slot freed, callback queued', async () => {
     const f = newFakes();
-    f.client.onFetch = async () => snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4', durationSeconds: 4 }] });
+    f.client.onFetch = async () =>
+      snapshot({ state: 'succeeded', videos: [{ url: 'https://cdn/v.mp4', durationSeconds: 4 }] });
     const task = f.seedTask();
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'succeeded', billingState: 'settled', finalCharge: 80, syncDueAt: null });
+    expect(f.tasks.row(task.id)).toMatchObject({
+      phase: 'succeeded',
+      billingState: 'settled',
+      finalCharge: 80,
+      syncDueAt: null,
+    });
     expect(f.account()).toEqual({ balance: 920, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
     expect(CHANNEL.id).toBe(task.channelId);
@@ -151,7 +199,16 @@ describe('TaskSyncService.sync', () => {
   /** Six syncs at once, each write held until released: which writes started while the first were held, and the most at once. */
   async function burstOfSix(env: Record<string, string>, database: 'PostgreSQL' | 'SQLite') {
     const f = newFakes(env);
-    const sync = new TaskSyncService(f.tasks, f.lifecycle, f.upstreams, f.ledger, f.families, f.clock, { isPostgres: database === 'PostgreSQL' } as TransactionRunner, f.config);
+    const sync = new TaskSyncService(
+      f.tasks,
+      f.lifecycle,
+      f.upstreams,
+      f.ledger,
+      f.families,
+      f.clock,
+      { isPostgres: database === 'PostgreSQL' } as TransactionRunner,
+      f.config,
+    );
     const tasks = Array.from({ length: 6 }, (_, i) => f.seedTask({ upstreamTaskId: `up-${i + 1}` }));
     let writing = 0;
     let most = 0;

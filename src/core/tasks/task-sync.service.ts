@@ -60,9 +60,18 @@ export class TaskSyncService {
         return await this.reconcile(task, timing);
       }
       const channel = this.upstreams.channel(task.channelId);
-      if (!channel) return await this.write(() => this.lifecycle.failByGateway(task, 'channel_removed', `The upstream channel '${task.channelId}' is no longer configured.`));
+      if (!channel)
+        return await this.write(() =>
+          this.lifecycle.failByGateway(
+            task,
+            'channel_removed',
+            `The upstream channel '${task.channelId}' is no longer configured.`,
+          ),
+        );
       // Fetch first, even past the deadline: a task that ended just before it is settled as it ended.
-      const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
+      const snapshot = await this.upstreams
+        .client(task.family)
+        .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
       if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
       return await this.write(() => this.lifecycle.applySnapshot(task, snapshot));
     } catch (error) {
@@ -78,7 +87,9 @@ export class TaskSyncService {
   }
 
   private failLate(task: TaskEntity): Promise<TaskEntity> {
-    return this.write(() => this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.'));
+    return this.write(() =>
+      this.lifecycle.failByGateway(task, 'deadline_exceeded', 'The task did not finish before its deadline.'),
+    );
   }
 
   /**
@@ -90,16 +101,29 @@ export class TaskSyncService {
     const channel = this.upstreams.channel(task.channelId);
     if (channel && this.families.canLookUpByReference(task.family)) {
       try {
-        const snapshot = await this.upstreams.client(task.family).fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
+        const snapshot = await this.upstreams
+          .client(task.family)
+          .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
         return await this.write(async () => {
-          await this.ledger.release(task.accountId, task.id, task.estimatedCharge, 'creation not confirmed to the caller; adopted without charge');
+          await this.ledger.release(
+            task.accountId,
+            task.id,
+            task.estimatedCharge,
+            'creation not confirmed to the caller; adopted without charge',
+          );
           return this.lifecycle.applySnapshot(task, snapshot, { upstreamTaskId: snapshot.upstreamTaskId ?? null });
         });
       } catch (error) {
         if (!(error instanceof UpstreamTaskNotFoundError)) throw error;
       }
     }
-    return this.write(() => this.lifecycle.failByGateway(task, 'creation_unconfirmed', 'The upstream never confirmed this task; nothing was charged.'));
+    return this.write(() =>
+      this.lifecycle.failByGateway(
+        task,
+        'creation_unconfirmed',
+        'The upstream never confirmed this task; nothing was charged.',
+      ),
+    );
   }
 
   private retryLater(task: TaskEntity, error: unknown): Promise<TaskEntity> {
@@ -110,11 +134,15 @@ export class TaskSyncService {
     const attempts = task.syncAttempts + 1;
     // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept as the native status.
     const lost = error instanceof UpstreamTaskLostError ? error : null;
-    if (lost && task.nativeStatus === lost.nativeStatus) return this.lifecycle.failByGateway(task, 'upstream_task_expired', lost.reason);
+    if (lost && task.nativeStatus === lost.nativeStatus)
+      return this.lifecycle.failByGateway(task, 'upstream_task_expired', lost.reason);
     if (!lost && error instanceof UpstreamTaskNotFoundError && attempts >= MAX_NOT_FOUND) {
       return this.lifecycle.failByGateway(task, 'upstream_task_lost', 'The upstream no longer knows this task.');
     }
-    this.logger.warn({ taskId: task.id, err: error instanceof Error ? error.message : String(error) }, 'task sync failed; will retry');
+    this.logger.warn(
+      { taskId: task.id, err: error instanceof Error ? error.message : String(error) },
+      'task sync failed; will retry',
+    );
     const changes = {
       ...(lost ? { nativeStatus: lost.nativeStatus } : {}),
       syncAttempts: attempts,

@@ -26,7 +26,9 @@ describe('TaskSyncWorker', () => {
     await worker.runCycle();
     expect(count).not.toHaveBeenCalled();
     f.seedTask();
-    expect((await f.metrics.registry.getSingleMetricAsString('gateway_tasks_in_flight')).split('\n').pop()).toBe('gateway_tasks_in_flight 1');
+    expect((await f.metrics.registry.getSingleMetricAsString('gateway_tasks_in_flight')).split('\n').pop()).toBe(
+      'gateway_tasks_in_flight 1',
+    );
     expect(count).toHaveBeenCalledTimes(1);
   });
 });

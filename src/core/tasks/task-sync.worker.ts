@@ -38,7 +38,8 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   onApplicationBootstrap(): void {
     this.metrics.countTasksInFlightWith(() => this.tasks.countOpen());
     // A full batch means more is due: go again at once.
-    if (this.config.WORKERS_ENABLED) this.loop.start(0, (count) => ((count ?? 0) >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS));
+    if (this.config.WORKERS_ENABLED)
+      this.loop.start(0, (count) => ((count ?? 0) >= this.config.SYNC_BATCH_SIZE ? 0 : this.config.SYNC_INTERVAL_MS));
   }
 
   onApplicationShutdown(): Promise<void> {

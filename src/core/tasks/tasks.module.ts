@@ -30,6 +30,15 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     ReconciliationRepository,
     ReconciliationSweeper,
   ],
-  exports: [TasksPersistenceModule, TaskEngine, TaskQueries, TaskSyncWorker, IdempotencyService, CallbackDeliveryWorker, CallbackOutboxRepository, AccountsModule],
+  exports: [
+    TasksPersistenceModule,
+    TaskEngine,
+    TaskQueries,
+    TaskSyncWorker,
+    IdempotencyService,
+    CallbackDeliveryWorker,
+    CallbackOutboxRepository,
+    AccountsModule,
+  ],
 })
 export class TasksModule {}

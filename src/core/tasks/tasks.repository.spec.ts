@@ -26,18 +26,46 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     await ds.initialize();
     tasks = new TasksRepository(ds.getRepository(TaskEntity), ds);
     transactions = new TransactionRunner(ds);
-    await ds
-      .getRepository(AccountEntity)
-      .insert({ id: 'acct_1', name: 'a', balance: 10_000, held: 0, disabled: false, inFlightTasks: 0, webhookSecret: 'w', createdAt: 1, updatedAt: 1 } as never);
+    await ds.getRepository(AccountEntity).insert({
+      id: 'acct_1',
+      name: 'a',
+      balance: 10_000,
+      held: 0,
+      disabled: false,
+      inFlightTasks: 0,
+      webhookSecret: 'w',
+      createdAt: 1,
+      updatedAt: 1,
+    } as never);
   });
   afterAll(() => ds.destroy());
 
-  const task = (id: string): TaskEntity => taskRecord({ id, requestSnapshot: { a: 1 }, estimatedCharge: 4000, createdAt: 5, updatedAt: 5, syncDueAt: 9, deadlineAt: 99 });
+  const task = (id: string): TaskEntity =>
+    taskRecord({
+      id,
+      requestSnapshot: { a: 1 },
+      estimatedCharge: 4000,
+      createdAt: 5,
+      updatedAt: 5,
+      syncDueAt: 9,
+      deadlineAt: 99,
+    });
   const hold = (taskId: string, amount: number): LedgerEntryEntity =>
-    Object.assign(new LedgerEntryEntity(), { id: `le_${taskId}`, accountId: 'acct_1', kind: 'hold', amount, taskId, reason: 'held', priceVersion: 1, createdAt: 5 });
+    Object.assign(new LedgerEntryEntity(), {
+      id: `le_${taskId}`,
+      accountId: 'acct_1',
+      kind: 'hold',
+      amount,
+      taskId,
+      reason: 'held',
+      priceVersion: 1,
+      createdAt: 5,
+    });
 
   it('opens: slot, hold, entry and record', async () => {
-    await expect(transactions.runAtomic((tx) => tasks.open(task('t1'), hold('t1', 4000), 2, tx))).resolves.toBe('opened');
+    await expect(transactions.runAtomic((tx) => tasks.open(task('t1'), hold('t1', 4000), 2, tx))).resolves.toBe(
+      'opened',
+    );
     const account = await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
     expect([account.balance, account.held, account.inFlightTasks]).toEqual([6000, 4000, 1]);
     expect((await tasks.findForAccount('t1', 'acct_1'))?.requestSnapshot).toEqual({ a: 1 });
@@ -45,8 +73,12 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
   });
 
   it('takes nothing when the balance cannot cover the hold, or the cap is reached', async () => {
-    await expect(transactions.runAtomic((tx) => tasks.open(task('t2'), hold('t2', 7000), 2, tx))).resolves.toBe('insufficient-balance');
-    await expect(transactions.runAtomic((tx) => tasks.open(task('t3'), hold('t3', 10), 1, tx))).resolves.toBe('at-capacity');
+    await expect(transactions.runAtomic((tx) => tasks.open(task('t2'), hold('t2', 7000), 2, tx))).resolves.toBe(
+      'insufficient-balance',
+    );
+    await expect(transactions.runAtomic((tx) => tasks.open(task('t3'), hold('t3', 10), 1, tx))).resolves.toBe(
+      'at-capacity',
+    );
     const account = await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
     expect([account.balance, account.held, account.inFlightTasks]).toEqual([6000, 4000, 1]);
     expect(await tasks.findById('t2')).toBeNull();
@@ -70,7 +102,9 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
         }),
       ).rejects.toThrow('after the statements');
       expect(await tasks.findById('t5')).toBeNull();
-      await expect(transactions.runAtomic((tx) => tasks.open(task('t6'), hold('t6', 100), 5, tx))).resolves.toBe('opened');
+      await expect(transactions.runAtomic((tx) => tasks.open(task('t6'), hold('t6', 100), 5, tx))).resolves.toBe(
+        'opened',
+      );
       const account = await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
       expect([account.balance, account.held, account.inFlightTasks]).toEqual([5900, 4100, 2]);
     });
@@ -98,7 +132,9 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
         await runner.query('SET LOCAL plan_cache_mode = force_generic_plan');
         await runner.query(`PREPARE scoped_read AS ${statement.text}`);
         prepared = true;
-        const plan = (await runner.query(`EXPLAIN EXECUTE scoped_read(${statement.values.map(() => "'x'").join(', ')})`)) as Array<{ 'QUERY PLAN': string }>;
+        const plan = (await runner.query(
+          `EXPLAIN EXECUTE scoped_read(${statement.values.map(() => "'x'").join(', ')})`,
+        )) as Array<{ 'QUERY PLAN': string }>;
         const text = plan.map((row) => row['QUERY PLAN']).join('\n');
         expect(text).toContain('Index Cond: ((id)::text = $1)');
         expect(text).not.toContain('account');
@@ -114,14 +150,17 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
   it('claimDue leases only due, unleased tasks, up to the limit, returned whole in one statement; claimOne leases one', async () => {
     // Earlier tests' tasks are held by another worker for the rest of this test.
     await ds.query('UPDATE "tasks" SET "lease_until" = 1000000000000');
-    const put = (id: string, syncDueAt: number | null, leaseUntil: number | null) => tasks.insert(Object.assign(task(id), { syncDueAt, leaseUntil, requestSnapshot: { id } }));
+    const put = (id: string, syncDueAt: number | null, leaseUntil: number | null) =>
+      tasks.insert(Object.assign(task(id), { syncDueAt, leaseUntil, requestSnapshot: { id } }));
     await put('due1', 10, null);
     await put('due2', 20, 50);
     await put('later', 1_000_000, null);
     await put('ended', null, null);
     const leased = await tasks.claimDue('w1', 100, 5000, 10);
     expect(leased.map((t) => t.id).sort()).toEqual(['due1', 'due2']);
-    expect(leased.every((t) => t instanceof TaskEntity && t.leaseOwner === 'w1' && Number(t.leaseUntil) === 5000)).toBe(true);
+    expect(leased.every((t) => t instanceof TaskEntity && t.leaseOwner === 'w1' && Number(t.leaseUntil) === 5000)).toBe(
+      true,
+    );
     expect(leased.find((t) => t.id === 'due2')?.requestSnapshot).toEqual({ id: 'due2' });
     expect(await tasks.claimDue('w2', 100, 5000, 10)).toEqual([]);
     expect((await tasks.claimDue('w2', 6000, 9000, 1)).length).toBe(1);

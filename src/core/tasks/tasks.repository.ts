@@ -52,7 +52,13 @@ export class TasksRepository implements HoldGate {
     const amount = Math.trunc(hold.amount);
     if (this.isPostgres) {
       const sql = this.hot.openSql(TaskEntity, LedgerEntryEntity);
-      const row = await this.hot.first(manager, sql, [amount, task.accountId, cap, ...this.hot.values(LedgerEntryEntity, hold), ...this.hot.values(TaskEntity, task)]);
+      const row = await this.hot.first(manager, sql, [
+        amount,
+        task.accountId,
+        cap,
+        ...this.hot.values(LedgerEntryEntity, hold),
+        ...this.hot.values(TaskEntity, task),
+      ]);
       if (row && Number(row.opened) === 1) return 'opened';
       return row && row.at_capacity ? 'at-capacity' : 'insufficient-balance';
     }
@@ -62,7 +68,9 @@ export class TasksRepository implements HoldGate {
       [amount, amount, task.accountId, cap, amount],
     );
     if (taken !== 1) {
-      const account = await this.hot.first(manager, 'SELECT "in_flight_tasks" FROM "accounts" WHERE "id" = ?', [task.accountId]);
+      const account = await this.hot.first(manager, 'SELECT "in_flight_tasks" FROM "accounts" WHERE "id" = ?', [
+        task.accountId,
+      ]);
       return account && Number(account.in_flight_tasks) >= cap ? 'at-capacity' : 'insufficient-balance';
     }
     await this.hot.insert(manager, LedgerEntryEntity, hold);
@@ -71,7 +79,13 @@ export class TasksRepository implements HoldGate {
   }
 
   /** The once-only gate of settlement (billing's `HoldGate`): only one caller moves a task out of `held`. */
-  async close(tx: EntityManager, taskId: string, to: 'settled' | 'released', finalCharge: number | null, priceVersion: number | null): Promise<boolean> {
+  async close(
+    tx: EntityManager,
+    taskId: string,
+    to: 'settled' | 'released',
+    finalCharge: number | null,
+    priceVersion: number | null,
+  ): Promise<boolean> {
     const set: Partial<TaskEntity> = { billingState: to, finalCharge };
     if (priceVersion !== null) set.priceVersion = priceVersion;
     return (await this.hot.update(tx, TaskEntity, set, `"id" = ? AND "billing_state" = 'held'`, [taskId])) === 1;
@@ -107,21 +121,32 @@ export class TasksRepository implements HoldGate {
 
   /** Changes a task only while it is open (submitting or active): true for the one caller that did, so an ended task is never reopened or ended twice. */
   async updateIfOpen(id: string, changes: Partial<TaskEntity>, manager?: EntityManager): Promise<boolean> {
-    return (await this.hot.update(manager, TaskEntity, changes, `"id" = ? AND "phase" IN ('submitting', 'active')`, [id])) === 1;
+    return (
+      (await this.hot.update(manager, TaskEntity, changes, `"id" = ? AND "phase" IN ('submitting', 'active')`, [
+        id,
+      ])) === 1
+    );
   }
 
   /** An account's visible tasks of one action, newest first (rejected creations are not tasks to the caller). */
   async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
-    const qb = this.repo.createQueryBuilder('t').where('t.account_id = :accountId AND t.family = :family AND t.action = :action AND t.phase <> :rejected', {
-      accountId: query.accountId,
-      family: query.family,
-      action: query.action,
-      rejected: 'rejected',
-    });
+    const qb = this.repo
+      .createQueryBuilder('t')
+      .where('t.account_id = :accountId AND t.family = :family AND t.action = :action AND t.phase <> :rejected', {
+        accountId: query.accountId,
+        family: query.family,
+        action: query.action,
+        rejected: 'rejected',
+      });
     if (query.model) qb.andWhere('t.model = :model', { model: query.model });
     if (query.models) qb.andWhere('t.model IN (:...models)', { models: query.models.length ? query.models : [''] });
     if (query.ids) qb.andWhere('t.id IN (:...ids)', { ids: query.ids.length ? query.ids : [''] });
-    const [items, total] = await qb.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').skip(query.offset).take(query.limit).getManyAndCount();
+    const [items, total] = await qb
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .skip(query.offset)
+      .take(query.limit)
+      .getManyAndCount();
     return { items, total };
   }
 
@@ -142,14 +167,19 @@ export class TasksRepository implements HoldGate {
 
   /** Leases one task (callback-triggered sync); null when another worker holds it. */
   async claimOne(id: string, owner: string, now: number, leaseUntil: number): Promise<TaskEntity | null> {
-    const sql = 'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" = ? AND "sync_due_at" IS NOT NULL AND ("lease_until" IS NULL OR "lease_until" < ?)';
+    const sql =
+      'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" = ? AND "sync_due_at" IS NOT NULL AND ("lease_until" IS NULL OR "lease_until" < ?)';
     const [task] = await this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, id, now]);
     return task ?? null;
   }
 
   /** Tasks not yet ended (submitting or active): every open task has a sync due time. Cost: an index-only count over open rows. */
   async countOpen(): Promise<number> {
-    const row = await this.hot.first(undefined, 'SELECT count(*) AS "open" FROM "tasks" WHERE "sync_due_at" IS NOT NULL', []);
+    const row = await this.hot.first(
+      undefined,
+      'SELECT count(*) AS "open" FROM "tasks" WHERE "sync_due_at" IS NOT NULL',
+      [],
+    );
     return Number(row?.open ?? 0);
   }
 }

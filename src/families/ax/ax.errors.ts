@@ -22,6 +22,10 @@ export const AX_ERRORS: ErrorDialect = {
   pathPrefix: '/ax/',
   nativeFields: (err, requestId) => {
     const native = err.options.native;
-    return { code: native ? String(native.code) : nativeCodeOf(err, AX_CODES), message: native?.message ?? err.message, request_id: requestId };
+    return {
+      code: native ? String(native.code) : nativeCodeOf(err, AX_CODES),
+      message: native?.message ?? err.message,
+      request_id: requestId,
+    };
   },
 };

@@ -11,12 +11,28 @@ const capabilities = ['reference2video'];
 export const AX_FAMILY: FamilyDefinition = {
   id: AX_FAMILY_ID,
   models: [
-    ...['wx2.7-r2v', 'wx2.7-r2v-2026-06-12'].map((name) => ({ name, family: AX_FAMILY_ID, protocol: 'ax-r2v-new', capabilities })),
-    ...['wx2.6-r2v', 'wx2.6-r2v-flash'].map((name) => ({ name, family: AX_FAMILY_ID, protocol: 'ax-r2v-old', capabilities })),
+    ...['wx2.7-r2v', 'wx2.7-r2v-2026-06-12'].map((name) => ({
+      name,
+      family: AX_FAMILY_ID,
+      protocol: 'ax-r2v-new',
+      capabilities,
+    })),
+    ...['wx2.6-r2v', 'wx2.6-r2v-flash'].map((name) => ({
+      name,
+      family: AX_FAMILY_ID,
+      protocol: 'ax-r2v-old',
+      capabilities,
+    })),
   ],
   statusWords: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED' },
   errors: AX_ERRORS,
-  actions: { [AX_REFERENCE2VIDEO]: { upstreamOperation: 'r2v', present: (task) => presentAxTask(task), presentCreated: presentAxCreatedAnswer } },
+  actions: {
+    [AX_REFERENCE2VIDEO]: {
+      upstreamOperation: 'r2v',
+      present: (task) => presentAxTask(task),
+      presentCreated: presentAxCreatedAnswer,
+    },
+  },
   pricing: { entry: AxModelPrice, rules: { 'ax-r2v': AX_PRICING_RULE } },
   // The upstream cannot look a task up by a reference of ours.
   lookupByReference: false,

@@ -5,5 +5,9 @@ import { AxReferenceVideoController } from './reference-video/ax-reference-video
 import { AxReferenceVideoService } from './reference-video/ax-reference-video.service';
 
 /** Family B's HTTP face: its controller over its service, on the task engine. */
-@Module({ imports: [TasksModule], controllers: [AxReferenceVideoController], providers: [AxReferenceVideoService, IdempotencyGuard] })
+@Module({
+  imports: [TasksModule],
+  controllers: [AxReferenceVideoController],
+  providers: [AxReferenceVideoService, IdempotencyGuard],
+})
 export class AxModule {}

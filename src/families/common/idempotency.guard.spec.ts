@@ -62,7 +62,9 @@ async function call(guard: IdempotencyGuard, controller: Controller, key: string
 }
 
 describe('Idempotent (guard and wrapped handler)', () => {
-  const families = { presentCreated: () => ({ body: { id: 'from-task' }, headers: { deprecation: 'true' } }) } as unknown as TaskFamilies;
+  const families = {
+    presentCreated: () => ({ body: { id: 'from-task' }, headers: { deprecation: 'true' } }),
+  } as unknown as TaskFamilies;
 
   it('keeps the route metadata on the handler Nest calls, with the guard', () => {
     expect(Reflect.getMetadata(PATH_METADATA, Controller.prototype.create)).toBe('create');
@@ -97,7 +99,11 @@ describe('Idempotent (guard and wrapped handler)', () => {
     const { service, begin, complete } = fakeService([{ kind: 'proceed' }]);
     const { result, seen } = await call(new IdempotencyGuard(service, families), new Controller(), 'k-1');
     expect(result).toEqual({ id: 'task-1' });
-    expect(begin).toHaveBeenCalledWith('acct_1', 'k-1', IdempotencyService.fingerprint('POST', '/create', { prompt: 'x' }));
+    expect(begin).toHaveBeenCalledWith(
+      'acct_1',
+      'k-1',
+      IdempotencyService.fingerprint('POST', '/create', { prompt: 'x' }),
+    );
     expect(seen).toEqual({ key: 'k-1', requestHash: expect.any(String) });
     expect(complete).toHaveBeenCalledWith('acct_1', 'k-1', { status: 200, body: { id: 'task-1' }, headers: {} });
   });
@@ -115,21 +121,34 @@ describe('Idempotent (guard and wrapped handler)', () => {
     const rebuilt = await call(guard, controller, 'k-2');
     expect(rebuilt.result).toEqual({ id: 'from-task' });
     expect(rebuilt.headers).toEqual({ deprecation: 'true', 'idempotent-replayed': 'true' });
-    expect(complete).toHaveBeenCalledWith('acct_1', 'k-2', { status: 200, body: { id: 'from-task' }, headers: { deprecation: 'true' } });
+    expect(complete).toHaveBeenCalledWith('acct_1', 'k-2', {
+      status: 200,
+      body: { id: 'from-task' },
+      headers: { deprecation: 'true' },
+    });
     expect(controller.calls).toBe(0);
   });
 
   it('another request tied the key first: answered as a retry (409 while that one is in flight)', async () => {
-    const answered = fakeService([{ kind: 'proceed' }, { kind: 'replay', status: 200, body: { id: 'theirs' }, headers: {} }]);
-    expect((await call(new IdempotencyGuard(answered.service, families), new Controller(), 'k-3', 'taken')).result).toEqual({ id: 'theirs' });
+    const answered = fakeService([
+      { kind: 'proceed' },
+      { kind: 'replay', status: 200, body: { id: 'theirs' }, headers: {} },
+    ]);
+    expect(
+      (await call(new IdempotencyGuard(answered.service, families), new Controller(), 'k-3', 'taken')).result,
+    ).toEqual({ id: 'theirs' });
     const pending = fakeService([{ kind: 'proceed' }, { kind: 'proceed' }]);
-    await expect(call(new IdempotencyGuard(pending.service, families), new Controller(), 'k-3', 'taken')).rejects.toMatchObject({ status: 409, code: 'idempotency_in_progress' });
+    await expect(
+      call(new IdempotencyGuard(pending.service, families), new Controller(), 'k-3', 'taken'),
+    ).rejects.toMatchObject({ status: 409, code: 'idempotency_in_progress' });
   });
 
   it('refuses an empty or over-long key', async () => {
     const { service } = fakeService([]);
     for (const key of ['', 'k'.repeat(256)]) {
-      await expect(call(new IdempotencyGuard(service, families), new Controller(), key)).rejects.toBeInstanceOf(GatewayError);
+      await expect(call(new IdempotencyGuard(service, families), new Controller(), key)).rejects.toBeInstanceOf(
+        GatewayError,
+      );
     }
   });
 });

@@ -1,4 +1,12 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, UseGuards, applyDecorators } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  HttpStatus,
+  Injectable,
+  Logger,
+  UseGuards,
+  applyDecorators,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -48,7 +56,8 @@ export class IdempotencyGuard implements CanActivate {
     const key = req.headers['idempotency-key'];
     if (key === undefined) return true;
     const ctx = contextOf(req) as KeyedContext;
-    const createdStatus = (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? HttpStatus.CREATED;
+    const createdStatus =
+      (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined) ?? HttpStatus.CREATED;
     ctx[KEYED_CALL] = { guard: this, req, res: http.getResponse<Response>(), key: String(key), createdStatus };
     return true;
   }
@@ -56,7 +65,8 @@ export class IdempotencyGuard implements CanActivate {
   /** Runs a keyed create: answers from the key when it can, otherwise runs `handle` and stores its answer. */
   async run(call: KeyedCall, handle: () => unknown): Promise<unknown> {
     const { req, res, key } = call;
-    if (key.length === 0 || key.length > 255) throw GatewayError.invalid('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+    if (key.length === 0 || key.length > 255)
+      throw GatewayError.invalid('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
     const accountId = req.principal.account.id;
     const requestHash = IdempotencyService.fingerprint(req.method, req.path, req.body);
     const start = await this.idempotency.begin(accountId, key, requestHash);
@@ -77,7 +87,11 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   /** Answers without running the handler: the stored answer, or the created answer rebuilt from the task. */
-  private answer({ req, res, key, createdStatus }: KeyedCall, accountId: string, start: Exclude<IdempotencyStart, { kind: 'proceed' }>): unknown {
+  private answer(
+    { req, res, key, createdStatus }: KeyedCall,
+    accountId: string,
+    start: Exclude<IdempotencyStart, { kind: 'proceed' }>,
+  ): unknown {
     if (start.kind === 'task') {
       const created = this.families.presentCreated(start.task, contextOf(req).requestId);
       const headers = { ...(created.headers ?? {}) };
@@ -92,17 +106,29 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   /** Storing the answer may fail after the task exists: the caller still gets it, and a retry is answered from the task. */
-  private async store(accountId: string, key: string, response: { status: number; body: unknown; headers: Record<string, string> }): Promise<void> {
+  private async store(
+    accountId: string,
+    key: string,
+    response: { status: number; body: unknown; headers: Record<string, string> },
+  ): Promise<void> {
     try {
       await this.idempotency.complete(accountId, key, response);
     } catch (error) {
-      this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not store the idempotent answer; a retry is answered from the task');
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'could not store the idempotent answer; a retry is answered from the task',
+      );
     }
   }
 }
 
 function inProgress(): GatewayError {
-  return new GatewayError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed.', 'Idempotency-Key');
+  return new GatewayError(
+    409,
+    'idempotency_in_progress',
+    'A request with this Idempotency-Key is still being processed.',
+    'Idempotency-Key',
+  );
 }
 
 function pickHeaders(res: Response): Record<string, string> {
@@ -121,15 +147,18 @@ function pickHeaders(res: Response): Record<string, string> {
  * `@Ctx()` (checked here, when the class is defined), or a key would go unseen.
  */
 function answersIdempotently(target: object, key: string | symbol, descriptor: PropertyDescriptor): void {
-  if (!takesRequestContext(target, key)) throw new Error(`@Idempotent() handler ${target.constructor.name}.${String(key)} must take @Ctx()`);
+  if (!takesRequestContext(target, key))
+    throw new Error(`@Idempotent() handler ${target.constructor.name}.${String(key)} must take @Ctx()`);
   const handler = descriptor.value as (...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
     let call: KeyedCall | undefined;
-    for (const arg of args) if (typeof arg === 'object' && arg !== null && KEYED_CALL in arg) call = (arg as KeyedContext)[KEYED_CALL];
+    for (const arg of args)
+      if (typeof arg === 'object' && arg !== null && KEYED_CALL in arg) call = (arg as KeyedContext)[KEYED_CALL];
     if (call === undefined) return handler.apply(this, args);
     return call.guard.run(call, () => handler.apply(this, args));
   };
-  for (const key of Reflect.getOwnMetadataKeys(handler)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, handler), wrapped);
+  for (const key of Reflect.getOwnMetadataKeys(handler))
+    Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, handler), wrapped);
   Object.defineProperty(wrapped, 'name', { value: handler.name });
   descriptor.value = wrapped;
 }
@@ -137,7 +166,11 @@ function answersIdempotently(target: object, key: string | symbol, descriptor: P
 /** Marks a task-creating route: accepts `Idempotency-Key`. */
 export function Idempotent() {
   return applyDecorators(
-    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Repeat-safe creation: same key and body replay the first response (24 h).' }),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description: 'Repeat-safe creation: same key and body replay the first response (24 h).',
+    }),
     UseGuards(IdempotencyGuard),
     // Last: it carries the metadata the decorators above put on the handler.
     answersIdempotently,

@@ -52,7 +52,8 @@ export function png(width: number, height: number, options: PngOptions = {}): Bu
   const raw = width * height <= 1_000_000 ? Buffer.alloc(rowBytes * height) : Buffer.alloc(rowBytes);
   const chunks = [pngChunk('IHDR', ihdr)];
   if (colourType === 3) chunks.push(pngChunk('PLTE', Buffer.from([0, 0, 0])));
-  if (options.trns) chunks.push(pngChunk('tRNS', colourType === 3 ? Buffer.from([0]) : Buffer.alloc(colourType === 2 ? 6 : 2)));
+  if (options.trns)
+    chunks.push(pngChunk('tRNS', colourType === 3 ? Buffer.from([0]) : Buffer.alloc(colourType === 2 ? 6 : 2)));
   chunks.push(pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0)));
   const file = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks]);
   return options.padTo ? Buffer.concat([file, Buffer.alloc(options.padTo - file.length)]) : file;
@@ -75,7 +76,9 @@ export function bmp(width: number, height: number): Buffer {
 
 /** SOI, a JFIF APP0 segment, a baseline SOF0 frame header and EOI. */
 export function jpeg(width: number, height: number): Buffer {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]);
+  const app0 = Buffer.from([
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ]);
   const sof0 = Buffer.alloc(19);
   sof0.set([0xff, 0xc0, 0x00, 0x11, 0x08]);
   sof0.writeUInt16BE(height, 5);

@@ -26,7 +26,14 @@ function errorOf(fn: () => unknown): GatewayError {
   throw new Error('expected a GatewayError');
 }
 
-const LIMITS: ImageLimits = { formats: ['jpg', 'png', 'bmp', 'webp'], minSide: 240, maxSide: 8000, maxAspectRatio: 8, maxBytes: 20 * MiB, allowPngTransparency: false };
+const LIMITS: ImageLimits = {
+  formats: ['jpg', 'png', 'bmp', 'webp'],
+  minSide: 240,
+  maxSide: 8000,
+  maxAspectRatio: 8,
+  maxBytes: 20 * MiB,
+  allowPngTransparency: false,
+};
 
 describe('parseBase64DataUrl', () => {
   it.each([
@@ -34,7 +41,11 @@ describe('parseBase64DataUrl', () => {
     ['DATA:Image/PNG;base64,AAAA', 'image/png', 3],
     ['data:image/jpeg;name=a.jpg;base64,AAA', 'image/jpeg', 2],
   ])('parses %s', (value, mime, bytes) => {
-    expect(parseBase64DataUrl(value, 'p')).toEqual({ mime, base64: value.slice(value.indexOf(',') + 1), byteLength: bytes });
+    expect(parseBase64DataUrl(value, 'p')).toEqual({
+      mime,
+      base64: value.slice(value.indexOf(',') + 1),
+      byteLength: bytes,
+    });
   });
 
   it.each([
@@ -130,7 +141,8 @@ describe('probeImage', () => {
     expect(probeImage(bytes)?.hasTransparency).toBe(transparent);
   });
 
-  it('leaves transparency null for non-PNG formats', () => expect(probeImage(jpeg(10, 10))?.hasTransparency).toBeNull());
+  it('leaves transparency null for non-PNG formats', () =>
+    expect(probeImage(jpeg(10, 10))?.hasTransparency).toBeNull());
 });
 
 describe('checkImageDataUrl', () => {
@@ -184,7 +196,10 @@ describe('checkImageDataUrl', () => {
 
   it('has no ratio rule when the limits name none, and allows transparency when told', () => {
     expect(check(dataUrl('image/png', png(240, 2160)), { ...LIMITS, maxAspectRatio: undefined }).height).toBe(2160);
-    expect(check(dataUrl('image/png', png(300, 300, { colourType: 6 })), { ...LIMITS, allowPngTransparency: true }).hasTransparency).toBe(true);
+    expect(
+      check(dataUrl('image/png', png(300, 300, { colourType: 6 })), { ...LIMITS, allowPngTransparency: true })
+        .hasTransparency,
+    ).toBe(true);
   });
 });
 
@@ -198,7 +213,9 @@ describe('videos', () => {
     expect(probeVideo(Buffer.alloc(0))).toBeNull();
   });
 
-  it.each([1, 30])('accepts a %i s inline video', (s) => expect(checkVideoDataUrl(dataUrl('video/mp4', mp4(s)), limits, 'v').durationSeconds).toBe(s));
+  it.each([1, 30])('accepts a %i s inline video', (s) =>
+    expect(checkVideoDataUrl(dataUrl('video/mp4', mp4(s)), limits, 'v').durationSeconds).toBe(s),
+  );
 
   it.each([
     ['0.9 s', dataUrl('video/mp4', mp4(0.9)), 'duration 0.9 s'],
@@ -217,11 +234,23 @@ describe('redactBase64', () => {
   it('replaces data URLs everywhere, and bare Base64 when asked, leaving other values and the input alone', () => {
     const image = dataUrl('image/png', png(240, 240));
     const bare = Buffer.alloc(300, 7).toString('base64');
-    const input = { a: [image, 'https://x.com/a.png', { b: bare, c: 5, d: null, e: true }], f: 'short', g: 'data:video/mp4;base64,AAAA' };
-    expect(redactBase64(input)).toEqual({ ...input, a: [`[base64 image/png ${png(240, 240).length} bytes]`, input.a[1], input.a[2]], g: '[base64 video/mp4 3 bytes]' });
+    const input = {
+      a: [image, 'https://x.com/a.png', { b: bare, c: 5, d: null, e: true }],
+      f: 'short',
+      g: 'data:video/mp4;base64,AAAA',
+    };
+    expect(redactBase64(input)).toEqual({
+      ...input,
+      a: [`[base64 image/png ${png(240, 240).length} bytes]`, input.a[1], input.a[2]],
+      g: '[base64 video/mp4 3 bytes]',
+    });
     const out = redactBase64(input, { bareBase64: true });
     expect(out).toEqual({
-      a: [`[base64 image/png ${png(240, 240).length} bytes]`, 'https://x.com/a.png', { b: '[base64 300 bytes]', c: 5, d: null, e: true }],
+      a: [
+        `[base64 image/png ${png(240, 240).length} bytes]`,
+        'https://x.com/a.png',
+        { b: '[base64 300 bytes]', c: 5, d: null, e: true },
+      ],
       f: 'short',
       g: '[base64 video/mp4 3 bytes]',
     });

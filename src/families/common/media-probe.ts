@@ -56,7 +56,8 @@ function isWellFormedBase64(base64: string): boolean {
  */
 export function parseBase64DataUrl(value: string, param: string): Base64DataUrl {
   const match = DATA_URL.exec(value);
-  if (!match) throw GatewayError.invalid(`${param} is not a valid data URL; expected data:{MIME_type};base64,{data}.`, param);
+  if (!match)
+    throw GatewayError.invalid(`${param} is not a valid data URL; expected data:{MIME_type};base64,{data}.`, param);
   if (!match[3]) throw GatewayError.invalid(`${param} must be Base64-encoded (data:{MIME_type};base64,{data}).`, param);
   const base64 = value.slice(match[0].length);
   if (!isWellFormedBase64(base64)) throw GatewayError.invalid(`${param} holds malformed Base64 data.`, param);
@@ -74,7 +75,8 @@ export function parseBase64DataUrl(value: string, param: string): Base64DataUrl 
  * re-serialising could break signed URLs).
  */
 export function parseHttpUrl(value: string, param: string): URL {
-  if (!/^https?:\/\/[^\s/]/i.test(value) || /\s/.test(value)) throw GatewayError.invalid(`${param} must be an http(s) URL.`, param);
+  if (!/^https?:\/\/[^\s/]/i.test(value) || /\s/.test(value))
+    throw GatewayError.invalid(`${param} must be an http(s) URL.`, param);
   let url: URL;
   try {
     url = new URL(value);
@@ -113,7 +115,10 @@ export function checkMediaUrl(value: string, extensions: readonly string[], para
   const url = parseHttpUrl(value, param);
   const ext = urlPathExtension(url);
   if (ext !== null && !extensions.includes(ext)) {
-    throw GatewayError.invalid(`${param}: '.${ext}' is not a supported ${what} format (allowed: ${extensions.join(', ')}).`, param);
+    throw GatewayError.invalid(
+      `${param}: '.${ext}' is not a supported ${what} format (allowed: ${extensions.join(', ')}).`,
+      param,
+    );
   }
   return url;
 }
@@ -203,14 +208,22 @@ function describeFormats(formats: readonly ImageFormat[]): string {
 }
 
 /** Checks decoded image bytes against `limits`; `declared` is the format the data URL's MIME names. */
-export function checkImageBytes(bytes: Uint8Array, limits: ImageLimits, param: string, declared?: ImageFormat): ImageProbe {
+export function checkImageBytes(
+  bytes: Uint8Array,
+  limits: ImageLimits,
+  param: string,
+  declared?: ImageFormat,
+): ImageProbe {
   if (bytes.length > limits.maxBytes) {
     throw GatewayError.invalid(`${param}: the image is larger than ${limits.maxBytes / MiB} MB.`, param);
   }
   const probe = probeImage(bytes);
   if (!probe) throw GatewayError.invalid(`${param} is not a readable image.`, param);
   if (!limits.formats.includes(probe.format)) {
-    throw GatewayError.invalid(`${param}: image format ${probe.format} is not supported (allowed: ${describeFormats(limits.formats)}).`, param);
+    throw GatewayError.invalid(
+      `${param}: image format ${probe.format} is not supported (allowed: ${describeFormats(limits.formats)}).`,
+      param,
+    );
   }
   if (declared !== undefined && declared !== probe.format) {
     throw GatewayError.invalid(`${param}: the data URL declares ${declared} but the image is ${probe.format}.`, param);
@@ -224,11 +237,20 @@ export function checkImageBytes(bytes: Uint8Array, limits: ImageLimits, param: s
     ['height', height],
   ] as const) {
     if (value < limits.minSide || value > limits.maxSide) {
-      throw GatewayError.invalid(`${param}: image ${side} ${value} px is outside ${limits.minSide} to ${limits.maxSide} px.`, param);
+      throw GatewayError.invalid(
+        `${param}: image ${side} ${value} px is outside ${limits.minSide} to ${limits.maxSide} px.`,
+        param,
+      );
     }
   }
-  if (limits.maxAspectRatio !== undefined && Math.max(width, height) > limits.maxAspectRatio * Math.min(width, height)) {
-    throw GatewayError.invalid(`${param}: image aspect ratio ${width}:${height} is outside 1:${limits.maxAspectRatio} to ${limits.maxAspectRatio}:1.`, param);
+  if (
+    limits.maxAspectRatio !== undefined &&
+    Math.max(width, height) > limits.maxAspectRatio * Math.min(width, height)
+  ) {
+    throw GatewayError.invalid(
+      `${param}: image aspect ratio ${width}:${height} is outside 1:${limits.maxAspectRatio} to ${limits.maxAspectRatio}:1.`,
+      param,
+    );
   }
   return probe;
 }
@@ -237,12 +259,20 @@ export function checkImageBytes(bytes: Uint8Array, limits: ImageLimits, param: s
  * Full check of an image data URL: Base64 shape, size (before decoding, so an oversized payload
  * costs nothing), MIME against the allowed formats, then the decoded bytes.
  */
-export function checkImageDataUrl(value: string, limits: ImageLimits, param: string): ImageProbe & { mime: string; byteLength: number } {
+export function checkImageDataUrl(
+  value: string,
+  limits: ImageLimits,
+  param: string,
+): ImageProbe & { mime: string; byteLength: number } {
   const data = parseBase64DataUrl(value, param);
   const declared = IMAGE_MIME_FORMATS[data.mime];
-  if (!data.mime.startsWith('image/')) throw GatewayError.invalid(`${param}: the data URL must hold an image (got ${data.mime}).`, param);
+  if (!data.mime.startsWith('image/'))
+    throw GatewayError.invalid(`${param}: the data URL must hold an image (got ${data.mime}).`, param);
   if (declared === undefined || !limits.formats.includes(declared)) {
-    throw GatewayError.invalid(`${param}: image type ${data.mime} is not supported (allowed: ${describeFormats(limits.formats)}).`, param);
+    throw GatewayError.invalid(
+      `${param}: image type ${data.mime} is not supported (allowed: ${describeFormats(limits.formats)}).`,
+      param,
+    );
   }
   if (data.byteLength > limits.maxBytes) {
     throw GatewayError.invalid(`${param}: the image is larger than ${limits.maxBytes / MiB} MB.`, param);
@@ -304,7 +334,8 @@ export function probeVideo(bytes: Uint8Array): VideoProbe | null {
   const top = [...boxes(bytes, view, 0, bytes.length)];
   if (top.length === 0 || !TOP_LEVEL_BOXES.has(top[0].type)) return null;
   const ftyp = top.find((b) => b.type === 'ftyp');
-  const brand = ftyp && ftyp.end - ftyp.start >= 4 ? String.fromCharCode(...bytes.subarray(ftyp.start, ftyp.start + 4)) : null;
+  const brand =
+    ftyp && ftyp.end - ftyp.start >= 4 ? String.fromCharCode(...bytes.subarray(ftyp.start, ftyp.start + 4)) : null;
   const container: VideoContainer = brand === null || brand === 'qt  ' ? 'mov' : 'mp4';
   if (!top.some((b) => b.type === 'moov')) return null;
   let durationSeconds: number | null = null;
@@ -336,20 +367,32 @@ export interface VideoLimits {
  * their brands are used loosely in practice, so an MP4 labelled `video/quicktime` (or the reverse)
  * is not rejected.
  */
-export function checkVideoDataUrl(value: string, limits: VideoLimits, param: string): VideoProbe & { mime: string; byteLength: number } {
+export function checkVideoDataUrl(
+  value: string,
+  limits: VideoLimits,
+  param: string,
+): VideoProbe & { mime: string; byteLength: number } {
   const data = parseBase64DataUrl(value, param);
-  if (!data.mime.startsWith('video/')) throw GatewayError.invalid(`${param}: the data URL must hold a video (got ${data.mime}).`, param);
+  if (!data.mime.startsWith('video/'))
+    throw GatewayError.invalid(`${param}: the data URL must hold a video (got ${data.mime}).`, param);
   const declared = VIDEO_MIME_CONTAINERS[data.mime];
   if (declared === undefined || !limits.containers.includes(declared)) {
-    throw GatewayError.invalid(`${param}: video type ${data.mime} is not supported (allowed: ${limits.containers.join(', ').toUpperCase()}).`, param);
+    throw GatewayError.invalid(
+      `${param}: video type ${data.mime} is not supported (allowed: ${limits.containers.join(', ').toUpperCase()}).`,
+      param,
+    );
   }
   if (data.byteLength > limits.maxBytes) {
     throw GatewayError.invalid(`${param}: the video is larger than ${limits.maxBytes / MiB} MB.`, param);
   }
   const probe = probeVideo(Buffer.from(data.base64, 'base64'));
-  if (!probe || probe.durationSeconds === null) throw GatewayError.invalid(`${param} is not a readable MP4/MOV video.`, param);
+  if (!probe || probe.durationSeconds === null)
+    throw GatewayError.invalid(`${param} is not a readable MP4/MOV video.`, param);
   if (probe.durationSeconds < limits.minSeconds || probe.durationSeconds > limits.maxSeconds) {
-    throw GatewayError.invalid(`${param}: video duration ${probe.durationSeconds} s is outside ${limits.minSeconds} to ${limits.maxSeconds} s.`, param);
+    throw GatewayError.invalid(
+      `${param}: video duration ${probe.durationSeconds} s is outside ${limits.minSeconds} to ${limits.maxSeconds} s.`,
+      param,
+    );
   }
   return { ...probe, mime: data.mime, byteLength: data.byteLength };
 }

@@ -14,7 +14,8 @@ export function klModelSelector(defaultModel: string, check?: (name: string, par
     for (const param of ['model_name', 'model']) {
       const value = fields[param];
       if (value === undefined || value === null) continue;
-      if (typeof value !== 'string' || value === '') throw GatewayError.invalid(`${param} must be a non-empty string.`, param);
+      if (typeof value !== 'string' || value === '')
+        throw GatewayError.invalid(`${param} must be a non-empty string.`, param);
       check?.(value, param);
       return { name: value, param };
     }
@@ -27,7 +28,10 @@ export const klModelSelection: ModelSelector = klModelSelector(KL_DEFAULT_MODEL)
 
 /** The fields the model rule reads, accepted on every family A POST body (and never forwarded upstream). */
 export class KlModelFieldsDto {
-  @ApiPropertyOptional({ example: 'kl-v1', description: 'Selects the model; else `model`; else the endpoint default (kl-v1; kl-v1-6 for editing tasks).' })
+  @ApiPropertyOptional({
+    example: 'kl-v1',
+    description: 'Selects the model; else `model`; else the endpoint default (kl-v1; kl-v1-6 for editing tasks).',
+  })
   @IsOptional()
   @IsString()
   model_name?: string;

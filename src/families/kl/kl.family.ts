@@ -21,7 +21,11 @@ export const KL_FAMILY: FamilyDefinition = {
   statusWords: { submitted: 'submitted', succeeded: 'succeed', failed: 'failed' },
   errors: KL_ERRORS,
   actions: {
-    [KL_MULTI_ELEMENTS]: { upstreamOperation: 'multi_elements', present: (task) => presentKlEditingTask(task), presentCreated: klCreated },
+    [KL_MULTI_ELEMENTS]: {
+      upstreamOperation: 'multi_elements',
+      present: (task) => presentKlEditingTask(task),
+      presentCreated: klCreated,
+    },
     [KL_CUSTOM_VOICES]: {
       upstreamOperation: 'custom_voices',
       present: (task) => presentKlVoiceTask(task),

@@ -17,8 +17,21 @@ import { KlVoicesService } from './voices/kl-voices.service';
 
 /** Family A's HTTP face: sessions, editing tasks and voices, each a controller over its service. */
 @Module({
-  imports: [TasksModule, BillingModule, TypeOrmModule.forFeature([KlSessionEntity]), TypeOrmModule.forFeature([KlVoiceEntity])],
+  imports: [
+    TasksModule,
+    BillingModule,
+    TypeOrmModule.forFeature([KlSessionEntity]),
+    TypeOrmModule.forFeature([KlVoiceEntity]),
+  ],
   controllers: [KlSessionsController, KlEditingController, KlVoicesController],
-  providers: [IdempotencyGuard, KlSessionsService, KlSessionsRepository, KlEditingService, KlVoicesService, KlVoicesRepository, KlPresetsService],
+  providers: [
+    IdempotencyGuard,
+    KlSessionsService,
+    KlSessionsRepository,
+    KlEditingService,
+    KlVoicesService,
+    KlVoicesRepository,
+    KlPresetsService,
+  ],
 })
 export class KlModule {}

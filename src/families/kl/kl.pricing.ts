@@ -49,5 +49,10 @@ export const KL_PRICING_RULES: Record<string, PricingRule<BillableUsage>> = {
   }) as PricingRule<BillableUsage>,
   'kl-voice': flat<KlVoiceUsage>('kl', 'voice', () => ['voice']) as PricingRule<BillableUsage>,
   // Session operations are free unless the operator prices them.
-  'kl-session-op': flat<KlSessionOpUsage>('kl', 'session_op', (u) => ['session_ops', u.operation], 0) as PricingRule<BillableUsage>,
+  'kl-session-op': flat<KlSessionOpUsage>(
+    'kl',
+    'session_op',
+    (u) => ['session_ops', u.operation],
+    0,
+  ) as PricingRule<BillableUsage>,
 };

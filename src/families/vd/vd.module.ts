@@ -5,5 +5,9 @@ import { VdReferenceVideoController } from './reference-video/vd-reference-video
 import { VdReferenceVideoService } from './reference-video/vd-reference-video.service';
 
 /** Family C's HTTP face: its controller over its service, on the task engine. */
-@Module({ imports: [TasksModule], controllers: [VdReferenceVideoController], providers: [VdReferenceVideoService, IdempotencyGuard] })
+@Module({
+  imports: [TasksModule],
+  controllers: [VdReferenceVideoController],
+  providers: [VdReferenceVideoService, IdempotencyGuard],
+})
 export class VdModule {}

@@ -51,15 +51,21 @@ describe('loadConfig', () => {
     ['PORT', '1.5'],
     ['SIM_TASK_MS', 'soon'],
   ])('says %s=%s must be an integer (not a range complaint about NaN)', (name, value) => {
-    expect(() => loadConfig({ [name]: value })).toThrow(`Invalid configuration: ${name}="${value}": ${name} must be an integer number`);
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      `Invalid configuration: ${name}="${value}": ${name} must be an integer number`,
+    );
   });
 
   it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (20 by default), a whole number from 1 to 1000', () => {
     expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(20);
     expect(loadConfig({ DATABASE_POOL_SIZE: '40' }).DATABASE_POOL_SIZE).toBe(40);
-    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow('Invalid configuration: DATABASE_POOL_SIZE="0": DATABASE_POOL_SIZE must not be less than 1');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(
+      'Invalid configuration: DATABASE_POOL_SIZE="0": DATABASE_POOL_SIZE must not be less than 1',
+    );
     expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow('DATABASE_POOL_SIZE must be an integer number');
-    expect(() => loadConfig({ DATABASE_POOL_SIZE: '5000' })).toThrow('DATABASE_POOL_SIZE must not be greater than 1000');
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '5000' })).toThrow(
+      'DATABASE_POOL_SIZE must not be greater than 1000',
+    );
   });
 
   it('bounds the sync writes apart from the polls with SYNC_WRITE_CONCURRENCY (unset by default), a whole number from 1 to 256', () => {
@@ -67,7 +73,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}).SYNC_CONCURRENCY).toBe(16);
     expect(loadConfig({ SYNC_WRITE_CONCURRENCY: '8' }).SYNC_WRITE_CONCURRENCY).toBe(8);
     expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '0' })).toThrow('SYNC_WRITE_CONCURRENCY must not be less than 1');
-    expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '300' })).toThrow('SYNC_WRITE_CONCURRENCY must not be greater than 256');
+    expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '300' })).toThrow(
+      'SYNC_WRITE_CONCURRENCY must not be greater than 256',
+    );
   });
 
   it('still states the range for a well-formed integer out of it', () => {
@@ -82,16 +90,23 @@ describe('loadConfig', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe('Invalid configuration: ADMIN_TOKEN (value hidden, 14 characters): ADMIN_TOKEN must be at least 16 characters');
+    expect(message).toBe(
+      'Invalid configuration: ADMIN_TOKEN (value hidden, 14 characters): ADMIN_TOKEN must be at least 16 characters',
+    );
     expect(message).not.toContain(secret);
   });
 
   it('masks the password of a bad URL', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://gw:hunter2@db:3306/gw' })).toThrow('DATABASE_URL="mysql://gw:***@db:3306/gw"');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://gw:hunter2@db:3306/gw' })).toThrow(
+      'DATABASE_URL="mysql://gw:***@db:3306/gw"',
+    );
   });
 
   it('defaults the log format to auto and the admin token file to the data directory', () => {
     expect(loadConfig({})).toMatchObject({ LOG_FORMAT: 'auto', ADMIN_TOKEN_FILE: 'data/admin-token' });
-    expect(loadConfig({ LOG_FORMAT: 'json', ADMIN_TOKEN_FILE: '/var/lib/gw/token' })).toMatchObject({ LOG_FORMAT: 'json', ADMIN_TOKEN_FILE: '/var/lib/gw/token' });
+    expect(loadConfig({ LOG_FORMAT: 'json', ADMIN_TOKEN_FILE: '/var/lib/gw/token' })).toMatchObject({
+      LOG_FORMAT: 'json',
+      ADMIN_TOKEN_FILE: '/var/lib/gw/token',
+    });
   });
 });

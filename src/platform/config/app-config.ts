@@ -24,9 +24,18 @@ export class AppConfig {
   DATABASE_URL?: string;
   /** PostgreSQL connections per instance (each instance has its own pool; mind the server's max_connections). */
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = DEFAULT_PG_POOL_SIZE;
-  @IsOptional() @IsString() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' }) REDIS_URL?: string;
-  @IsOptional() @IsString() @Matches(/^.{16,}$/, { message: 'ADMIN_TOKEN must be at least 16 characters' }) ADMIN_TOKEN?: string;
-  @IsOptional() @IsString() @Matches(/^https?:\/\/[^\s]+$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' }) PUBLIC_BASE_URL?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' })
+  REDIS_URL?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{16,}$/, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
   @Transform(toInt) @IsInt() @Min(1) SIM_TASK_MS = 3000;
   @IsOptional() @Transform(toBool) @IsBoolean() DEMO_SEED?: boolean;
   @Transform(toBool) @IsBoolean() MIGRATIONS_RUN = true;
@@ -93,7 +102,16 @@ const SECRET_VARIABLES = new Set(['ADMIN_TOKEN']);
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
   const picked: Record<string, unknown> = {};
-  for (const key of [...known, 'DATABASE_URL', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'DEMO_SEED', 'PRICES_FILE', 'SYNC_WRITE_CONCURRENCY']) {
+  for (const key of [
+    ...known,
+    'DATABASE_URL',
+    'REDIS_URL',
+    'ADMIN_TOKEN',
+    'PUBLIC_BASE_URL',
+    'DEMO_SEED',
+    'PRICES_FILE',
+    'SYNC_WRITE_CONCURRENCY',
+  ]) {
     if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   }
   const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });

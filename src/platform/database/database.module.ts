@@ -13,7 +13,12 @@ export class DatabaseModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE), autoLoadEntities: true })],
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE),
+          autoLoadEntities: true,
+        }),
+      ],
       providers: [WalCheckpointer],
     };
   }

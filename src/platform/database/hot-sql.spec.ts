@@ -11,13 +11,19 @@ describe('inlineParams', () => {
   };
 
   it('writes whole numbers, strings, booleans and null as literals, in placeholder order', () => {
-    expect(inlineParams('INSERT INTO "t" ("a", "b", "c", "d", "e") VALUES (?, ?, ?, ?, ?)', [42, "it's", null, true, false], client)).toBe(
-      `INSERT INTO "t" ("a", "b", "c", "d", "e") VALUES (42, 'it''s', NULL, TRUE, FALSE)`,
-    );
+    expect(
+      inlineParams(
+        'INSERT INTO "t" ("a", "b", "c", "d", "e") VALUES (?, ?, ?, ?, ?)',
+        [42, "it's", null, true, false],
+        client,
+      ),
+    ).toBe(`INSERT INTO "t" ("a", "b", "c", "d", "e") VALUES (42, 'it''s', NULL, TRUE, FALSE)`);
   });
 
   it('never reads a question mark inside a value as a placeholder', () => {
-    expect(inlineParams('UPDATE "t" SET "a" = ? WHERE "id" = ?', ['why?', 'x'], client)).toBe(`UPDATE "t" SET "a" = 'why?' WHERE "id" = 'x'`);
+    expect(inlineParams('UPDATE "t" SET "a" = ? WHERE "id" = ?', ['why?', 'x'], client)).toBe(
+      `UPDATE "t" SET "a" = 'why?' WHERE "id" = 'x'`,
+    );
   });
 
   it.each([

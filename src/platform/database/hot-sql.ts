@@ -1,4 +1,12 @@
-import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryFailedError, QueryRunner } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  EntityMetadata,
+  EntityTarget,
+  ObjectLiteral,
+  QueryFailedError,
+  QueryRunner,
+} from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { compileSqliteHydrator } from './row-hydrator';
 import { SqliteSerializer } from './sqlite-serializer';
@@ -100,7 +108,11 @@ export class HotSql {
    * its own; anywhere else it runs at once, like `insert`. If it fails (a unique key), the commit
    * fails and the whole transaction is rolled back, as if it had failed where it was called.
    */
-  async insertAtCommit<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, values: T): Promise<void> {
+  async insertAtCommit<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    values: T,
+  ): Promise<void> {
     await this.runAtCommit(manager, this.shape(target).insertSql, this.values(target, values));
   }
 
@@ -130,14 +142,23 @@ export class HotSql {
   }
 
   /** The first row of a read, raw (column names as in the database). */
-  async first(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<Record<string, unknown> | undefined> {
-    if (!this.isPostgres) return this.sqlite(sql, params, (stmt) => stmt.get(...params) as Record<string, unknown> | undefined);
+  async first(
+    manager: EntityManager | undefined,
+    sql: string,
+    params: unknown[],
+  ): Promise<Record<string, unknown> | undefined> {
+    if (!this.isPostgres)
+      return this.sqlite(sql, params, (stmt) => stmt.get(...params) as Record<string, unknown> | undefined);
     const result = await this.pg(manager, sql, params);
     return result.records[0] as Record<string, unknown> | undefined;
   }
 
   /** One INSERT of every column of `values` (no read-back), converted as TypeORM would. */
-  async insert<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, values: T): Promise<void> {
+  async insert<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    values: T,
+  ): Promise<void> {
     await this.run(manager, this.shape(target).insertSql, this.values(target, values));
   }
 
@@ -174,7 +195,13 @@ export class HotSql {
    * `UPDATE <table> SET <changed columns> WHERE <where>`; `where` uses `?` placeholders filled from
    * `whereParams`. The SQL text is built once per set of changed columns.
    */
-  async update<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, changes: Partial<T>, where: string, whereParams: unknown[]): Promise<number> {
+  async update<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    changes: Partial<T>,
+    where: string,
+    whereParams: unknown[],
+  ): Promise<number> {
     const shape = this.shape(target);
     const keys = Object.keys(changes).filter((key) => (changes as Record<string, unknown>)[key] !== undefined);
     const cacheKey = `${shape.metadata.tableName}|${where}|${keys.join(',')}`;
@@ -184,12 +211,19 @@ export class HotSql {
       sql = `UPDATE "${shape.metadata.tableName}" SET ${sets.join(', ')} WHERE ${where}`;
       this.updateTexts.set(cacheKey, sql);
     }
-    const params = keys.map((key) => this.toDatabase(this.column(shape, key), (changes as Record<string, unknown>)[key]));
+    const params = keys.map((key) =>
+      this.toDatabase(this.column(shape, key), (changes as Record<string, unknown>)[key]),
+    );
     return this.run(manager, sql, [...params, ...whereParams]);
   }
 
   /** `SELECT <every column> FROM <table> WHERE <where>`, hydrated into an entity. */
-  async findOne<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, where: string, params: unknown[]): Promise<T | null> {
+  async findOne<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    where: string,
+    params: unknown[],
+  ): Promise<T | null> {
     const shape = this.shape(target);
     let sql = shape.selectTexts.get(where);
     if (sql === undefined) {
@@ -210,10 +244,18 @@ export class HotSql {
    * A write that returns the rows it changed, hydrated: `sql` is an UPDATE (or INSERT/DELETE) of
    * `target`'s table without its RETURNING clause, which is added here with every column.
    */
-  async returning<T extends ObjectLiteral>(manager: EntityManager | undefined, target: EntityTarget<T>, sql: string, params: unknown[]): Promise<T[]> {
+  async returning<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    sql: string,
+    params: unknown[],
+  ): Promise<T[]> {
     const shape = this.shape(target);
     const text = `${sql} RETURNING ${shape.selectList}`;
-    if (this.isPostgres) return ((await this.pg(manager, text, params)).records as Record<string, unknown>[]).map((row) => this.hydrate<T>(shape, row));
+    if (this.isPostgres)
+      return ((await this.pg(manager, text, params)).records as Record<string, unknown>[]).map((row) =>
+        this.hydrate<T>(shape, row),
+      );
     const rows = await this.sqliteWrite(manager, text, params, (stmt) => stmt.all(...params) as unknown[][], true);
     return rows.map((values) => this.hydrateValues<T>(shape, values));
   }
@@ -225,7 +267,9 @@ export class HotSql {
         compileSqliteHydrator(shape.metadata, shape.columns, driver) ??
         ((row: unknown[]) => {
           const entity = shape.metadata.create() as Record<string, unknown>;
-          shape.columns.forEach((column, i) => (entity[column.propertyName] = driver.prepareHydratedValue(row[i], column)));
+          shape.columns.forEach(
+            (column, i) => (entity[column.propertyName] = driver.prepareHydratedValue(row[i], column)),
+          );
           return entity;
         });
     }
@@ -234,13 +278,15 @@ export class HotSql {
 
   private hydrate<T>(shape: EntityShape, row: Record<string, unknown>): T {
     const entity = shape.metadata.create() as Record<string, unknown>;
-    for (const column of shape.columns) entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+    for (const column of shape.columns)
+      entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
     return entity as T;
   }
 
   private toDatabase(column: ColumnMetadata, value: unknown): unknown {
     // A column left out takes its declared default, as TypeORM's insert does.
-    if (value === undefined && column.default !== undefined && typeof column.default !== 'function') value = column.default;
+    if (value === undefined && column.default !== undefined && typeof column.default !== 'function')
+      value = column.default;
     const converted = this.dataSource.driver.preparePersistentValue(value, column) as unknown;
     return converted === undefined ? null : converted;
   }
@@ -284,7 +330,9 @@ export class HotSql {
     const cache = raw ? this.preparedRaw : this.prepared;
     let stmt = cache.get(sql);
     if (!stmt) {
-      stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(sql);
+      stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(
+        sql,
+      );
       if (raw) stmt = stmt.raw(true);
       cache.set(sql, stmt);
     }
@@ -296,7 +344,13 @@ export class HotSql {
    * manager is the transaction's) or none is open, else once that transaction has ended (see
    * `SqliteSerializer`: it would join it).
    */
-  private sqliteWrite<R>(manager: EntityManager | undefined, sql: string, params: unknown[], exec: (stmt: SqliteStatement) => R, raw = false): Promise<R> {
+  private sqliteWrite<R>(
+    manager: EntityManager | undefined,
+    sql: string,
+    params: unknown[],
+    exec: (stmt: SqliteStatement) => R,
+    raw = false,
+  ): Promise<R> {
     const serializer = (this.serializer ??= SqliteSerializer.of(this.dataSource));
     if (!serializer.holding || serializer.owns(manager)) return this.sqlite(sql, params, exec, raw);
     return serializer.outside(() => this.sqlite(sql, params, exec, raw));
@@ -316,7 +370,11 @@ export class HotSql {
    * text once per connection instead of at every call (the create's CTE has ~50 parameters).
    * Inside a transaction the transaction's own client runs it.
    */
-  private async pg(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<{ affected?: number; records: unknown[] }> {
+  private async pg(
+    manager: EntityManager | undefined,
+    sql: string,
+    params: unknown[],
+  ): Promise<{ affected?: number; records: unknown[] }> {
     let statement = this.pgStatements.get(sql);
     if (!statement) {
       let n = 0;
@@ -325,7 +383,9 @@ export class HotSql {
     }
     const runner = manager?.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
     const client: PgQueryable =
-      runner && !runner.isReleased && runner.databaseConnection ? runner.databaseConnection : (this.dataSource.driver as unknown as { master: PgQueryable }).master;
+      runner && !runner.isReleased && runner.databaseConnection
+        ? runner.databaseConnection
+        : (this.dataSource.driver as unknown as { master: PgQueryable }).master;
     try {
       const result = await client.query({ name: statement.name, text: statement.text, values: params });
       return { affected: result.rowCount ?? undefined, records: result.rows };
@@ -337,7 +397,9 @@ export class HotSql {
 
 /** A pg Pool or Client: both take a named statement and answer rows and a row count. */
 interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] } | string): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(
+    config: { name: string; text: string; values: unknown[] } | string,
+  ): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 export interface PgLiterals {

@@ -5,7 +5,11 @@ import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
  * (an extra SELECT on SQLite) and writes them into the caller's object (raw, unconverted, on
  * PostgreSQL). Hot paths never need either.
  */
-export async function insertRow<T extends ObjectLiteral>(manager: EntityManager, entity: EntityTarget<T>, values: T): Promise<void> {
+export async function insertRow<T extends ObjectLiteral>(
+  manager: EntityManager,
+  entity: EntityTarget<T>,
+  values: T,
+): Promise<void> {
   await manager
     .createQueryBuilder()
     .insert()

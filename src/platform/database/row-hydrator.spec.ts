@@ -34,7 +34,9 @@ describe('compileSqliteHydrator', () => {
   function generic(values: unknown[]): Probe {
     const metadata = ds.getMetadata(Probe);
     const entity = metadata.create() as Record<string, unknown>;
-    metadata.columns.forEach((column, i) => (entity[column.propertyName] = ds.driver.prepareHydratedValue(values[i], column)));
+    metadata.columns.forEach(
+      (column, i) => (entity[column.propertyName] = ds.driver.prepareHydratedValue(values[i], column)),
+    );
     return entity as unknown as Probe;
   }
 
@@ -56,7 +58,13 @@ describe('compileSqliteHydrator', () => {
   it('converts as the driver does: booleans, dates, JSON, bigint as a number, chained transformers last to first', () => {
     const metadata = ds.getMetadata(Probe);
     const fast = compileSqliteHydrator<Probe>(metadata, metadata.columns, ds.driver)!(rows[0]);
-    expect(fast).toMatchObject({ flag: true, at: 1_764_000_000_123, payload: { a: [1, 2], b: null }, extra: { x: 1 }, chained: 'ABC!' });
+    expect(fast).toMatchObject({
+      flag: true,
+      at: 1_764_000_000_123,
+      payload: { a: [1, 2], b: null },
+      extra: { x: 1 },
+      chained: 'ABC!',
+    });
     expect(fast.seen).toEqual(new Date('2026-11-24T09:05:07.042Z'));
   });
 });

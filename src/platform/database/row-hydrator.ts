@@ -7,7 +7,19 @@ interface HydratingDriver {
 }
 
 /** Column types TypeORM's SQLite driver converts itself before any transformer (see `prepareHydratedValue`). */
-const DRIVER_CONVERTED = new Set<unknown>([Boolean, 'boolean', 'datetime', Date, 'date', 'time', 'json', 'simple-json', 'simple-array', 'simple-enum', Number]);
+const DRIVER_CONVERTED = new Set<unknown>([
+  Boolean,
+  'boolean',
+  'datetime',
+  Date,
+  'date',
+  'time',
+  'json',
+  'simple-json',
+  'simple-array',
+  'simple-enum',
+  Number,
+]);
 
 /**
  * The conversion of one column's value, as TypeORM's SQLite driver does it: the driver itself for
@@ -30,16 +42,21 @@ function conversionOf(column: ColumnMetadata, driver: HydratingDriver): ((value:
  *
  * Entities with embedded columns are not handled (null is returned, the caller hydrates generically).
  */
-export function compileSqliteHydrator<T>(metadata: EntityMetadata, columns: readonly ColumnMetadata[], driver: HydratingDriver): ((values: unknown[]) => T) | null {
+export function compileSqliteHydrator<T>(
+  metadata: EntityMetadata,
+  columns: readonly ColumnMetadata[],
+  driver: HydratingDriver,
+): ((values: unknown[]) => T) | null {
   if (columns.some((column) => column.embeddedMetadata !== undefined)) return null;
   const conversions = columns.map((column) => conversionOf(column, driver));
   const lines = columns.map((column, i) => {
     const property = JSON.stringify(column.propertyName);
     return conversions[i] ? `e[${property}] = conversions[${i}](values[${i}]);` : `e[${property}] = values[${i}];`;
   });
-  const factory = new Function('create', 'conversions', `return function hydrateRow(values) {\n  const e = create();\n  ${lines.join('\n  ')}\n  return e;\n};`) as (
-    create: () => unknown,
-    conversions: Array<((value: unknown) => unknown) | null>,
-  ) => (values: unknown[]) => T;
+  const factory = new Function(
+    'create',
+    'conversions',
+    `return function hydrateRow(values) {\n  const e = create();\n  ${lines.join('\n  ')}\n  return e;\n};`,
+  ) as (create: () => unknown, conversions: Array<((value: unknown) => unknown) | null>) => (values: unknown[]) => T;
   return factory(() => metadata.create(), conversions);
 }

@@ -49,7 +49,10 @@ export class SqliteSerializer {
     dataSource: DataSource,
     private readonly holdLimitMs: number,
   ) {
-    const driver = dataSource.driver as unknown as { databaseConnection: SqliteConnection; createQueryRunner(mode: string): QueryRunner };
+    const driver = dataSource.driver as unknown as {
+      databaseConnection: SqliteConnection;
+      createQueryRunner(mode: string): QueryRunner;
+    };
     this.db = driver.databaseConnection;
     const shared = driver.createQueryRunner('master');
     const RunnerClass = shared.constructor as new (d: unknown) => QueryRunner;
@@ -133,7 +136,8 @@ export class SqliteSerializer {
   private holdOutsideWrites(shared: QueryRunner): void {
     const query = shared.query.bind(shared) as (...args: unknown[]) => Promise<unknown>;
     Object.assign(shared, {
-      query: (sql: string, ...rest: unknown[]) => (this.unitOpen && isWriteStatement(sql) ? this.outside(() => query(sql, ...rest)) : query(sql, ...rest)),
+      query: (sql: string, ...rest: unknown[]) =>
+        this.unitOpen && isWriteStatement(sql) ? this.outside(() => query(sql, ...rest)) : query(sql, ...rest),
     });
   }
 }

@@ -24,7 +24,8 @@ describe('TransactionRunner on SQLite', () => {
   let dir: string;
   /** A second connection to the same file: it sees only what was committed. */
   let observer: Database.Database;
-  const rows = () => (db.prepare('SELECT name FROM items ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+  const rows = () =>
+    (db.prepare('SELECT name FROM items ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
   const insert = (name: string) => db.prepare('INSERT INTO items (name) VALUES (?)').run(name);
 
   beforeEach(async () => {
@@ -33,7 +34,9 @@ describe('TransactionRunner on SQLite', () => {
     await ds.initialize();
     db = (ds.driver as unknown as { databaseConnection: Sqlite }).databaseConnection;
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec('CREATE TABLE parents (id TEXT PRIMARY KEY); CREATE TABLE items (name TEXT PRIMARY KEY, parent TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)');
+    db.exec(
+      'CREATE TABLE parents (id TEXT PRIMARY KEY); CREATE TABLE items (name TEXT PRIMARY KEY, parent TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)',
+    );
     observer = new Database(join(dir, 'db.sqlite'), { readonly: true });
     runner = new TransactionRunner(ds);
   });
@@ -42,7 +45,8 @@ describe('TransactionRunner on SQLite', () => {
     await ds.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
-  const committed = () => (observer.prepare('SELECT name FROM items ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+  const committed = () =>
+    (observer.prepare('SELECT name FROM items ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
 
   it('runs the calls of one turn in one transaction; a failing call is undone alone, the others commit', async () => {
     const seenInside: unknown[] = [];
@@ -53,7 +57,11 @@ describe('TransactionRunner on SQLite', () => {
     const b = runner.runAtomic(async () => {
       insert('b');
       // The same transaction: a's row is there, and not committed yet.
-      seenInside.push(db.inTransaction, db.prepare('SELECT count(*) AS n FROM items WHERE name = ?').get('a'), committed());
+      seenInside.push(
+        db.inTransaction,
+        db.prepare('SELECT count(*) AS n FROM items WHERE name = ?').get('a'),
+        committed(),
+      );
       throw new Error('b fails after its insert');
     });
     const c = runner.runAtomic(async () => {
@@ -91,7 +99,9 @@ describe('TransactionRunner on SQLite', () => {
     const settled: string[] = [];
     const a = runner.runAtomic(async () => insert('a')).then(() => settled.push('a'));
     // A row whose parent does not exist: the deferred foreign key fails the COMMIT, not the insert.
-    const b = runner.runAtomic(async () => db.prepare('INSERT INTO items (name, parent) VALUES (?, ?)').run('b', 'missing')).then(() => settled.push('b'));
+    const b = runner
+      .runAtomic(async () => db.prepare('INSERT INTO items (name, parent) VALUES (?, ?)').run('b', 'missing'))
+      .then(() => settled.push('b'));
     // (Matched by code: better-sqlite3's error class may come from another test file's realm.)
     await expect(a).rejects.toHaveProperty('code', 'SQLITE_CONSTRAINT_FOREIGNKEY');
     await expect(b).rejects.toHaveProperty('code', 'SQLITE_CONSTRAINT_FOREIGNKEY');
@@ -111,7 +121,10 @@ describe('TransactionRunner on SQLite', () => {
   });
 
   /** A transaction held open across an `await` until `release` is called; `entered` once its first row is written. */
-  function heldOpen(run: (work: (tx: import('typeorm').EntityManager | undefined) => Promise<unknown>) => Promise<unknown>, outcome: 'commit' | 'rollback') {
+  function heldOpen(
+    run: (work: (tx: import('typeorm').EntityManager | undefined) => Promise<unknown>) => Promise<unknown>,
+    outcome: 'commit' | 'rollback',
+  ) {
     let entered!: () => void;
     let release!: () => void;
     const isEntered = new Promise<void>((resolve) => (entered = resolve));
@@ -130,7 +143,9 @@ describe('TransactionRunner on SQLite', () => {
     await tx.entered;
     const hotWrite = HotSql.of(ds).run(undefined, 'INSERT INTO items (name) VALUES (?)', ['hot-sql']);
     const typeormWrite = ds.query('INSERT INTO items (name) VALUES (?)', ['typeorm']);
-    const typeormTransaction = ds.transaction((m) => m.query('INSERT INTO items (name) VALUES (?)', ['typeorm-transaction']));
+    const typeormTransaction = ds.transaction((m) =>
+      m.query('INSERT INTO items (name) VALUES (?)', ['typeorm-transaction']),
+    );
     // Held while the transaction is open: nothing of theirs is in it.
     await new Promise((resolve) => setImmediate(resolve));
     expect(rows()).toEqual(['inside']);
@@ -193,7 +208,8 @@ describe('TransactionRunner on SQLite', () => {
       await other.query('CREATE TABLE items (name TEXT PRIMARY KEY)');
       SqliteSerializer.of(other, { holdLimitMs: 50 });
       const transactions = new TransactionRunner(other);
-      const names = async () => ((await other.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((r) => r.name);
+      const names = async () =>
+        ((await other.query('SELECT name FROM items ORDER BY name')) as Array<{ name: string }>).map((r) => r.name);
       const mistaken = transactions.run(async (tx) => {
         await tx.query('INSERT INTO items (name) VALUES (?)', ['inside']);
         // The shared runner instead of `tx`: held behind this very transaction.

@@ -14,7 +14,10 @@ import { SqliteConnection, SqliteSerializer } from './sqlite-serializer';
 @Injectable()
 export class TransactionRunner {
   readonly isPostgres: boolean;
-  private sqliteControl?: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }>;
+  private sqliteControl?: Record<
+    'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo',
+    { run(): unknown }
+  >;
   /** `runAtomic` calls waiting for this turn's group commit (SQLite). */
   private pending: PendingWork[] = [];
 
@@ -183,5 +186,7 @@ export function isUniqueViolation(error: unknown): boolean {
   if (!(error instanceof QueryFailedError)) return false;
   const driverError = (error as QueryFailedError & { driverError?: { code?: string } }).driverError;
   const code = driverError?.code ?? '';
-  return code === '23505' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY');
+  return (
+    code === '23505' || code.startsWith('SQLITE_CONSTRAINT_UNIQUE') || code.startsWith('SQLITE_CONSTRAINT_PRIMARYKEY')
+  );
 }

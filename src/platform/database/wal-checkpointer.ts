@@ -75,7 +75,11 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap(): void {
     const options = this.dataSource.options;
     if (options.type !== 'better-sqlite3' || !options.database || options.database === ':memory:') return;
-    const db = (this.dataSource.driver as unknown as { databaseConnection: { pragma(s: string): unknown; inTransaction: boolean } }).databaseConnection;
+    const db = (
+      this.dataSource.driver as unknown as {
+        databaseConnection: { pragma(s: string): unknown; inTransaction: boolean };
+      }
+    ).databaseConnection;
     const finish = () => {
       // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports again.
       if (db.inTransaction) return;
@@ -115,7 +119,9 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
       db.pragma('wal_autocheckpoint = 0');
       db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     } catch (error) {
-      this.logger.warn(`WAL checkpoint worker not started (${(error as Error).message}); automatic checkpoints stay on`);
+      this.logger.warn(
+        `WAL checkpoint worker not started (${(error as Error).message}); automatic checkpoints stay on`,
+      );
     }
   }
 

@@ -21,13 +21,17 @@ function hostFor(path: string) {
     },
   };
   const request = { path, method: 'POST', id: 'req-1' };
-  const host = { switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
+  } as unknown as ArgumentsHost;
   return { host, res };
 }
 
 describe('GatewayExceptionFilter', () => {
   const filter = new GatewayExceptionFilter(new ErrorWriter(FAMILY_REGISTRY.errorDialects()));
-  const logged = jest.spyOn((filter as unknown as { logger: { error: (...args: unknown[]) => void } }).logger, 'error').mockImplementation(() => undefined);
+  const logged = jest
+    .spyOn((filter as unknown as { logger: { error: (...args: unknown[]) => void } }).logger, 'error')
+    .mockImplementation(() => undefined);
 
   it('turns an unexpected error into 500 internal_error without internals', () => {
     const { host, res } = hostFor('/ax/api/v1/tasks/x');
@@ -50,7 +54,12 @@ describe('GatewayExceptionFilter', () => {
     filter.catch(GatewayError.rateLimited('slow down', 7), host);
     expect(res.statusCode).toBe(429);
     expect(res.headers['Retry-After']).toBe('7');
-    expect(res.body).toMatchObject({ code: 429, reason: 'TooManyRequests', metadata: { trace_id: 'req-1' }, error: { code: 'rate_limit_exceeded' } });
+    expect(res.body).toMatchObject({
+      code: 429,
+      reason: 'TooManyRequests',
+      metadata: { trace_id: 'req-1' },
+      error: { code: 'rate_limit_exceeded' },
+    });
   });
 
   it('maps Nest HTTP exceptions: unknown routes to not_found, bad requests to invalid_request', () => {
@@ -59,16 +68,24 @@ describe('GatewayExceptionFilter', () => {
     expect(a.res.body).toMatchObject({ code: 1203, data: null, error: { code: 'not_found' } });
     const b = hostFor('/admin/v1/x');
     filter.catch(new BadRequestException('bad'), b.host);
-    expect(b.res.body).toEqual({ error: { message: 'bad', type: 'invalid_request_error', param: null, code: 'invalid_request' } });
+    expect(b.res.body).toEqual({
+      error: { message: 'bad', type: 'invalid_request_error', param: null, code: 'invalid_request' },
+    });
   });
 
   it('passes an upstream rejection’s own native code and message on', () => {
     const { host, res } = hostFor('/ax/api/v1/services/aigc/video-generation/video-synthesis');
     filter.catch(
-      GatewayError.invalid('The upstream rejected the request', null, { native: { code: 'InvalidParameter.DataInspection', message: 'input image not allowed' } }),
+      GatewayError.invalid('The upstream rejected the request', null, {
+        native: { code: 'InvalidParameter.DataInspection', message: 'input image not allowed' },
+      }),
       host,
     );
-    expect(res.body).toMatchObject({ code: 'InvalidParameter.DataInspection', message: 'input image not allowed', error: { code: 'invalid_request' } });
+    expect(res.body).toMatchObject({
+      code: 'InvalidParameter.DataInspection',
+      message: 'input image not allowed',
+      error: { code: 'invalid_request' },
+    });
   });
 });
 

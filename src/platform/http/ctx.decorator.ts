@@ -12,6 +12,9 @@ export const Ctx = createParamDecorator(requestContextParam);
 
 /** Whether the handler `key` of `target` takes `@Ctx()` (read from Nest's route-argument metadata). */
 export function takesRequestContext(target: object, key: string | symbol): boolean {
-  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {}) as Record<string, { factory?: unknown }>;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, target.constructor, key) ?? {}) as Record<
+    string,
+    { factory?: unknown }
+  >;
   return Object.values(args).some((arg) => arg.factory === requestContextParam);
 }

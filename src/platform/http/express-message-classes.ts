@@ -20,12 +20,18 @@ export interface MessageClasses {
  * instance's prototype must be the app's object itself for Express's call to be a no-op.
  */
 export function expressMessageClasses(app: Express): MessageClasses {
-  function GatewayIncomingMessage(this: http.IncomingMessage, ...args: ConstructorParameters<typeof http.IncomingMessage>): void {
+  function GatewayIncomingMessage(
+    this: http.IncomingMessage,
+    ...args: ConstructorParameters<typeof http.IncomingMessage>
+  ): void {
     http.IncomingMessage.apply(this, args);
   }
   GatewayIncomingMessage.prototype = app.request;
 
-  function GatewayServerResponse(this: http.ServerResponse, ...args: ConstructorParameters<typeof http.ServerResponse>): void {
+  function GatewayServerResponse(
+    this: http.ServerResponse,
+    ...args: ConstructorParameters<typeof http.ServerResponse>
+  ): void {
     http.ServerResponse.apply(this, args);
   }
   GatewayServerResponse.prototype = app.response;

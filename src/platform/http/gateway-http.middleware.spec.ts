@@ -24,7 +24,8 @@ function gatewayApp(options: { limitBytes?: number; level?: string } = {}) {
     }),
   );
   // What a handler sees: its body and, after the body was read, the request's context.
-  const echo = (req: Request, res: Response) => res.json({ body: req.body ?? null, requestId: contextOf(req).requestId });
+  const echo = (req: Request, res: Response) =>
+    res.json({ body: req.body ?? null, requestId: contextOf(req).requestId });
   app.post('/echo/:id', echo);
   app.get('/items/:id', (req, res) => {
     addUpstreamTime(contextOf(req), 2.5);
@@ -106,22 +107,50 @@ describe('gateway HTTP middleware', () => {
   it('reads JSON bodies, and the handler still runs in the request context', async () => {
     const { app } = gatewayApp();
     const auth = { Authorization: 'Bearer k' };
-    const plain = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json').send('{"a":[1,{"b":"c"}]}').expect(200);
+    const plain = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"a":[1,{"b":"c"}]}')
+      .expect(200);
     expect(plain.body).toEqual({ body: { a: [1, { b: 'c' }] }, requestId: plain.headers['x-request-id'] });
-    const withBom = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json; charset=utf-8').send('\ufeff"text"').expect(200);
+    const withBom = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json; charset=utf-8')
+      .send('\ufeff"text"')
+      .expect(200);
     expect(withBom.body.body).toBe('text');
-    const empty = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json').send('').expect(200);
+    const empty = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('')
+      .expect(200);
     expect(empty.body.body).toEqual({});
     // Other spellings go through body-parser.
-    const other = await request(app).post('/echo/1').set(auth).set('Content-Type', 'Application/JSON;  Charset="UTF-8"').send('{"x":1}').expect(200);
+    const other = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'Application/JSON;  Charset="UTF-8"')
+      .send('{"x":1}')
+      .expect(200);
     expect(other.body).toEqual({ body: { x: 1 }, requestId: other.headers['x-request-id'] });
   });
 
   it('refuses what it cannot read with the gateway errors', async () => {
     const { app } = gatewayApp({ limitBytes: 64 });
     const auth = { Authorization: 'Bearer k' };
-    const broken = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json').send('{"a":').expect(400);
-    expect(broken.body.error).toMatchObject({ code: 'invalid_request', message: 'The request body is not valid JSON.' });
+    const broken = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"a":')
+      .expect(400);
+    expect(broken.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'The request body is not valid JSON.',
+    });
     const text = await request(app).post('/echo/1').set(auth).set('Content-Type', 'text/plain').send('x').expect(400);
     expect(text.body.error.message).toMatch(/Content-Type/);
     await request(app)
@@ -130,9 +159,19 @@ describe('gateway HTTP middleware', () => {
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ a: 'x'.repeat(100) }))
       .expect(413);
-    const nul = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json').send('{"a":"x\\u0000"}').expect(400);
+    const nul = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json')
+      .send('{"a":"x\\u0000"}')
+      .expect(400);
     expect(nul.body.error.param).toBe('a');
-    const charset = await request(app).post('/echo/1').set(auth).set('Content-Type', 'application/json; charset=latin1').send('{}').expect(400);
+    const charset = await request(app)
+      .post('/echo/1')
+      .set(auth)
+      .set('Content-Type', 'application/json; charset=latin1')
+      .send('{}')
+      .expect(400);
     expect(charset.body.error.message).toBe('Unsupported body encoding or charset.');
     await request(app).get('/items/%00').expect(400);
     // Without a key the body is not read: the route's guard answers 401 first.

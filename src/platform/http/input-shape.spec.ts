@@ -8,7 +8,9 @@ describe('bodyShapeProblem', () => {
   };
 
   it('accepts ordinary bodies, up to the depth limit', () => {
-    expect(bodyShapeProblem({ model: 'x', input: { media: [{ type: 'reference_image', url: 'https://e.x/a.png' }] } })).toBeNull();
+    expect(
+      bodyShapeProblem({ model: 'x', input: { media: [{ type: 'reference_image', url: 'https://e.x/a.png' }] } }),
+    ).toBeNull();
     expect(bodyShapeProblem(nested(MAX_BODY_DEPTH))).toBeNull();
   });
 
@@ -18,9 +20,14 @@ describe('bodyShapeProblem', () => {
   });
 
   it('refuses NUL characters in strings, naming the field, and in field names', () => {
-    expect(bodyShapeProblem({ input: { prompt: 'a\u0000b' } })).toEqual({ message: 'input.prompt must not contain NUL characters.', param: 'input.prompt' });
+    expect(bodyShapeProblem({ input: { prompt: 'a\u0000b' } })).toEqual({
+      message: 'input.prompt must not contain NUL characters.',
+      param: 'input.prompt',
+    });
     expect(bodyShapeProblem({ images: ['ok', 'x\u0000'] })).toMatchObject({ param: 'images[1]' });
-    expect(bodyShapeProblem({ 'a\u0000': 1 })).toMatchObject({ message: 'Field names must not contain NUL characters.' });
+    expect(bodyShapeProblem({ 'a\u0000': 1 })).toMatchObject({
+      message: 'Field names must not contain NUL characters.',
+    });
   });
 });
 

@@ -11,14 +11,19 @@ export function bodyShapeProblem(body: unknown): { message: string; param: strin
   while (stack.length > 0) {
     const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { message: `${path || 'The body'} must not contain NUL characters.`, param: path || null };
+      if (value.includes('\u0000'))
+        return { message: `${path || 'The body'} must not contain NUL characters.`, param: path || null };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) return { message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`, param: null };
-    const entries = Array.isArray(value) ? value.map((v, i) => [`[${i}]`, v] as const) : Object.entries(value).map(([k, v]) => [path ? `.${k}` : k, v] as const);
+    if (depth >= MAX_BODY_DEPTH)
+      return { message: `The request body is nested deeper than ${MAX_BODY_DEPTH} levels.`, param: null };
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [`[${i}]`, v] as const)
+      : Object.entries(value).map(([k, v]) => [path ? `.${k}` : k, v] as const);
     for (const [step, child] of entries) {
-      if (!Array.isArray(value) && step.includes('\u0000')) return { message: 'Field names must not contain NUL characters.', param: null };
+      if (!Array.isArray(value) && step.includes('\u0000'))
+        return { message: 'Field names must not contain NUL characters.', param: null };
       stack.push({ value: child, depth: depth + 1, path: `${path}${step}`.slice(0, 128) });
     }
   }

@@ -6,7 +6,12 @@ import { bodyShapeProblem, urlHasNul } from './input-shape';
 /** Upstream callbacks authenticate by a token in the path, never a header: their bodies are always read. */
 const PATH_AUTHENTICATED = /^\/callbacks(\/|$)/;
 /** Content types read without body-parser (lower case, as clients send them); anything else goes through type-is and body-parser. */
-const PLAIN_JSON = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8', 'application/json; charset=UTF-8']);
+const PLAIN_JSON = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+  'application/json; charset=UTF-8',
+]);
 const ANY_TYPE = (): boolean => true;
 
 export type BodyReader = (req: Request, res: Response, next: NextFunction) => void;
@@ -35,7 +40,8 @@ export function jsonBodyReader(limitBytes: number, errors: ErrorWriter): BodyRea
 
   const failed = (req: Request, res: Response, type: string | undefined): void => {
     if (type === 'entity.too.large') return writeTooLarge(errors, req, res, limitBytes);
-    if (type === 'entity.parse.failed') return errors.write(req, res, GatewayError.invalid('The request body is not valid JSON.'));
+    if (type === 'entity.parse.failed')
+      return errors.write(req, res, GatewayError.invalid('The request body is not valid JSON.'));
     if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return errors.write(req, res, GatewayError.invalid('Unsupported body encoding or charset.'));
     }
@@ -43,7 +49,8 @@ export function jsonBodyReader(limitBytes: number, errors: ErrorWriter): BodyRea
   };
 
   return function readJsonBody(req: Request, res: Response, next: NextFunction): void {
-    if (urlHasNul(req.originalUrl)) return errors.write(req, res, GatewayError.invalid('The URL must not contain NUL characters.'));
+    if (urlHasNul(req.originalUrl))
+      return errors.write(req, res, GatewayError.invalid('The URL must not contain NUL characters.'));
     const method = req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
     const headers = req.headers;
@@ -53,11 +60,16 @@ export function jsonBodyReader(limitBytes: number, errors: ErrorWriter): BodyRea
     if (declaredLength > limitBytes) return writeTooLarge(errors, req, res, limitBytes);
     const type = headers['content-type'];
     const plain = type !== undefined && PLAIN_JSON.has(type) && lengthHeader !== undefined;
-    if (!plain && !req.is('application/json')) return errors.write(req, res, GatewayError.invalid('Content-Type must be application/json.', null));
+    if (!plain && !req.is('application/json'))
+      return errors.write(req, res, GatewayError.invalid('Content-Type must be application/json.', null));
     if (plain && headers['content-encoding'] === undefined && headers['transfer-encoding'] === undefined) {
-      return readPlain(req, declaredLength, (errorType) => (errorType === undefined ? parsed(req, res, next) : failed(req, res, errorType)));
+      return readPlain(req, declaredLength, (errorType) =>
+        errorType === undefined ? parsed(req, res, next) : failed(req, res, errorType),
+      );
     }
-    parse(req, res, (err?: unknown) => (err ? failed(req, res, (err as { type?: string }).type) : parsed(req, res, next)));
+    parse(req, res, (err?: unknown) =>
+      err ? failed(req, res, (err as { type?: string }).type) : parsed(req, res, next),
+    );
   };
 }
 

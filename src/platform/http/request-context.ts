@@ -27,7 +27,8 @@ export type ContextResponse = ServerResponse & { [CONTEXT]?: RequestContext };
 /** The context of a request the gateway's HTTP middleware has seen; throws for one it has not. */
 export function contextOf(req: IncomingMessage): RequestContext {
   const context = (req as ContextRequest)[CONTEXT];
-  if (context === undefined) throw new Error('request without a request context (the gateway HTTP middleware opens it)');
+  if (context === undefined)
+    throw new Error('request without a request context (the gateway HTTP middleware opens it)');
   return context;
 }
 

@@ -38,10 +38,20 @@ export function installServerTiming(responsePrototype: object): void {
   const proto = responsePrototype as ServerResponse & { [INSTALLED]?: true };
   if (proto[INSTALLED]) return;
   const writeHead = proto.writeHead;
-  proto.writeHead = function writeHeadWithTiming(this: ContextResponse, statusCode: number, reason?: unknown, headers?: unknown) {
+  proto.writeHead = function writeHeadWithTiming(
+    this: ContextResponse,
+    statusCode: number,
+    reason?: unknown,
+    headers?: unknown,
+  ) {
     const context = this[CONTEXT];
     if (context !== undefined && !this.headersSent) this.setHeader('Server-Timing', serverTiming(context));
-    return (writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse).call(this, statusCode, reason, headers);
+    return (writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse).call(
+      this,
+      statusCode,
+      reason,
+      headers,
+    );
   } as typeof proto.writeHead;
   proto[INSTALLED] = true;
 }

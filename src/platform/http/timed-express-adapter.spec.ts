@@ -40,7 +40,9 @@ class AnswersModule {}
 describe('TimedExpressAdapter replies', () => {
   let app: INestApplication;
   beforeAll(async () => {
-    app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), { logger: false });
+    app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), {
+      logger: false,
+    });
     app.getHttpAdapter().getInstance().set('etag', false);
     await app.init();
   });
@@ -57,7 +59,9 @@ describe('TimedExpressAdapter replies', () => {
   it('leaves the rest to Express: strings, a chosen Content-Type, HEAD, no-body statuses, conditional requests', async () => {
     const text = await request(app.getHttpServer()).get('/text').expect(200);
     expect(text.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect((await request(app.getHttpServer()).get('/typed').expect(200)).headers['content-type']).toBe('text/plain; charset=utf-8; version=0.0.4');
+    expect((await request(app.getHttpServer()).get('/typed').expect(200)).headers['content-type']).toBe(
+      'text/plain; charset=utf-8; version=0.0.4',
+    );
     const head = await request(app.getHttpServer()).head('/object').expect(200);
     expect(head.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify({ a: 'é', list: [1, 2] }))));
     expect(head.text).toBeUndefined();
@@ -71,7 +75,9 @@ describe('TimedExpressAdapter replies', () => {
 describe('TimedExpressAdapter server', () => {
   let app: INestApplication;
   beforeAll(async () => {
-    app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), { logger: false });
+    app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), {
+      logger: false,
+    });
     await app.init();
   });
   afterAll(() => app.close());
@@ -80,7 +86,8 @@ describe('TimedExpressAdapter server', () => {
     const express = app.getHttpAdapter().getInstance();
     const server = app.getHttpServer() as Server;
     const seen: Array<[unknown, unknown]> = [];
-    const record = (req: IncomingMessage, res: ServerResponse) => seen.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
+    const record = (req: IncomingMessage, res: ServerResponse) =>
+      seen.push([Object.getPrototypeOf(req), Object.getPrototypeOf(res)]);
     // Ahead of Express's own listener: what the server built, before Express's setPrototypeOf.
     server.prependListener('request', record);
     try {

@@ -80,10 +80,22 @@ export class TimedExpressAdapter extends ExpressAdapter {
 }
 
 function isPlainAnswer(response: Response, body: unknown, statusCode: number | undefined): boolean {
-  if (body === null || typeof body !== 'object' || body instanceof StreamableFile || body instanceof Error || ArrayBuffer.isView(body)) return false;
+  if (
+    body === null ||
+    typeof body !== 'object' ||
+    body instanceof StreamableFile ||
+    body instanceof Error ||
+    ArrayBuffer.isView(body)
+  )
+    return false;
   const status = statusCode ?? response.statusCode;
   if (status === 204 || status === 205 || status === 304) return false;
   const headers = response.req.headers;
-  if (response.req.method === 'HEAD' || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined) return false;
+  if (
+    response.req.method === 'HEAD' ||
+    headers['if-none-match'] !== undefined ||
+    headers['if-modified-since'] !== undefined
+  )
+    return false;
   return !response.hasHeader('Content-Type');
 }

@@ -5,7 +5,8 @@ import { factory } from 'ulid';
  * Public IDs: a ULID (time-sortable, 80 random bits) behind a short type prefix, so an ID tells
  * what it names and cannot be guessed from a neighbour.
  */
-export type IdKind = 'task' | 'grant' | 'acct' | 'key' | 'req' | 'sess' | 'voice' | 'evt' | 'msg' | 'worker' | 'hold' | 'led' | 'use';
+export type IdKind =
+  'task' | 'grant' | 'acct' | 'key' | 'req' | 'sess' | 'voice' | 'evt' | 'msg' | 'worker' | 'hold' | 'led' | 'use';
 
 /**
  * ULID's default source asks the OS for one random byte per character; this draws them from a

@@ -3,7 +3,13 @@ import { captureLog } from '../../../test/support/log-capture';
 
 function fakeExchange(url: string, writableFinished = true) {
   const res = { statusCode: 200, writableFinished };
-  const req = { method: 'GET', originalUrl: url, id: 'req-1', principal: { account: { id: 'acct_1' } }, route: { path: '/ax/api/v1/tasks/:task_id' } };
+  const req = {
+    method: 'GET',
+    originalUrl: url,
+    id: 'req-1',
+    principal: { account: { id: 'acct_1' } },
+    route: { path: '/ax/api/v1/tasks/:task_id' },
+  };
   return { req, res };
 }
 
@@ -41,6 +47,8 @@ describe('access log', () => {
     expect(log.wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(true);
     expect(log.wants(fakeExchange('/healthz').req as never)).toBe(false);
     expect(log.wants(fakeExchange('/metrics').req as never)).toBe(false);
-    expect(new AccessLog(captureLog('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(false);
+    expect(new AccessLog(captureLog('warn').logger).wants(fakeExchange('/ax/api/v1/tasks/t1').req as never)).toBe(
+      false,
+    );
   });
 });

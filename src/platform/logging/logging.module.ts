@@ -33,14 +33,24 @@ const MAX_LOGGED_MESSAGE = 500;
 export function errorWithoutStack(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err).slice(0, MAX_LOGGED_MESSAGE) };
   const code = (err as { code?: unknown }).code;
-  return { type: err.name, message: err.message.slice(0, MAX_LOGGED_MESSAGE), ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}) };
+  return {
+    type: err.name,
+    message: err.message.slice(0, MAX_LOGGED_MESSAGE),
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+  };
 }
 
 /**
  * Nest's own start-up chatter (a line per module and per route, ~40 lines): written at debug, so
  * that at `info` a start shows what a person needs (the start banner follows the logs).
  */
-export const STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+export const STARTUP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 /** `auto` means human-readable on a terminal, JSON lines otherwise (files, pipes, containers). */
 export function resolveLogFormat(format: LogFormat, isTTY = Boolean(process.stdout.isTTY)): 'json' | 'pretty' {
@@ -52,7 +62,11 @@ export function resolveLogFormat(format: LogFormat, isTTY = Boolean(process.stdo
  * credentials redacted. A line about a request names it itself (`req.id`): the access line, and
  * the error and warning lines written where the request context is at hand.
  */
-export function createRootLogger(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): pino.Logger {
+export function createRootLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  format: 'json' | 'pretty' = 'json',
+): pino.Logger {
   return createLoggers(level, destination, format).root;
 }
 
@@ -62,7 +76,11 @@ export function createRootLogger(level: string, destination?: pino.DestinationSt
  * hook). An access line carries only what `AccessLog` puts in it (method, masked URL, request ID,
  * account, route, status, time): no header, key or body.
  */
-export function createLoggers(level: string, destination?: pino.DestinationStream, format: 'json' | 'pretty' = 'json'): { root: pino.Logger; access: pino.Logger } {
+export function createLoggers(
+  level: string,
+  destination?: pino.DestinationStream,
+  format: 'json' | 'pretty' = 'json',
+): { root: pino.Logger; access: pino.Logger } {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -70,7 +88,12 @@ export function createLoggers(level: string, destination?: pino.DestinationStrea
     hooks: {
       logMethod(args, method, lineLevel) {
         const first = args[0] as unknown as { context?: unknown } | undefined;
-        if (lineLevel === 30 && typeof first === 'object' && first !== null && STARTUP_CONTEXTS.has(first.context as string)) {
+        if (
+          lineLevel === 30 &&
+          typeof first === 'object' &&
+          first !== null &&
+          STARTUP_CONTEXTS.has(first.context as string)
+        ) {
           if (this.isLevelEnabled('debug')) this.debug(...(args as Parameters<pino.LogFn>));
           return;
         }
@@ -79,7 +102,8 @@ export function createLoggers(level: string, destination?: pino.DestinationStrea
     },
   };
   // One output for both (pino's default is an asynchronous SonicBoom on stdout, as here).
-  const out = format === 'pretty' ? prettyStream(destination) : (destination ?? pino.destination(process.stdout.fd || 1));
+  const out =
+    format === 'pretty' ? prettyStream(destination) : (destination ?? pino.destination(process.stdout.fd || 1));
   return { root: pino(options, out), access: pino({ level }, out) };
 }
 
@@ -95,7 +119,8 @@ function prettyStream(destination?: pino.DestinationStream): PinoPretty.PrettySt
     messageFormat: (log, messageKey) => {
       const req = log.req as { method?: string; url?: string; id?: string } | undefined;
       const res = log.res as { statusCode?: number } | undefined;
-      if (req?.method && res) return `${req.method} ${req.url} -> ${res.statusCode} (${String(log.responseTime)} ms) ${String(log[messageKey])}${req.id ? ` [${req.id}]` : ''}`;
+      if (req?.method && res)
+        return `${req.method} ${req.url} -> ${res.statusCode} (${String(log.responseTime)} ms) ${String(log[messageKey])}${req.id ? ` [${req.id}]` : ''}`;
       const context = typeof log.context === 'string' ? `[${log.context}] ` : '';
       return `${context}${String(log[messageKey] ?? '')}${req?.id ? ` [${req.id}]` : ''}`;
     },

@@ -23,11 +23,17 @@ describe('root logger', () => {
   it('logs an error by type, code and message: never its stack trace', () => {
     const { lines, stream } = sink();
     const logger = createRootLogger('info', stream);
-    const error = Object.assign(new RangeError(`Maximum call stack size exceeded ${'x'.repeat(2000)}`), { code: 'E_DEEP' });
+    const error = Object.assign(new RangeError(`Maximum call stack size exceeded ${'x'.repeat(2000)}`), {
+      code: 'E_DEEP',
+    });
     logger.error({ err: error, context: 'Errors' }, 'unhandled error');
     logger.error(new TypeError('bare error'));
     const [first, second] = lines.map((l) => JSON.parse(l));
-    expect(first.err).toEqual({ type: 'RangeError', code: 'E_DEEP', message: expect.stringMatching(/^Maximum call stack size exceeded x+$/) });
+    expect(first.err).toEqual({
+      type: 'RangeError',
+      code: 'E_DEEP',
+      message: expect.stringMatching(/^Maximum call stack size exceeded x+$/),
+    });
     expect(first.err.message.length).toBe(500);
     expect(second.err).toEqual({ type: 'TypeError', message: 'bare error' });
     expect(lines.join('\n')).not.toMatch(/\n\s+at |\.ts:\d+/);
@@ -45,20 +51,36 @@ describe('root logger', () => {
 
     const verbose = sink();
     createRootLogger('debug', verbose.stream).info({ context: 'InstanceLoader' }, 'AppModule dependencies initialized');
-    expect(JSON.parse(verbose.lines[0])).toMatchObject({ level: 20, context: 'InstanceLoader', msg: 'AppModule dependencies initialized' });
+    expect(JSON.parse(verbose.lines[0])).toMatchObject({
+      level: 20,
+      context: 'InstanceLoader',
+      msg: 'AppModule dependencies initialized',
+    });
   });
 
   it('pretty: one readable line per entry, access lines as method, path, status and time, secrets still redacted', () => {
     const { lines, stream } = sink();
     const logger = createRootLogger('info', stream, 'pretty');
     logger.info(
-      { req: { method: 'GET', url: '/ax/api/v1/tasks/task_1', id: 'req-1' }, res: { statusCode: 200 }, responseTime: 3, route: '/ax/api/v1/tasks/:id' },
+      {
+        req: { method: 'GET', url: '/ax/api/v1/tasks/task_1', id: 'req-1' },
+        res: { statusCode: 200 },
+        responseTime: 3,
+        route: '/ax/api/v1/tasks/:id',
+      },
       'request completed',
     );
-    logger.warn({ context: 'Callbacks', taskId: 'task_9', reason: 'HTTP 500', channel: { apiKey: 'vgw_secret' } }, 'client callback attempt failed');
+    logger.warn(
+      { context: 'Callbacks', taskId: 'task_9', reason: 'HTTP 500', channel: { apiKey: 'vgw_secret' } },
+      'client callback attempt failed',
+    );
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/ax\/api\/v1\/tasks\/task_1 -> 200 \(3 ms\) request completed \[req-1\]$/);
-    expect(lines[1]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: \[Callbacks\] client callback attempt failed \{.*"taskId":"task_9".*"reason":"HTTP 500".*\}$/);
+    expect(lines[0]).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/ax\/api\/v1\/tasks\/task_1 -> 200 \(3 ms\) request completed \[req-1\]$/,
+    );
+    expect(lines[1]).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: \[Callbacks\] client callback attempt failed \{.*"taskId":"task_9".*"reason":"HTTP 500".*\}$/,
+    );
     expect(lines.join('\n')).not.toContain('vgw_secret');
     expect(lines.join('\n')).not.toMatch(/^\{/m);
   });
@@ -66,7 +88,12 @@ describe('root logger', () => {
   it('access lines: the same line as the root logger would write, without its per-line work', () => {
     const { lines, stream } = sink();
     const { root, access } = createLoggers('info', stream);
-    const line = { req: { method: 'GET', url: '/x', id: 'req-7' }, route: '/x', res: { statusCode: 200 }, responseTime: 1 };
+    const line = {
+      req: { method: 'GET', url: '/x', id: 'req-7' },
+      route: '/x',
+      res: { statusCode: 200 },
+      responseTime: 1,
+    };
     root.info(line, 'request completed');
     access.info(line, 'request completed');
     const [fromRoot, fromAccess] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);

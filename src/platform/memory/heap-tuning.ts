@@ -27,7 +27,10 @@ export function heapTuningFlag(execArgv: readonly string[]): string | undefined 
  * semi-space size, in contrast, is fixed when the isolate is created (setting it here has no effect,
  * measured), so the young generation keeps its 2x16 MB.
  */
-export function tuneHeap(execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = setFlagsFromString): string | undefined {
+export function tuneHeap(
+  execArgv: readonly string[] = process.execArgv,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): string | undefined {
   const flag = heapTuningFlag(execArgv);
   if (flag) setFlags(flag);
   return flag;

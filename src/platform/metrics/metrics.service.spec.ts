@@ -5,7 +5,9 @@ describe('MetricsService: tasks in flight', () => {
     const metrics = new MetricsService();
     let count: () => Promise<number> = () => Promise.resolve(7);
     metrics.countTasksInFlightWith(() => count());
-    expect(await metrics.registry.getSingleMetricAsString('gateway_tasks_in_flight')).toContain('gateway_tasks_in_flight 7');
+    expect(await metrics.registry.getSingleMetricAsString('gateway_tasks_in_flight')).toContain(
+      'gateway_tasks_in_flight 7',
+    );
     count = () => Promise.reject(new Error('database unreachable'));
     await expect(metrics.registry.metrics()).resolves.toContain('gateway_tasks_in_flight 7');
   });

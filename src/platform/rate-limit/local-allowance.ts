@@ -69,7 +69,12 @@ export class LocalAllowances {
         const resetSeconds = Math.max(1, Math.ceil((allowance.endsAt - now) / 1000));
         if (allowance.left > 0) {
           allowance.left--;
-          return { allowed: true, limit: perMinute, remaining: allowance.sharedRemaining + allowance.left, resetSeconds };
+          return {
+            allowed: true,
+            limit: perMinute,
+            remaining: allowance.sharedRemaining + allowance.left,
+            resetSeconds,
+          };
         }
         if (allowance.sharedRemaining === 0) return { allowed: false, limit: perMinute, remaining: 0, resetSeconds };
       }
@@ -103,6 +108,7 @@ export class LocalAllowances {
 
   private sweep(): void {
     const now = this.now();
-    for (const [id, allowance] of this.allowances) if (allowance.endsAt <= now && !allowance.pending) this.allowances.delete(id);
+    for (const [id, allowance] of this.allowances)
+      if (allowance.endsAt <= now && !allowance.pending) this.allowances.delete(id);
   }
 }

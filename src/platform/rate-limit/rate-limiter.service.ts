@@ -18,7 +18,9 @@ export class RateLimiterService {
   private readonly shared: LocalAllowances | null;
 
   constructor(private readonly redis: RedisConnection) {
-    this.shared = redis.client ? new LocalAllowances((key, perMinute, points) => this.takeShared(key, perMinute, points)) : null;
+    this.shared = redis.client
+      ? new LocalAllowances((key, perMinute, points) => this.takeShared(key, perMinute, points))
+      : null;
   }
 
   async consume(key: string, perMinute: number): Promise<RateDecision> {
@@ -49,7 +51,9 @@ export class RateLimiterService {
     let limiter = this.limiters.get(points);
     if (!limiter) {
       const options = { points, duration: 60, keyPrefix: `rl:rpm:${points}` };
-      limiter = this.redis.client ? new RateLimiterRedis({ ...options, storeClient: this.redis.client }) : new RateLimiterMemory(options);
+      limiter = this.redis.client
+        ? new RateLimiterRedis({ ...options, storeClient: this.redis.client })
+        : new RateLimiterMemory(options);
       this.limiters.set(points, limiter);
     }
     return limiter;
@@ -57,5 +61,10 @@ export class RateLimiterService {
 }
 
 function decision(allowed: boolean, limit: number, res: RateLimiterRes): RateDecision {
-  return { allowed, limit, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  };
 }

@@ -8,7 +8,9 @@ export class RedisConnection implements OnApplicationShutdown {
   readonly client: Redis | null;
 
   constructor(@Inject(AppConfig) config: AppConfig) {
-    this.client = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : null;
+    this.client = config.REDIS_URL
+      ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+      : null;
   }
 
   async onApplicationShutdown(): Promise<void> {

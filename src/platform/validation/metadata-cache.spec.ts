@@ -21,7 +21,9 @@ describe('validation metadata cache', () => {
     // The uncached answer, from the same rules.
     const uncached = MetadataStorage.prototype.getTargetValidationMetadatas.call(global, Child, '', false, false);
     expect(global.getTargetValidationMetadatas(Child, '', false, false)).toEqual(uncached);
-    expect(global.getTargetValidationMetadatas(Child, '', false, false)).toBe(global.getTargetValidationMetadatas(Child, '', false, false));
+    expect(global.getTargetValidationMetadatas(Child, '', false, false)).toBe(
+      global.getTargetValidationMetadatas(Child, '', false, false),
+    );
     expect(errorsOf(Object.assign(new Child(), { name: 1, size: 'x' }))).toEqual(['name', 'size']);
     expect(errorsOf(Object.assign(new Child(), { name: 'a', size: 2 }))).toEqual([]);
   });
@@ -38,6 +40,8 @@ describe('validation metadata cache', () => {
 
   it('does not keep lookups with validation groups', () => {
     const global = getMetadataStorage();
-    expect(global.getTargetValidationMetadatas(Child, '', false, false, ['g'])).not.toBe(global.getTargetValidationMetadatas(Child, '', false, false, ['g']));
+    expect(global.getTargetValidationMetadatas(Child, '', false, false, ['g'])).not.toBe(
+      global.getTargetValidationMetadatas(Child, '', false, false, ['g']),
+    );
   });
 });

@@ -38,7 +38,9 @@ describe('validateDto', () => {
 
   it('rejects prototype-touching keys as unknown fields instead of dropping them', () => {
     expect(errorOf(JSON.parse('{"input":{"media":[]},"__proto__":{"x":1}}')).param).toBe('__proto__');
-    expect(errorOf(JSON.parse('{"input":{"media":[{"url":"a","constructor":1}]}}')).param).toBe('input.media[0].constructor');
+    expect(errorOf(JSON.parse('{"input":{"media":[{"url":"a","constructor":1}]}}')).param).toBe(
+      'input.media[0].constructor',
+    );
   });
 
   it('rejects a body that is not an object', () => {

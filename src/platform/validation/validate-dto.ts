@@ -45,7 +45,11 @@ export function toGatewayError(errors: ValidationError[]): GatewayError {
  * Validates a plain body against a DTO class: types, formats and unknown fields (rejected, never
  * silently dropped). Throws a 400 GatewayError naming the first offending field.
  */
-export function validateDto<T extends object>(cls: ClassConstructor<T>, body: unknown, options: { allowUnknown?: boolean } = {}): T {
+export function validateDto<T extends object>(
+  cls: ClassConstructor<T>,
+  body: unknown,
+  options: { allowUnknown?: boolean } = {},
+): T {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw GatewayError.invalid('The request body must be a JSON object.');
   }

@@ -9,8 +9,10 @@ describe('ax simulator (family B)', () => {
   let sim: RunningSimulator;
   let headers: Record<string, string>;
   const createUrl = () => `${sim.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`;
-  const create = (body: unknown, extra: Record<string, string> = {}) => postJson(createUrl(), body, { ...headers, ...extra });
-  const query = (taskId: string) => getJson(`${sim.ax.baseUrl}/api/v1/tasks/${taskId}`, { authorization: headers.authorization });
+  const create = (body: unknown, extra: Record<string, string> = {}) =>
+    postJson(createUrl(), body, { ...headers, ...extra });
+  const query = (taskId: string) =>
+    getJson(`${sim.ax.baseUrl}/api/v1/tasks/${taskId}`, { authorization: headers.authorization });
   const oldProtocol = (prompt: string, referenceUrls: string[] = ['https://cdn.example/cat.png'], duration = 5) => ({
     model: 'wx2.6-r2v',
     input: { prompt, reference_urls: referenceUrls },
@@ -25,7 +27,11 @@ describe('ax simulator (family B)', () => {
 
   it('refuses a wrong or missing key with the native 401', async () => {
     for (const authorization of [undefined, 'Bearer wrong', `Token ${sim.ax.apiKey}`]) {
-      const reply = await postJson(createUrl(), oldProtocol('x'), authorization ? { authorization, 'x-dashscope-async': 'enable' } : {});
+      const reply = await postJson(
+        createUrl(),
+        oldProtocol('x'),
+        authorization ? { authorization, 'x-dashscope-async': 'enable' } : {},
+      );
       expect(reply.status).toBe(401);
       expect(reply.body).toMatchObject({ code: 'InvalidApiKey', request_id: expect.any(String) });
     }
@@ -40,18 +46,24 @@ describe('ax simulator (family B)', () => {
   it('refuses a body without references with the native message', async () => {
     const reply = await create({ model: 'wx2.6-r2v', input: { prompt: 'character1 runs' } });
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' });
+    expect(reply.body).toMatchObject({
+      code: 'InvalidParameter',
+      message: 'please provide reference_video_urls or reference_urls',
+    });
   });
 
   it('accepts the public and the vendor model names and refuses any other model natively', async () => {
-    for (const model of ['wx2.6-r2v-flash', 'wan2.6-r2v-flash']) expect((await create({ ...oldProtocol('character1 runs'), model })).status).toBe(200);
+    for (const model of ['wx2.6-r2v-flash', 'wan2.6-r2v-flash'])
+      expect((await create({ ...oldProtocol('character1 runs'), model })).status).toBe(200);
     const unknown = await create({ ...oldProtocol('character1 runs'), model: 'wan9-r2v' });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'InvalidParameter', message: 'Model not exist.' });
   });
 
   it('goes PENDING -> RUNNING -> SUCCEEDED with a fetchable MP4 and input+output usage', async () => {
-    const created = await create(oldProtocol('character1 and character2 dance', ['https://cdn.example/a.png', 'https://cdn.example/b.MOV'], 7));
+    const created = await create(
+      oldProtocol('character1 and character2 dance', ['https://cdn.example/a.png', 'https://cdn.example/b.MOV'], 7),
+    );
     expect(created.status).toBe(200);
     expect(created.body.output.task_status).toBe('PENDING');
     const taskId: string = created.body.output.task_id;
@@ -71,7 +83,13 @@ describe('ax simulator (family B)', () => {
     expect(done.output.task_status).toBe('SUCCEEDED');
     expect(done.output.end_time).toMatch(AX_TIME);
     expect(done.output.end_time > done.output.submit_time).toBe(true);
-    expect(done.usage).toEqual({ duration: 12, input_video_duration: 5, output_video_duration: 7, video_count: 1, SR: 720 });
+    expect(done.usage).toEqual({
+      duration: 12,
+      input_video_duration: 5,
+      output_video_duration: 7,
+      video_count: 1,
+      SR: 720,
+    });
     expect(looksLikeMp4((await fetchBytes(done.output.video_url)).bytes)).toBe(true);
   });
 

@@ -34,7 +34,9 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
   const create = (request: SimRequest): SimAnswer => {
     // The real service refuses synchronous calls to asynchronous-only models.
     if (headerValue(request, 'x-dashscope-async') !== 'enable') {
-      return AX_ERRORS.badRequest('This model only supports asynchronous calls: set the header X-DashScope-Async: enable');
+      return AX_ERRORS.badRequest(
+        'This model only supports asynchronous calls: set the header X-DashScope-Async: enable',
+      );
     }
     const body = asRecord(request.body);
     const input = asRecord(body?.input);
@@ -45,7 +47,9 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
     if (!model) return AX_ERRORS.badRequest('Field required: model');
     if (!simModelName('ax', model)) return AX_ERRORS.badRequest('Model not exist.');
     if (!input || !nonEmptyString(input, 'prompt')) return AX_ERRORS.badRequest('Field required: input.prompt');
-    const hasReferences = ['media', 'reference_urls', 'reference_video_urls'].some((key) => (arrayField(input, key)?.length ?? 0) > 0);
+    const hasReferences = ['media', 'reference_urls', 'reference_video_urls'].some(
+      (key) => (arrayField(input, key)?.length ?? 0) > 0,
+    );
     if (!hasReferences) return AX_ERRORS.badRequest('please provide reference_video_urls or reference_urls');
 
     const task: AxTask = { taskId: uuid(), timeline: newTimeline(context.taskMs(), markers), usage: planUsage(body) };
@@ -88,7 +92,9 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
       pattern: /^\/api\/v1\/tasks\/([^/]+)$/,
       handle: (_request, [id]) => {
         const task = tasks.get(id);
-        return task ? json(200, forced.apply(id, render(task, Date.now()))) : AX_ERRORS.notFound(`task ${id} not found`);
+        return task
+          ? json(200, forced.apply(id, render(task, Date.now())))
+          : AX_ERRORS.notFound(`task ${id} not found`);
       },
     },
   ];
@@ -96,7 +102,8 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
 
   const handle: SimHandler = (request) => {
     const match = /^Bearer\s+(\S+)$/i.exec(headerValue(request, 'authorization')?.trim() ?? '');
-    if (!match || !sameSecret(match[1], context.credentials.axApiKey)) return AX_ERRORS.unauthorized('Invalid API-key provided.');
+    if (!match || !sameSecret(match[1], context.credentials.axApiKey))
+      return AX_ERRORS.unauthorized('Invalid API-key provided.');
     if (request.bodyError) return AX_ERRORS.badRequest(request.bodyError);
     return route(request);
   };

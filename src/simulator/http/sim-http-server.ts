@@ -121,14 +121,20 @@ async function writeFaulty(res: http.ServerResponse, answer: SimAnswer, fault: C
       return; // Never answered; close() destroys the socket.
     case 'reset': {
       chaos.record(fault);
-      res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+      });
       res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
       return;
     }
     case 'garbled': {
       chaos.record(fault);
       const garbled = `${text.slice(0, Math.max(1, Math.floor(text.length / 2)))}\u0000}{"`;
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(garbled) });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(garbled),
+      });
       res.end(garbled);
       return;
     }

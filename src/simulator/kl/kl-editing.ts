@@ -30,12 +30,14 @@ export class KlEditing {
     if (refusal) return refusal;
 
     const modelName = stringField(body, 'model_name');
-    if (modelName !== undefined && !simModelName('kl', modelName)) return KL_ERRORS.badRequest(`model_name ${modelName} is invalid`);
+    if (modelName !== undefined && !simModelName('kl', modelName))
+      return KL_ERRORS.badRequest(`model_name ${modelName} is invalid`);
     const sessionId = nonEmptyString(body, 'session_id');
     if (!sessionId) return KL_ERRORS.badRequest('session_id is required');
     if (!this.sessions.find(sessionId)) return KL_ERRORS.badRequest(`session ${sessionId} is invalid or has expired`);
     const editMode = stringField(body, 'edit_mode');
-    if (!editMode || !EDIT_MODES.includes(editMode)) return KL_ERRORS.badRequest(`edit_mode must be one of ${EDIT_MODES.join(', ')}`);
+    if (!editMode || !EDIT_MODES.includes(editMode))
+      return KL_ERRORS.badRequest(`edit_mode must be one of ${EDIT_MODES.join(', ')}`);
     if (!prompt || prompt.trim() === '') return KL_ERRORS.badRequest('prompt is required');
     const duration = String(body?.duration ?? '5');
     if (duration !== '5' && duration !== '10') return KL_ERRORS.badRequest('duration must be 5 or 10');

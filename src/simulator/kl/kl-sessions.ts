@@ -50,7 +50,17 @@ export class KlSessions {
     const totalFrames = seconds * VIDEO.fps;
     if (markers.has('fail')) {
       // Recognition refused: the envelope succeeds but `status` is non-zero and no session exists.
-      return klOk({ status: 1, session_id: '', final_unit_deduction: '0', fps: 0, original_duration: 0, width: 0, height: 0, total_frame: 0, normalized_video: '' });
+      return klOk({
+        status: 1,
+        session_id: '',
+        final_unit_deduction: '0',
+        fps: 0,
+        original_duration: 0,
+        width: 0,
+        height: 0,
+        total_frame: 0,
+        normalized_video: '',
+      });
     }
     const session: KlSession = {
       sessionId: numericId(19),
@@ -138,13 +148,22 @@ export class KlSessions {
     return { session };
   }
 
-  private parseSelection(rawBody: unknown): { session: KlSession; frameIndex: number; points: Point[] } | { refusal: SimAnswer } {
+  private parseSelection(
+    rawBody: unknown,
+  ): { session: KlSession; frameIndex: number; points: Point[] } | { refusal: SimAnswer } {
     const body = asRecord(rawBody);
     const found = this.sessionOf(body);
     if ('refusal' in found) return found;
     const frameIndex = body?.frame_index;
-    if (typeof frameIndex !== 'number' || !Number.isInteger(frameIndex) || frameIndex < 0 || frameIndex >= found.session.totalFrames) {
-      return { refusal: KL_ERRORS.badRequest(`frame_index must be an integer from 0 to ${found.session.totalFrames - 1}`) };
+    if (
+      typeof frameIndex !== 'number' ||
+      !Number.isInteger(frameIndex) ||
+      frameIndex < 0 ||
+      frameIndex >= found.session.totalFrames
+    ) {
+      return {
+        refusal: KL_ERRORS.badRequest(`frame_index must be an integer from 0 to ${found.session.totalFrames - 1}`),
+      };
     }
     const rawPoints = arrayField(body, 'points');
     if (!rawPoints || rawPoints.length === 0 || rawPoints.length > MAX_POINTS_PER_FRAME) {
@@ -154,7 +173,8 @@ export class KlSessions {
     for (const raw of rawPoints) {
       const point = asRecord(raw);
       const { x, y } = point ?? {};
-      if (!isUnitNumber(x) || !isUnitNumber(y)) return { refusal: KL_ERRORS.badRequest('points[].x and points[].y must be numbers from 0 to 1') };
+      if (!isUnitNumber(x) || !isUnitNumber(y))
+        return { refusal: KL_ERRORS.badRequest('points[].x and points[].y must be numbers from 0 to 1') };
       points.push({ x, y });
     }
     return { session: found.session, frameIndex, points };

@@ -17,11 +17,13 @@ describe('kl simulator (family A)', () => {
   });
   afterAll(() => sim.close());
 
-  const signJwt = (claims: Record<string, unknown>, secret = sim.kl.secretKey) => jwt.sign(claims, secret, { algorithm: 'HS256' });
+  const signJwt = (claims: Record<string, unknown>, secret = sim.kl.secretKey) =>
+    jwt.sign(claims, secret, { algorithm: 'HS256' });
   const now = () => Math.floor(Date.now() / 1000);
 
   describe('auth', () => {
-    const presets = (authorization?: string) => get('/general/presets-voices?pageNum=1&pageSize=2', authorization ? { authorization } : {});
+    const presets = (authorization?: string) =>
+      get('/general/presets-voices?pageNum=1&pageSize=2', authorization ? { authorization } : {});
 
     it('accepts the API key', async () => {
       const reply = await presets(`Bearer ${sim.kl.apiKey}`);
@@ -70,7 +72,14 @@ describe('kl simulator (family A)', () => {
 
     it('initialises a session with the parsed video facts', async () => {
       const data = await init();
-      expect(data).toMatchObject({ status: 0, fps: 30, original_duration: 5, width: 1280, height: 720, total_frame: 150 });
+      expect(data).toMatchObject({
+        status: 0,
+        fps: 30,
+        original_duration: 5,
+        width: 1280,
+        height: 720,
+        total_frame: 150,
+      });
       expect(data.session_id).toMatch(/^\d{19}$/);
       expect(typeof data.final_unit_deduction).toBe('string');
       expect(looksLikeMp4((await fetchBytes(data.normalized_video)).bytes)).toBe(true);
@@ -91,26 +100,49 @@ describe('kl simulator (family A)', () => {
 
     it('adds marks, removes them only by their exact points, clears and previews', async () => {
       const { session_id } = await init();
-      const added = await post('/videos/multi-elements/add-selection', { session_id, frame_index: 3, points: [p(0.25, 0.5), p(0.3, 0.6)] });
+      const added = await post('/videos/multi-elements/add-selection', {
+        session_id,
+        frame_index: 3,
+        points: [p(0.25, 0.5), p(0.3, 0.6)],
+      });
       expect(added.status).toBe(200);
       expect(added.body.data).toMatchObject({ status: 0, session_id, res: { frame_index: 3 } });
       const [mask] = added.body.data.res.rle_mask_list;
       expect(mask.rle_mask.size).toEqual([720, 1280]);
       expect(Buffer.from(mask.png_mask.base64, 'base64').subarray(1, 4).toString('ascii')).toBe('PNG');
 
-      const inexact = await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 3, points: [p(0.25, 0.5000001)] });
+      const inexact = await post('/videos/multi-elements/delete-selection', {
+        session_id,
+        frame_index: 3,
+        points: [p(0.25, 0.5000001)],
+      });
       expect(inexact.status).toBe(400);
       expect(inexact.body.code).toBe(1201);
-      const wrongFrame = await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 4, points: [p(0.25, 0.5)] });
+      const wrongFrame = await post('/videos/multi-elements/delete-selection', {
+        session_id,
+        frame_index: 4,
+        points: [p(0.25, 0.5)],
+      });
       expect(wrongFrame.status).toBe(400);
 
-      const partial = await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 3, points: [p(0.25, 0.5)] });
+      const partial = await post('/videos/multi-elements/delete-selection', {
+        session_id,
+        frame_index: 3,
+        points: [p(0.25, 0.5)],
+      });
       expect(partial.status).toBe(200);
       expect(partial.body.data.res.rle_mask_list).toHaveLength(1);
-      const last = await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 3, points: [p(0.3, 0.6)] });
+      const last = await post('/videos/multi-elements/delete-selection', {
+        session_id,
+        frame_index: 3,
+        points: [p(0.3, 0.6)],
+      });
       expect(last.body.data.res.rle_mask_list).toHaveLength(0);
       // Gone now: deleting the same point again is refused.
-      expect((await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 3, points: [p(0.3, 0.6)] })).status).toBe(400);
+      expect(
+        (await post('/videos/multi-elements/delete-selection', { session_id, frame_index: 3, points: [p(0.3, 0.6)] }))
+          .status,
+      ).toBe(400);
 
       expect((await post('/videos/multi-elements/preview-selection', { session_id })).status).toBe(400);
       await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [p(0.1, 0.1)] });
@@ -127,21 +159,49 @@ describe('kl simulator (family A)', () => {
     it('allows at most 10 marked frames and 10 points per frame', async () => {
       const { session_id } = await init();
       for (let frame = 0; frame < 10; frame++) {
-        expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: frame, points: [p(0.5, 0.5)] })).status).toBe(200);
+        expect(
+          (
+            await post('/videos/multi-elements/add-selection', {
+              session_id,
+              frame_index: frame,
+              points: [p(0.5, 0.5)],
+            })
+          ).status,
+        ).toBe(200);
       }
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 10, points: [p(0.5, 0.5)] })).status).toBe(400);
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 10, points: [p(0.5, 0.5)] }))
+          .status,
+      ).toBe(400);
       // An already marked frame still takes points, up to 10.
       const nine = Array.from({ length: 9 }, (_v, i) => p(0.01 * (i + 1), 0.2));
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: nine })).status).toBe(200);
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [p(0.9, 0.9)] })).status).toBe(400);
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: nine })).status,
+      ).toBe(200);
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [p(0.9, 0.9)] }))
+          .status,
+      ).toBe(400);
     });
 
     it('refuses bad points, out-of-range frames and unknown sessions', async () => {
       const { session_id } = await init();
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [p(1.5, 0.5)] })).status).toBe(400);
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 150, points: [p(0.5, 0.5)] })).status).toBe(400);
-      expect((await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [] })).status).toBe(400);
-      const unknown = await post('/videos/multi-elements/add-selection', { session_id: '123', frame_index: 0, points: [p(0.5, 0.5)] });
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [p(1.5, 0.5)] }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 150, points: [p(0.5, 0.5)] }))
+          .status,
+      ).toBe(400);
+      expect(
+        (await post('/videos/multi-elements/add-selection', { session_id, frame_index: 0, points: [] })).status,
+      ).toBe(400);
+      const unknown = await post('/videos/multi-elements/add-selection', {
+        session_id: '123',
+        frame_index: 0,
+        points: [p(0.5, 0.5)],
+      });
       expect(unknown.status).toBe(404);
       expect(unknown.body.code).toBe(1203);
     });
@@ -158,18 +218,23 @@ describe('kl simulator (family A)', () => {
     });
 
     beforeAll(async () => {
-      sessionId = (await post('/videos/multi-elements/init-selection', { video_url: 'https://cdn.example/a.mp4' })).body.data.session_id;
+      sessionId = (await post('/videos/multi-elements/init-selection', { video_url: 'https://cdn.example/a.mp4' })).body
+        .data.session_id;
     });
 
     it('accepts the public and the vendor model name and refuses another model natively', async () => {
-      for (const model_name of ['kl-v1-6', 'kling-v1-6']) expect((await post('/videos/multi-elements', body('Delete the cup', { model_name }))).status).toBe(200);
+      for (const model_name of ['kl-v1-6', 'kling-v1-6'])
+        expect((await post('/videos/multi-elements', body('Delete the cup', { model_name }))).status).toBe(200);
       const unknown = await post('/videos/multi-elements', body('Delete the cup', { model_name: 'kling-v9' }));
       expect(unknown.status).toBe(400);
       expect(unknown.body.code).toBe(1201);
     });
 
     it('goes submitted -> processing -> succeed and returns a fetchable MP4', async () => {
-      const created = await post('/videos/multi-elements', body('Delete the cup from <<<video_1>>>', { external_task_id: 'ext-1', duration: 5 }));
+      const created = await post(
+        '/videos/multi-elements',
+        body('Delete the cup from <<<video_1>>>', { external_task_id: 'ext-1', duration: 5 }),
+      );
       expect(created.status).toBe(200);
       const data = created.body.data;
       expect(data).toMatchObject({ task_status: 'submitted', task_info: { external_task_id: 'ext-1' } });
@@ -183,7 +248,12 @@ describe('kl simulator (family A)', () => {
       await sleepUntil(data.created_at + TASK_MS + 20);
       const done = (await get(`/videos/multi-elements/ext-1`)).body; // by external_task_id
       expect(done.code).toBe(0);
-      expect(done.data).toMatchObject({ task_id: data.task_id, task_status: 'succeed', task_status_msg: '', watermark_info: { enabled: false } });
+      expect(done.data).toMatchObject({
+        task_id: data.task_id,
+        task_status: 'succeed',
+        task_status_msg: '',
+        watermark_info: { enabled: false },
+      });
       expect(done.data.updated_at).toBeGreaterThan(done.data.created_at);
       const [video] = done.data.task_result.videos;
       expect(video).toMatchObject({ session_id: sessionId, duration: '5' });
@@ -236,7 +306,8 @@ describe('kl simulator (family A)', () => {
     it('POSTs the query envelope to callback_url on every status change: processing, then the terminal state', async () => {
       const receiver = await startCallbackReceiver();
       try {
-        const created = (await post('/videos/multi-elements', body('callback please', { callback_url: receiver.url }))).body.data;
+        const created = (await post('/videos/multi-elements', body('callback please', { callback_url: receiver.url })))
+          .body.data;
         await receiver.waitForCount(2, 3000);
         await sleep(TASK_MS);
         expect(receiver.received).toHaveLength(2);
@@ -253,7 +324,9 @@ describe('kl simulator (family A)', () => {
 
     it('forceState makes the query answer an arbitrary native payload', async () => {
       const created = (await post('/videos/multi-elements', body('forced'))).body.data;
-      sim.forceState('kl', created.task_id, { data: { task_status: 'paused', final_unit_deduction: 3, task_info: undefined } });
+      sim.forceState('kl', created.task_id, {
+        data: { task_status: 'paused', final_unit_deduction: 3, task_info: undefined },
+      });
       const data = (await get(`/videos/multi-elements/${created.task_id}`)).body.data;
       expect(data.task_status).toBe('paused');
       expect(data.final_unit_deduction).toBe(3);
@@ -267,8 +340,16 @@ describe('kl simulator (family A)', () => {
     it('creates a custom voice that succeeds with a voice, then deletes it', async () => {
       const receiver = await startCallbackReceiver();
       try {
-        const created = await post('/general/custom-voices', { voice_name: 'Narrator', voice_url: 'https://x/v.mp3', external_task_id: 'voice-ext', callback_url: receiver.url });
-        expect(created.body.data).toMatchObject({ task_status: 'submitted', task_info: { external_task_id: 'voice-ext' } });
+        const created = await post('/general/custom-voices', {
+          voice_name: 'Narrator',
+          voice_url: 'https://x/v.mp3',
+          external_task_id: 'voice-ext',
+          callback_url: receiver.url,
+        });
+        expect(created.body.data).toMatchObject({
+          task_status: 'submitted',
+          task_info: { external_task_id: 'voice-ext' },
+        });
         const taskId = created.body.data.task_id;
         expect(taskId).toMatch(/^\d{19}$/);
         await sleepUntil(created.body.data.created_at + TASK_MS + 20);
@@ -290,13 +371,17 @@ describe('kl simulator (family A)', () => {
     });
 
     it('fails a voice for sim:fail and rejects a voice without a source', async () => {
-      const created = (await post('/general/custom-voices', { voice_name: 'bad sim:fail', voice_url: 'https://x/v.mp3' })).body.data;
+      const created = (
+        await post('/general/custom-voices', { voice_name: 'bad sim:fail', voice_url: 'https://x/v.mp3' })
+      ).body.data;
       await sleepUntil(created.created_at + TASK_MS + 20);
       const done = (await get(`/general/custom-voices/${created.task_id}`)).body.data;
       expect(done.task_status).toBe('failed');
       expect(done.task_status_msg).not.toBe('');
       expect((await post('/general/custom-voices', { voice_name: 'x' })).status).toBe(400);
-      expect((await post('/general/custom-voices', { voice_name: 'sim:reject', voice_url: 'https://x/v.mp3' })).status).toBe(400);
+      expect(
+        (await post('/general/custom-voices', { voice_name: 'sim:reject', voice_url: 'https://x/v.mp3' })).status,
+      ).toBe(400);
     });
 
     it('lists preset voices owned by kling (as the vendor labels them), paged, and refuses to delete them', async () => {

@@ -21,7 +21,11 @@ export function createKlSimulator(context: FamilyContext): FamilySimulator {
   const sessions = new KlSessions(context.baseUrl);
 
   /** The exact body `GET` answers for a task, also POSTed to its callback URL. */
-  const queryBody = (task: KlTask, now: number): unknown => forced.apply(task.taskId, klEnvelope(task.kind === 'editing' ? editing.render(task, now) : voices.render(task, now)));
+  const queryBody = (task: KlTask, now: number): unknown =>
+    forced.apply(
+      task.taskId,
+      klEnvelope(task.kind === 'editing' ? editing.render(task, now) : voices.render(task, now)),
+    );
 
   /** Family A calls back on every status change (submitted -> processing -> succeed | failed), not only at the end. */
   const scheduleCallback = (task: KlTask, callbackUrl: unknown): void => {
@@ -42,10 +46,26 @@ export function createKlSimulator(context: FamilyContext): FamilySimulator {
 
   const routes: Route[] = [
     { method: 'POST', pattern: /^\/v1\/videos\/multi-elements\/init-selection$/, handle: (r) => sessions.init(r.body) },
-    { method: 'POST', pattern: /^\/v1\/videos\/multi-elements\/add-selection$/, handle: (r) => sessions.addSelection(r.body) },
-    { method: 'POST', pattern: /^\/v1\/videos\/multi-elements\/delete-selection$/, handle: (r) => sessions.deleteSelection(r.body) },
-    { method: 'POST', pattern: /^\/v1\/videos\/multi-elements\/clear-selection$/, handle: (r) => sessions.clearSelection(r.body) },
-    { method: 'POST', pattern: /^\/v1\/videos\/multi-elements\/preview-selection$/, handle: (r) => sessions.previewSelection(r.body) },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/videos\/multi-elements\/add-selection$/,
+      handle: (r) => sessions.addSelection(r.body),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/videos\/multi-elements\/delete-selection$/,
+      handle: (r) => sessions.deleteSelection(r.body),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/videos\/multi-elements\/clear-selection$/,
+      handle: (r) => sessions.clearSelection(r.body),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/videos\/multi-elements\/preview-selection$/,
+      handle: (r) => sessions.previewSelection(r.body),
+    },
     { method: 'POST', pattern: new RegExp(`^${ELEMENTS}$`), handle: (r) => editing.create(r.body) },
     { method: 'GET', pattern: new RegExp(`^${ELEMENTS}/([^/]+)$`), handle: (_r, [id]) => query('editing', id) },
     { method: 'POST', pattern: /^\/v1\/general\/custom-voices$/, handle: (r) => voices.create(r.body) },

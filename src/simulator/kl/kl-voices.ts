@@ -80,7 +80,8 @@ export class KlVoices {
   presets(query: URLSearchParams): SimAnswer {
     const pageNum = pageParam(query, 'pageNum', 1);
     const pageSize = pageParam(query, 'pageSize', 20);
-    if (pageNum === undefined || pageSize === undefined) return KL_ERRORS.badRequest('pageNum and pageSize must be integers from 1 to 500');
+    if (pageNum === undefined || pageSize === undefined)
+      return KL_ERRORS.badRequest('pageNum and pageSize must be integers from 1 to 500');
     const page = PRESET_VOICES.slice((pageNum - 1) * pageSize, pageNum * pageSize);
     return klOk(
       page.map((preset) => ({

@@ -1,5 +1,14 @@
 import { RunningSimulator, startSimulator } from '../simulator';
-import { fetchBytes, getJson, looksLikeMp4, looksLikePng, postJson, sleep, sleepUntil, startCallbackReceiver } from '../spec-helpers';
+import {
+  fetchBytes,
+  getJson,
+  looksLikeMp4,
+  looksLikePng,
+  postJson,
+  sleep,
+  sleepUntil,
+  startCallbackReceiver,
+} from '../spec-helpers';
 
 const TASK_MS = 400;
 
@@ -8,7 +17,12 @@ describe('vd simulator (family C)', () => {
   let auth: Record<string, string>;
   const create = (body: unknown, headers = auth) => postJson(`${sim.vd.baseUrl}/ent/v2/reference2video`, body, headers);
   const creations = (id: string) => getJson(`${sim.vd.baseUrl}/ent/v2/tasks/${id}/creations`, auth);
-  const nonSubject = (prompt: string, extra: Record<string, unknown> = {}) => ({ model: 'vdq2', prompt, images: ['https://cdn.example/a.png'], ...extra });
+  const nonSubject = (prompt: string, extra: Record<string, unknown> = {}) => ({
+    model: 'vdq2',
+    prompt,
+    images: ['https://cdn.example/a.png'],
+    ...extra,
+  });
 
   beforeAll(async () => {
     sim = await startSimulator({ taskMs: TASK_MS });
@@ -20,13 +34,22 @@ describe('vd simulator (family C)', () => {
     for (const authorization of [`Bearer ${sim.vd.apiKey}`, 'Token wrong']) {
       const reply = await create(nonSubject('x'), { authorization });
       expect(reply.status).toBe(401);
-      expect(reply.body).toMatchObject({ code: 401, reason: 'Unauthorized', metadata: { trace_id: expect.any(String) } });
+      expect(reply.body).toMatchObject({
+        code: 401,
+        reason: 'Unauthorized',
+        metadata: { trace_id: expect.any(String) },
+      });
     }
     expect((await create(nonSubject('x'))).status).toBe(200);
   });
 
   it('echoes the received fields with defaults, state created, integer credits and an ISO created_at', async () => {
-    const reply = await create({ model: 'vdq3', prompt: '@cat plays', subjects: [{ name: 'cat', images: ['https://x/cat.png'] }], payload: 'pass-me' });
+    const reply = await create({
+      model: 'vdq3',
+      prompt: '@cat plays',
+      subjects: [{ name: 'cat', images: ['https://x/cat.png'] }],
+      payload: 'pass-me',
+    });
     expect(reply.status).toBe(200);
     const task = reply.body;
     expect(task).toMatchObject({
@@ -51,14 +74,43 @@ describe('vd simulator (family C)', () => {
     expect(Number.isInteger(task.seed) && task.seed > 0).toBe(true);
     expect(task.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z$/);
 
-    const pro = (await create({ model: 'vdq2-pro', prompt: 'p', images: ['i'], videos: ['https://x/v.mp4'], seed: 7, duration: 8, resolution: '1080p' })).body;
-    expect(pro).toMatchObject({ images: ['i'], videos: ['https://x/v.mp4'], seed: 7, duration: 8, resolution: '1080p', audio: false });
-    expect((await create({ model: 'vd2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({ duration: 4, resolution: '360p' });
+    const pro = (
+      await create({
+        model: 'vdq2-pro',
+        prompt: 'p',
+        images: ['i'],
+        videos: ['https://x/v.mp4'],
+        seed: 7,
+        duration: 8,
+        resolution: '1080p',
+      })
+    ).body;
+    expect(pro).toMatchObject({
+      images: ['i'],
+      videos: ['https://x/v.mp4'],
+      seed: 7,
+      duration: 8,
+      resolution: '1080p',
+      audio: false,
+    });
+    expect((await create({ model: 'vd2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({
+      duration: 4,
+      resolution: '360p',
+    });
   });
 
   it('accepts the vendor model names with the same defaults and refuses an unknown model natively', async () => {
-    expect((await create({ model: 'vidu2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({ model: 'vidu2.0', duration: 4, resolution: '360p' });
-    expect((await create({ model: 'viduq3', prompt: 'p', images: ['i'] })).body).toMatchObject({ model: 'viduq3', duration: 5, resolution: '720p', audio: true });
+    expect((await create({ model: 'vidu2.0', prompt: 'p', images: ['i'] })).body).toMatchObject({
+      model: 'vidu2.0',
+      duration: 4,
+      resolution: '360p',
+    });
+    expect((await create({ model: 'viduq3', prompt: 'p', images: ['i'] })).body).toMatchObject({
+      model: 'viduq3',
+      duration: 5,
+      resolution: '720p',
+      audio: true,
+    });
     const unknown = await create(nonSubject('p', { model: 'viduq9' }));
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 400, reason: 'BadRequest' });
@@ -67,7 +119,14 @@ describe('vd simulator (family C)', () => {
   it('goes queueing -> processing -> success with a fetchable MP4 and cover', async () => {
     const task = (await create(nonSubject('a dog runs', { payload: 'abc' }))).body;
     const createdAt = Date.parse(task.created_at);
-    expect((await creations(task.task_id)).body).toEqual({ id: task.task_id, state: 'queueing', err_code: '', credits: task.credits, payload: 'abc', creations: [] });
+    expect((await creations(task.task_id)).body).toEqual({
+      id: task.task_id,
+      state: 'queueing',
+      err_code: '',
+      credits: task.credits,
+      payload: 'abc',
+      creations: [],
+    });
     await sleepUntil(createdAt + TASK_MS * 0.625);
     expect((await creations(task.task_id)).body.state).toBe('processing');
     await sleepUntil(createdAt + TASK_MS + 20);

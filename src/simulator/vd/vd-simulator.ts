@@ -66,7 +66,8 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     if (!model) return VD_ERRORS.badRequest('model is required');
     if (!simModelName('vd', model)) return VD_ERRORS.badRequest(`model ${model} is not supported`);
     if (!nonEmptyString(body, 'prompt')) return VD_ERRORS.badRequest('prompt is required');
-    const hasReferences = (arrayField(body, 'subjects')?.length ?? 0) > 0 || (arrayField(body, 'images')?.length ?? 0) > 0;
+    const hasReferences =
+      (arrayField(body, 'subjects')?.length ?? 0) > 0 || (arrayField(body, 'images')?.length ?? 0) > 0;
     if (!hasReferences) return VD_ERRORS.badRequest('subjects or images is required');
 
     const task: VdTask = {

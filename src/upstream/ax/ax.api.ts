@@ -25,7 +25,8 @@ export const AX_OPERATIONS: Readonly<Record<AxOperation, AxTaskEndpoints>> = {
 };
 
 export function axOperation(operation: string): AxTaskEndpoints {
-  if (!Object.prototype.hasOwnProperty.call(AX_OPERATIONS, operation)) throw new Error(`ax upstream has no task operation "${operation}".`);
+  if (!Object.prototype.hasOwnProperty.call(AX_OPERATIONS, operation))
+    throw new Error(`ax upstream has no task operation "${operation}".`);
   return AX_OPERATIONS[operation as AxOperation];
 }
 

@@ -1,6 +1,13 @@
 import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamTaskLostError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { AX_ASYNC_HEADER, AX_PATHS } from './ax.api';
 
 describe('AxClient', () => {
@@ -9,9 +16,17 @@ describe('AxClient', () => {
   let channel: UpstreamChannel;
 
   beforeEach(async () => {
-    upstream = await startFakeUpstream((_req, res) => sendJson(res, 200, { request_id: 'r1', output: { task_id: 'ax-1', task_status: 'PENDING' } }));
+    upstream = await startFakeUpstream((_req, res) =>
+      sendJson(res, 200, { request_id: 'r1', output: { task_id: 'ax-1', task_status: 'PENDING' } }),
+    );
     stack = createTestUpstream();
-    channel = { id: 'ax-test', family: 'ax', baseUrl: upstream.baseUrl, apiKey: 'ax-key-abcdef', modelMap: { 'wx2.7-r2v': 'wan2.7-r2v' } };
+    channel = {
+      id: 'ax-test',
+      family: 'ax',
+      baseUrl: upstream.baseUrl,
+      apiKey: 'ax-key-abcdef',
+      modelMap: { 'wx2.7-r2v': 'wan2.7-r2v' },
+    };
   });
   afterEach(async () => {
     stack.close();
@@ -37,15 +52,30 @@ describe('AxClient', () => {
   });
 
   it('keeps the native code and message of a rejection', async () => {
-    upstream.handle((_req, res) => sendJson(res, 400, { request_id: 'r', code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' }));
+    upstream.handle((_req, res) =>
+      sendJson(res, 400, {
+        request_id: 'r',
+        code: 'InvalidParameter',
+        message: 'please provide reference_video_urls or reference_urls',
+      }),
+    );
     const error = await stack.ax.submit(channel, 'r2v', { model: 'wx2.6-r2v' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamRejectedError);
-    expect(error).toMatchObject({ httpStatus: 400, nativeCode: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' });
+    expect(error).toMatchObject({
+      httpStatus: 400,
+      nativeCode: 'InvalidParameter',
+      message: 'please provide reference_video_urls or reference_urls',
+    });
   });
 
   it('treats a 2xx carrying an error code as a rejection and one with neither code nor task as unknown outcome', async () => {
-    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', code: 'Arrearage', message: 'account in arrears' }));
-    await expect(stack.ax.submit(channel, 'r2v', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 'Arrearage' });
+    upstream.handle((_req, res) =>
+      sendJson(res, 200, { request_id: 'r', code: 'Arrearage', message: 'account in arrears' }),
+    );
+    await expect(stack.ax.submit(channel, 'r2v', {})).rejects.toMatchObject({
+      name: 'UpstreamRejectedError',
+      nativeCode: 'Arrearage',
+    });
     upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r' }));
     await expect(stack.ax.submit(channel, 'r2v', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
   });
@@ -58,25 +88,39 @@ describe('AxClient', () => {
   });
 
   it('reports a task answered with task_status UNKNOWN (invalid or expired ID) as lost, with its reason', async () => {
-    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-old', task_status: 'UNKNOWN' } }));
+    upstream.handle((_req, res) =>
+      sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-old', task_status: 'UNKNOWN' } }),
+    );
     const error = await stack.ax.fetch(channel, 'r2v', 'ax-old').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamTaskLostError);
     expect(error).toBeInstanceOf(UpstreamTaskNotFoundError); // callers that only know "not found" still stop polling it
     expect(error).toMatchObject({ nativeStatus: 'UNKNOWN', reason: expect.stringMatching(/invalid or expired/) });
-    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'Unknown ' } }));
+    upstream.handle((_req, res) =>
+      sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'Unknown ' } }),
+    );
     await expect(stack.ax.fetch(channel, 'r2v', 'ax-1')).rejects.toBeInstanceOf(UpstreamTaskLostError);
   });
 
   it('keeps other unreadable or unlisted statuses as state unknown, still polled', async () => {
-    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'SUSPENDED' } }));
-    await expect(stack.ax.fetch(channel, 'r2v', 'ax-1')).resolves.toMatchObject({ state: 'unknown', nativeStatus: 'SUSPENDED' });
+    upstream.handle((_req, res) =>
+      sendJson(res, 200, { request_id: 'r', output: { task_id: 'ax-1', task_status: 'SUSPENDED' } }),
+    );
+    await expect(stack.ax.fetch(channel, 'r2v', 'ax-1')).resolves.toMatchObject({
+      state: 'unknown',
+      nativeStatus: 'SUSPENDED',
+    });
   });
 
   it('reads a finished task with its usage', async () => {
     upstream.handle((_req, res) =>
       sendJson(res, 200, {
         request_id: 'r',
-        output: { task_id: 'ax-1', task_status: 'SUCCEEDED', video_url: 'http://x/v.mp4', submit_time: '2026-01-01 00:00:00.000' },
+        output: {
+          task_id: 'ax-1',
+          task_status: 'SUCCEEDED',
+          video_url: 'http://x/v.mp4',
+          submit_time: '2026-01-01 00:00:00.000',
+        },
         usage: { duration: '15', input_video_duration: 5, output_video_duration: '10', video_count: 1 },
       }),
     );
@@ -89,7 +133,9 @@ describe('AxClient', () => {
   });
 
   it('fails loudly on a channel without an API key, without calling', async () => {
-    await expect(stack.ax.submit({ ...channel, apiKey: undefined }, 'r2v', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(stack.ax.submit({ ...channel, apiKey: undefined }, 'r2v', {})).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
     expect(upstream.requests).toHaveLength(0);
   });
 });

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { throwUnlessSuccess } from '../http/answer-errors';
 import { requireApiKey } from '../http/credentials';
 import { UpstreamTransport } from '../http/upstream-transport';
-import { FetchOptions, SubmitOptions, UpstreamChannel, UpstreamSubmitResult, UpstreamTaskClient, UpstreamTaskSnapshot } from '../upstream.types';
+import {
+  FetchOptions,
+  SubmitOptions,
+  UpstreamChannel,
+  UpstreamSubmitResult,
+  UpstreamTaskClient,
+  UpstreamTaskSnapshot,
+} from '../upstream.types';
 import { axAuthHeaders, axCreateHeaders, axOperation } from './ax.api';
 import { readAxError } from './ax.error';
 import { toAxSnapshot } from './ax.fetch';
@@ -16,7 +23,12 @@ export class AxClient implements UpstreamTaskClient {
 
   constructor(private readonly transport: UpstreamTransport) {}
 
-  async submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options: SubmitOptions = {}): Promise<UpstreamSubmitResult> {
+  async submit(
+    channel: UpstreamChannel,
+    operation: string,
+    body: Record<string, unknown>,
+    options: SubmitOptions = {},
+  ): Promise<UpstreamSubmitResult> {
     const endpoints = axOperation(operation);
     const response = await this.transport.send(channel, {
       method: 'POST',
@@ -30,7 +42,12 @@ export class AxClient implements UpstreamTaskClient {
   }
 
   /** Throws `UpstreamTaskLostError` when the upstream answers `task_status: UNKNOWN` (invalid or expired task ID). */
-  async fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options: FetchOptions = {}): Promise<UpstreamTaskSnapshot> {
+  async fetch(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options: FetchOptions = {},
+  ): Promise<UpstreamTaskSnapshot> {
     const endpoints = axOperation(operation);
     const response = await this.transport.send(channel, {
       method: 'GET',

@@ -13,7 +13,11 @@ describe('AxClient against the documented answers', () => {
   let channel: UpstreamChannel;
   const serve = (name: string) => upstream.handle(answerWith(loadFixture('ax', name)));
   const query = () => stack.ax.fetch(channel, 'r2v', '0385dc79-5ff8-4d82-bcb6-xxxxxx');
-  const create = () => stack.ax.submit(channel, 'r2v', { model: 'wan2.6-r2v', input: { prompt: 'p', reference_urls: ['https://x/a.png'] } });
+  const create = () =>
+    stack.ax.submit(channel, 'r2v', {
+      model: 'wan2.6-r2v',
+      input: { prompt: 'p', reference_urls: ['https://x/a.png'] },
+    });
 
   beforeEach(async () => {
     upstream = await startFakeUpstream();
@@ -27,7 +31,10 @@ describe('AxClient against the documented answers', () => {
 
   const answers: Record<string, () => Promise<void>> = {
     'create-pending': async () => {
-      await expect(create()).resolves.toMatchObject({ upstreamTaskId: '0385dc79-5ff8-4d82-bcb6-xxxxxx', snapshot: { state: 'queued', nativeStatus: 'PENDING' } });
+      await expect(create()).resolves.toMatchObject({
+        upstreamTaskId: '0385dc79-5ff8-4d82-bcb6-xxxxxx',
+        snapshot: { state: 'queued', nativeStatus: 'PENDING' },
+      });
     },
     'query-pending': async () => {
       await expect(query()).resolves.toMatchObject({ state: 'queued', nativeStatus: 'PENDING', progress: 0 });
@@ -43,10 +50,16 @@ describe('AxClient against the documented answers', () => {
         nativeUsage: { duration: 15, input_video_duration: 5, output_video_duration: 10, video_count: 1, SR: 720 },
       });
       // The output's length is output_video_duration, never usage.duration (input plus output).
-      expect(snapshot.videos).toEqual([{ url: 'https://dashscope-result-sh.oss-accelerate.aliyuncs.com/xxx.mp4?Expires=xxx', durationSeconds: 10 }]);
+      expect(snapshot.videos).toEqual([
+        { url: 'https://dashscope-result-sh.oss-accelerate.aliyuncs.com/xxx.mp4?Expires=xxx', durationSeconds: 10 },
+      ]);
     },
     'query-failed': async () => {
-      await expect(query()).resolves.toMatchObject({ state: 'failed', failureCode: 'InvalidParameter', failureReason: 'The size is not match xxxxxx' });
+      await expect(query()).resolves.toMatchObject({
+        state: 'failed',
+        failureCode: 'InvalidParameter',
+        failureReason: 'The size is not match xxxxxx',
+      });
     },
     'query-canceled': async () => {
       await expect(query()).resolves.toMatchObject({ state: 'failed', nativeStatus: 'CANCELED' });
@@ -63,16 +76,32 @@ describe('AxClient against the documented answers', () => {
       });
     },
     'error-400-data-inspection': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 400, nativeCode: 'DataInspectionFailed' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 400,
+        nativeCode: 'DataInspectionFailed',
+      });
     },
     'error-401-invalid-api-key': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 401, nativeCode: 'InvalidApiKey' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 401,
+        nativeCode: 'InvalidApiKey',
+      });
     },
     'error-403-access-denied': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 403, nativeCode: 'AccessDenied' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 403,
+        nativeCode: 'AccessDenied',
+      });
     },
     'error-429-throttling': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 429, nativeCode: 'Throttling.RateQuota' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 429,
+        nativeCode: 'Throttling.RateQuota',
+      });
     },
     'error-500-internal': async () => {
       await expect(create()).rejects.toMatchObject({ name: 'UpstreamUnavailableError', httpStatus: 500 });

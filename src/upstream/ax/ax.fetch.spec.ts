@@ -1,7 +1,11 @@
 import { toAxSnapshot } from './ax.fetch';
 import { AX_STATUS } from './ax.status';
 
-const answer = (output: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ request_id: 'r', output, ...extra });
+const answer = (output: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  request_id: 'r',
+  output,
+  ...extra,
+});
 
 describe('family B status table', () => {
   it.each([
@@ -24,7 +28,15 @@ describe('family B status table', () => {
 
 describe('toAxSnapshot', () => {
   it('keeps the failure code and message', () => {
-    expect(toAxSnapshot(answer({ task_status: 'FAILED', code: 'DataInspectionFailed', message: 'input image may contain inappropriate content' }))).toMatchObject({
+    expect(
+      toAxSnapshot(
+        answer({
+          task_status: 'FAILED',
+          code: 'DataInspectionFailed',
+          message: 'input image may contain inappropriate content',
+        }),
+      ),
+    ).toMatchObject({
       state: 'failed',
       failureCode: 'DataInspectionFailed',
       failureReason: 'input image may contain inappropriate content',
@@ -40,6 +52,9 @@ describe('toAxSnapshot', () => {
   it('never throws on strange payloads', () => {
     expect(toAxSnapshot('oops')).toMatchObject({ state: 'unknown', raw: 'oops' });
     expect(toAxSnapshot({ output: 'x', usage: [1] })).toMatchObject({ state: 'unknown', videos: [] });
-    expect(toAxSnapshot({ output: { task_status: 'SUCCEEDED', video_url: 7 } })).toMatchObject({ state: 'succeeded', videos: [{ url: '7' }] });
+    expect(toAxSnapshot({ output: { task_status: 'SUCCEEDED', video_url: 7 } })).toMatchObject({
+      state: 'succeeded',
+      videos: [{ url: '7' }],
+    });
   });
 });

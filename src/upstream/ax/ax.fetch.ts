@@ -11,7 +11,9 @@ export function toAxSnapshot(payload: unknown): UpstreamTaskSnapshot {
   const usage = isRecord(payload.usage) ? payload.usage : undefined;
   const videoUrl = asNonEmptyString(output.video_url);
   // usage.duration counts input plus output seconds; only output_video_duration is the video's length.
-  const video: UpstreamVideo | undefined = videoUrl ? withoutUndefined({ url: videoUrl, durationSeconds: asNumber(usage?.output_video_duration) }) : undefined;
+  const video: UpstreamVideo | undefined = videoUrl
+    ? withoutUndefined({ url: videoUrl, durationSeconds: asNumber(usage?.output_video_duration) })
+    : undefined;
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus: asString(output.task_status) ?? '',
@@ -21,7 +23,11 @@ export function toAxSnapshot(payload: unknown): UpstreamTaskSnapshot {
   };
   const progress = progressFor(state, output.progress);
   if (progress !== undefined) snapshot.progress = progress;
-  if (state === 'failed') Object.assign(snapshot, withoutUndefined({ failureCode: asNonEmptyString(output.code), failureReason: asNonEmptyString(output.message) }));
+  if (state === 'failed')
+    Object.assign(
+      snapshot,
+      withoutUndefined({ failureCode: asNonEmptyString(output.code), failureReason: asNonEmptyString(output.message) }),
+    );
   if (usage) snapshot.nativeUsage = usage;
   return snapshot;
 }

@@ -16,5 +16,7 @@ export function readAxCreated(payload: unknown, channel: UpstreamChannel): Upstr
   if (taskId) return { upstreamTaskId: taskId, snapshot: toAxSnapshot(payload) };
   const native = readAxError(payload);
   if (native?.code !== undefined) throw rejection(400, native, channel);
-  throw new UpstreamOutcomeUnknownError(`Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`);
+  throw new UpstreamOutcomeUnknownError(
+    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
+  );
 }

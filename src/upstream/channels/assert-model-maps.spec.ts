@@ -9,7 +9,12 @@ const CATALOGUE = [
   ...['vdq3-mix', 'vdq3-turbo', 'vdq3', 'vdq2-pro', 'vdq2', 'vdq1', 'vd2.0'].map((name) => ({ name, family: 'vd' })),
 ];
 const KL_V1 = [{ name: 'kl-v1', family: 'kl' }];
-const channel = (id: string, family: UpstreamChannel['family'], modelMap?: Record<string, string>, simulated?: boolean): UpstreamChannel => ({
+const channel = (
+  id: string,
+  family: UpstreamChannel['family'],
+  modelMap?: Record<string, string>,
+  simulated?: boolean,
+): UpstreamChannel => ({
   id,
   family,
   baseUrl: 'https://x.example',
@@ -32,7 +37,10 @@ describe('assertModelMapsCover', () => {
   });
 
   it('stops the start naming the channel and every model of its family it cannot name upstream', () => {
-    const channels = [channel('vd-main', 'vd', { vdq3: 'viduq3' }), channel('ax-main', 'ax', { 'wx2.7-r2v': 'wan2.7-r2v' })];
+    const channels = [
+      channel('vd-main', 'vd', { vdq3: 'viduq3' }),
+      channel('ax-main', 'ax', { 'wx2.7-r2v': 'wan2.7-r2v' }),
+    ];
     expect(() => assertModelMapsCover(channels, CATALOGUE)).toThrow(ChannelConfigError);
     expect(() => assertModelMapsCover(channels, CATALOGUE)).toThrow(
       /channel vd-main has no upstream name for vdq3-mix, vdq3-turbo, vdq2-pro, vdq2, vdq1, vd2\.0; channel ax-main has no upstream name for wx2\.7-r2v-2026-06-12, wx2\.6-r2v, wx2\.6-r2v-flash\./,
@@ -40,9 +48,13 @@ describe('assertModelMapsCover', () => {
   });
 
   it('treats a channel without a map as naming nothing, and ignores inherited keys', () => {
-    expect(() => assertModelMapsCover([channel('kl-main', 'kl')], KL_V1)).toThrow(/kl-main has no upstream name for kl-v1/);
+    expect(() => assertModelMapsCover([channel('kl-main', 'kl')], KL_V1)).toThrow(
+      /kl-main has no upstream name for kl-v1/,
+    );
     const inherited = Object.create({ 'kl-v1': 'kling-v1' }) as Record<string, string>;
-    expect(() => assertModelMapsCover([channel('kl-main', 'kl', inherited)], KL_V1)).toThrow(/kl-main has no upstream name for kl-v1/);
+    expect(() => assertModelMapsCover([channel('kl-main', 'kl', inherited)], KL_V1)).toThrow(
+      /kl-main has no upstream name for kl-v1/,
+    );
   });
 
   it('skips simulated channels: the simulator accepts the public names', () => {

@@ -16,7 +16,9 @@ export function assertModelMapsCover(channels: readonly UpstreamChannel[], model
   const gaps = channels
     .filter((channel) => !channel.simulated)
     .flatMap((channel) => {
-      const missing = models.filter((m) => m.family === channel.family && !hasOwn(channel.modelMap, m.name)).map((m) => m.name);
+      const missing = models
+        .filter((m) => m.family === channel.family && !hasOwn(channel.modelMap, m.name))
+        .map((m) => m.name);
       return missing.length === 0 ? [] : [`channel ${channel.id} has no upstream name for ${missing.join(', ')}`];
     });
   if (gaps.length > 0) {

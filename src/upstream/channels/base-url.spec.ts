@@ -21,6 +21,8 @@ describe('checkBaseUrl', () => {
   });
 
   it('refuses a base that ends in the segments the client adds, suggesting the fix', () => {
-    expect(() => checkBaseUrl('https://api.vidu.com/ent/v2/', 'X', 'vd')).toThrow('X must not end in /ent/v2: the vd client adds /ent/v2 itself (use https://api.vidu.com).');
+    expect(() => checkBaseUrl('https://api.vidu.com/ent/v2/', 'X', 'vd')).toThrow(
+      'X must not end in /ent/v2: the vd client adds /ent/v2 itself (use https://api.vidu.com).',
+    );
   });
 });

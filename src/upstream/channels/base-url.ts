@@ -23,14 +23,17 @@ export function checkBaseUrl(value: string, name: string, family: UpstreamFamily
   } catch {
     throw new ChannelConfigError(`${name} must be an absolute http(s) URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ChannelConfigError(`${name} must be an absolute http(s) URL.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ChannelConfigError(`${name} must be an absolute http(s) URL.`);
   // Credentials belong in the key variables, where they are masked; a URL ends up in logs.
   if (url.username || url.password) throw new ChannelConfigError(`${name} must not contain credentials.`);
   if (url.search || url.hash) throw new ChannelConfigError(`${name} must not contain a query or fragment.`);
   const doubled = doubledSegments(url.pathname, CLIENT_PATH_PREFIX[family]);
   if (doubled) {
     const fixed = `${url.origin}${url.pathname.replace(/\/+$/, '').slice(0, -doubled.length)}`;
-    throw new ChannelConfigError(`${name} must not end in ${doubled}: the ${family} client adds ${CLIENT_PATH_PREFIX[family]} itself (use ${fixed}).`);
+    throw new ChannelConfigError(
+      `${name} must not end in ${doubled}: the ${family} client adds ${CLIENT_PATH_PREFIX[family]} itself (use ${fixed}).`,
+    );
   }
   return value.replace(/\/+$/, '');
 }

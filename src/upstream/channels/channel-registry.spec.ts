@@ -4,7 +4,12 @@ import { resolveHttpOptions } from '../http/upstream-http-options';
 import { UpstreamChannel, UpstreamUnavailableError } from '../upstream.types';
 import { ChannelRegistry } from './channel-registry';
 
-const channel = (id: string, family: UpstreamChannel['family']): UpstreamChannel => ({ id, family, baseUrl: `http://${id}.example`, apiKey: 'k' });
+const channel = (id: string, family: UpstreamChannel['family']): UpstreamChannel => ({
+  id,
+  family,
+  baseUrl: `http://${id}.example`,
+  apiKey: 'k',
+});
 
 async function openBreaker(breakers: UpstreamBreakers, channelId: string, failures: number): Promise<void> {
   for (let i = 0; i < failures; i++) {

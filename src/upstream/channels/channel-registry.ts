@@ -32,7 +32,8 @@ export class ChannelRegistry {
    */
   forFamily(family: string): UpstreamChannel {
     const channels = this.byFamily.get(family) ?? [];
-    if (channels.length === 0) throw new UpstreamUnavailableError(`No upstream channel is configured for family ${family}.`);
+    if (channels.length === 0)
+      throw new UpstreamUnavailableError(`No upstream channel is configured for family ${family}.`);
     const healthy = channels.filter((channel) => this.breakers.isAcceptingCalls(channel.id));
     const candidates = healthy.length > 0 ? healthy : channels;
     const cursor = this.cursors.get(family) ?? 0;

@@ -8,7 +8,13 @@ const SHIPPED = JSON.parse(readFileSync(join(__dirname, '../../../config/upstrea
 describe('loadChannels', () => {
   it('returns no channels when nothing is configured, without needing the model map file', () => {
     expect(loadChannels({})).toEqual([]);
-    expect(loadChannels({ UPSTREAM_KL_BASE_URL: '  ', UPSTREAM_CHANNELS: '', UPSTREAM_MODEL_MAP_FILE: '/nowhere/models.json' })).toEqual([]);
+    expect(
+      loadChannels({
+        UPSTREAM_KL_BASE_URL: '  ',
+        UPSTREAM_CHANNELS: '',
+        UPSTREAM_MODEL_MAP_FILE: '/nowhere/models.json',
+      }),
+    ).toEqual([]);
   });
 
   it('reads one default channel per configured family', () => {
@@ -22,7 +28,14 @@ describe('loadChannels', () => {
       UPSTREAM_VD_API_KEY: 'vd-key',
     });
     expect(channels).toEqual([
-      { id: 'kl-default', family: 'kl', baseUrl: 'https://kl.example', accessKey: 'ak', secretKey: 'sk', modelMap: SHIPPED.kl },
+      {
+        id: 'kl-default',
+        family: 'kl',
+        baseUrl: 'https://kl.example',
+        accessKey: 'ak',
+        secretKey: 'sk',
+        modelMap: SHIPPED.kl,
+      },
       { id: 'ax-default', family: 'ax', baseUrl: 'https://ax.example', apiKey: 'ax-key', modelMap: SHIPPED.ax },
       { id: 'vd-default', family: 'vd', baseUrl: 'http://127.0.0.1:4003', apiKey: 'vd-key', modelMap: SHIPPED.vd },
     ]);
@@ -32,7 +45,15 @@ describe('loadChannels', () => {
     const channels = loadChannels({
       UPSTREAM_AX_BASE_URL: 'https://ax.example',
       UPSTREAM_AX_API_KEY: 'k1',
-      UPSTREAM_CHANNELS: JSON.stringify([{ id: 'ax-backup', family: 'ax', baseUrl: 'https://ax2.example', apiKey: 'k2', modelMap: { 'wx2.7-r2v': 'relay-wan27' } }]),
+      UPSTREAM_CHANNELS: JSON.stringify([
+        {
+          id: 'ax-backup',
+          family: 'ax',
+          baseUrl: 'https://ax2.example',
+          apiKey: 'k2',
+          modelMap: { 'wx2.7-r2v': 'relay-wan27' },
+        },
+      ]),
     });
     expect(channels.map((c) => c.id)).toEqual(['ax-default', 'ax-backup']);
     expect(channels[0].modelMap).toEqual(SHIPPED.ax);
@@ -51,7 +72,11 @@ describe('loadChannels', () => {
         UPSTREAM_VD_API_KEY: 'k',
       });
       expect(kl.modelMap).toEqual({ 'kl-v1': 'kling-v1', 'kl-v1-6': 'kling-v1-6' });
-      expect(axChannel.modelMap).toMatchObject({ 'wx2.7-r2v': 'wan2.7-r2v', 'wx2.6-r2v': 'wan2.6-r2v', 'wx2.6-r2v-flash': 'wan2.6-r2v-flash' });
+      expect(axChannel.modelMap).toMatchObject({
+        'wx2.7-r2v': 'wan2.7-r2v',
+        'wx2.6-r2v': 'wan2.6-r2v',
+        'wx2.6-r2v-flash': 'wan2.6-r2v-flash',
+      });
       expect(vd.modelMap).toMatchObject({
         'vdq3-mix': 'viduq3-mix',
         'vdq3-turbo': 'viduq3-turbo',
@@ -72,7 +97,11 @@ describe('loadChannels', () => {
           { id: 'ax-2', family: 'ax', baseUrl: 'https://ax2.example', apiKey: 'k' },
         ]),
       });
-      expect(channels[0].modelMap).toEqual({ ...SHIPPED.ax, 'wx2.6-r2v': 'wan2.6-r2v-preview', 'wx-extra': 'wan-extra' });
+      expect(channels[0].modelMap).toEqual({
+        ...SHIPPED.ax,
+        'wx2.6-r2v': 'wan2.6-r2v-preview',
+        'wx-extra': 'wan-extra',
+      });
       expect(channels[1].modelMap).toEqual(SHIPPED.vd);
       expect(channels[2].modelMap).toEqual(channels[0].modelMap);
     });
@@ -87,7 +116,10 @@ describe('loadChannels', () => {
     it.each([
       [{ UPSTREAM_MODEL_MAP_FILE: '/nowhere/models.json' }, /model map file \/nowhere\/models.json cannot be read/],
       [{ UPSTREAM_AX_MODEL_MAP: '{"wx2.7-r2v": ' }, /UPSTREAM_AX_MODEL_MAP is not valid JSON/],
-      [{ UPSTREAM_AX_MODEL_MAP: '["wan2.7-r2v"]' }, /UPSTREAM_AX_MODEL_MAP must be an object of public name -> upstream name/],
+      [
+        { UPSTREAM_AX_MODEL_MAP: '["wan2.7-r2v"]' },
+        /UPSTREAM_AX_MODEL_MAP must be an object of public name -> upstream name/,
+      ],
       [{ UPSTREAM_AX_MODEL_MAP: '{"wx2.7-r2v": ""}' }, /UPSTREAM_AX_MODEL_MAP\.wx2\.7-r2v must be a non-empty string/],
     ])('refuses a bad model map %j', (env, message) => {
       expect(() => loadChannels({ ...ax, ...env })).toThrow(ChannelConfigError);
@@ -107,9 +139,21 @@ describe('loadChannels', () => {
 
   describe('base URLs', () => {
     it.each([
-      ['KL', 'https://api-singapore.klingai.com/v1', /UPSTREAM_KL_BASE_URL must not end in \/v1: the kl client adds \/v1 itself \(use https:\/\/api-singapore\.klingai\.com\)/],
-      ['AX', 'https://dashscope-intl.aliyuncs.com/api/v1/', /UPSTREAM_AX_BASE_URL must not end in \/api\/v1: .* \(use https:\/\/dashscope-intl\.aliyuncs\.com\)/],
-      ['AX', 'https://relay.example/wan/api', /UPSTREAM_AX_BASE_URL must not end in \/api: .* \(use https:\/\/relay\.example\/wan\)/],
+      [
+        'KL',
+        'https://api-singapore.klingai.com/v1',
+        /UPSTREAM_KL_BASE_URL must not end in \/v1: the kl client adds \/v1 itself \(use https:\/\/api-singapore\.klingai\.com\)/,
+      ],
+      [
+        'AX',
+        'https://dashscope-intl.aliyuncs.com/api/v1/',
+        /UPSTREAM_AX_BASE_URL must not end in \/api\/v1: .* \(use https:\/\/dashscope-intl\.aliyuncs\.com\)/,
+      ],
+      [
+        'AX',
+        'https://relay.example/wan/api',
+        /UPSTREAM_AX_BASE_URL must not end in \/api: .* \(use https:\/\/relay\.example\/wan\)/,
+      ],
       ['VD', 'https://api.vidu.com/ent/v2', /UPSTREAM_VD_BASE_URL must not end in \/ent\/v2/],
       ['VD', 'https://api.vidu.com/ENT', /UPSTREAM_VD_BASE_URL must not end in \/ent/],
     ])('refuses a %s base URL that already ends in the client’s own segments: %s', (family, baseUrl, message) => {
@@ -119,9 +163,11 @@ describe('loadChannels', () => {
     });
 
     it('refuses it in UPSTREAM_CHANNELS too, and accepts segments of another family or a sub-path', () => {
-      expect(() => loadChannels({ UPSTREAM_CHANNELS: '[{"id": "a", "family": "vd", "baseUrl": "https://v/ent/v2", "apiKey": "k"}]' })).toThrow(
-        /UPSTREAM_CHANNELS\[0\]\.baseUrl must not end in \/ent\/v2/,
-      );
+      expect(() =>
+        loadChannels({
+          UPSTREAM_CHANNELS: '[{"id": "a", "family": "vd", "baseUrl": "https://v/ent/v2", "apiKey": "k"}]',
+        }),
+      ).toThrow(/UPSTREAM_CHANNELS\[0\]\.baseUrl must not end in \/ent\/v2/);
       const channels = loadChannels({
         UPSTREAM_KL_BASE_URL: 'https://relay.example/kling',
         UPSTREAM_KL_API_KEY: 'k',
@@ -130,34 +176,80 @@ describe('loadChannels', () => {
         UPSTREAM_VD_BASE_URL: 'https://relay.example/v2/',
         UPSTREAM_VD_API_KEY: 'k',
       });
-      expect(channels.map((c) => c.baseUrl)).toEqual(['https://relay.example/kling', 'https://relay.example/v1', 'https://relay.example/v2']);
+      expect(channels.map((c) => c.baseUrl)).toEqual([
+        'https://relay.example/kling',
+        'https://relay.example/v1',
+        'https://relay.example/v2',
+      ]);
     });
   });
 
   it.each([
     [{ UPSTREAM_KL_API_KEY: 'k' }, /UPSTREAM_KL_BASE_URL is required/],
     [{ UPSTREAM_AX_BASE_URL: 'https://ax.example' }, /UPSTREAM_AX_API_KEY is required/],
-    [{ UPSTREAM_KL_BASE_URL: 'https://kl.example' }, /UPSTREAM_KL_API_KEY \(or UPSTREAM_KL_ACCESS_KEY and UPSTREAM_KL_SECRET_KEY\) is required/],
-    [{ UPSTREAM_KL_BASE_URL: 'https://kl.example', UPSTREAM_KL_ACCESS_KEY: 'ak' }, /UPSTREAM_KL_SECRET_KEY is required/],
-    [{ UPSTREAM_VD_BASE_URL: 'ftp://vd.example', UPSTREAM_VD_API_KEY: 'k' }, /UPSTREAM_VD_BASE_URL must be an absolute http\(s\) URL/],
+    [
+      { UPSTREAM_KL_BASE_URL: 'https://kl.example' },
+      /UPSTREAM_KL_API_KEY \(or UPSTREAM_KL_ACCESS_KEY and UPSTREAM_KL_SECRET_KEY\) is required/,
+    ],
+    [
+      { UPSTREAM_KL_BASE_URL: 'https://kl.example', UPSTREAM_KL_ACCESS_KEY: 'ak' },
+      /UPSTREAM_KL_SECRET_KEY is required/,
+    ],
+    [
+      { UPSTREAM_VD_BASE_URL: 'ftp://vd.example', UPSTREAM_VD_API_KEY: 'k' },
+      /UPSTREAM_VD_BASE_URL must be an absolute http\(s\) URL/,
+    ],
     [{ UPSTREAM_VD_BASE_URL: 'not a url', UPSTREAM_VD_API_KEY: 'k' }, /UPSTREAM_VD_BASE_URL must be an absolute/],
-    [{ UPSTREAM_VD_BASE_URL: 'https://user:pw@vd.example', UPSTREAM_VD_API_KEY: 'k' }, /UPSTREAM_VD_BASE_URL must not contain credentials/],
+    [
+      { UPSTREAM_VD_BASE_URL: 'https://user:pw@vd.example', UPSTREAM_VD_API_KEY: 'k' },
+      /UPSTREAM_VD_BASE_URL must not contain credentials/,
+    ],
     [{ UPSTREAM_CHANNELS: '[{"id": "x",' }, /UPSTREAM_CHANNELS is not valid JSON/],
     [{ UPSTREAM_CHANNELS: '{"id": "x"}' }, /UPSTREAM_CHANNELS must be a JSON array/],
     [{ UPSTREAM_CHANNELS: '[42]' }, /UPSTREAM_CHANNELS\[0\] must be an object/],
-    [{ UPSTREAM_CHANNELS: '[{"family": "ax", "baseUrl": "https://a", "apiKey": "k"}]' }, /UPSTREAM_CHANNELS\[0\]\.id is required/],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "zz", "baseUrl": "https://a", "apiKey": "k"}]' }, /UPSTREAM_CHANNELS\[0\]\.family must be one of kl, ax, vd/],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "apiKey": "k"}]' }, /UPSTREAM_CHANNELS\[0\]\.baseUrl is required/],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a"}]' }, /UPSTREAM_CHANNELS\[0\]\.apiKey is required/],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": 5}]' }, /UPSTREAM_CHANNELS\[0\]\.apiKey must be a string/],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "k", "apikey": "k"}]' }, /UPSTREAM_CHANNELS\[0\]\.apikey is not a channel field/],
     [
-      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "k", "modelMap": {"m": 1}}]' },
+      { UPSTREAM_CHANNELS: '[{"family": "ax", "baseUrl": "https://a", "apiKey": "k"}]' },
+      /UPSTREAM_CHANNELS\[0\]\.id is required/,
+    ],
+    [
+      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "zz", "baseUrl": "https://a", "apiKey": "k"}]' },
+      /UPSTREAM_CHANNELS\[0\]\.family must be one of kl, ax, vd/,
+    ],
+    [
+      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "apiKey": "k"}]' },
+      /UPSTREAM_CHANNELS\[0\]\.baseUrl is required/,
+    ],
+    [
+      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a"}]' },
+      /UPSTREAM_CHANNELS\[0\]\.apiKey is required/,
+    ],
+    [
+      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": 5}]' },
+      /UPSTREAM_CHANNELS\[0\]\.apiKey must be a string/,
+    ],
+    [
+      { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "k", "apikey": "k"}]' },
+      /UPSTREAM_CHANNELS\[0\]\.apikey is not a channel field/,
+    ],
+    [
+      {
+        UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "k", "modelMap": {"m": 1}}]',
+      },
       /UPSTREAM_CHANNELS\[0\]\.modelMap\.m must be a non-empty string/,
     ],
-    [{ UPSTREAM_CHANNELS: '[{"id": "a", "family": "vd", "baseUrl": "https://a", "accessKey": "ak", "secretKey": "sk"}]' }, /only used by family kl/],
     [
-      { UPSTREAM_AX_BASE_URL: 'https://a', UPSTREAM_AX_API_KEY: 'k', UPSTREAM_CHANNELS: '[{"id": "ax-default", "family": "ax", "baseUrl": "https://b", "apiKey": "k"}]' },
+      {
+        UPSTREAM_CHANNELS:
+          '[{"id": "a", "family": "vd", "baseUrl": "https://a", "accessKey": "ak", "secretKey": "sk"}]',
+      },
+      /only used by family kl/,
+    ],
+    [
+      {
+        UPSTREAM_AX_BASE_URL: 'https://a',
+        UPSTREAM_AX_API_KEY: 'k',
+        UPSTREAM_CHANNELS: '[{"id": "ax-default", "family": "ax", "baseUrl": "https://b", "apiKey": "k"}]',
+      },
       /"ax-default" is used twice/,
     ],
   ])('rejects %j', (env, message) => {
@@ -166,7 +258,9 @@ describe('loadChannels', () => {
   });
 
   it('never puts a secret into the error message', () => {
-    const env = { UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "super-secret-key", oops}]' };
+    const env = {
+      UPSTREAM_CHANNELS: '[{"id": "a", "family": "ax", "baseUrl": "https://a", "apiKey": "super-secret-key", oops}]',
+    };
     expect(() => loadChannels(env)).toThrow(ChannelConfigError);
     try {
       loadChannels(env);

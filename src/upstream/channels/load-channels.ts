@@ -22,7 +22,8 @@ export function loadChannels(env: Env): UpstreamChannel[] {
   const channels = [...FAMILIES.flatMap((family) => defaultChannel(env, family)), ...extraChannels(env)];
   const seen = new Set<string>();
   for (const channel of channels) {
-    if (seen.has(channel.id)) throw new ChannelConfigError(`UPSTREAM_CHANNELS: channel id "${channel.id}" is used twice.`);
+    if (seen.has(channel.id))
+      throw new ChannelConfigError(`UPSTREAM_CHANNELS: channel id "${channel.id}" is used twice.`);
     seen.add(channel.id);
   }
   if (channels.length === 0) return [];
@@ -44,8 +45,16 @@ function defaultChannel(env: Env, family: UpstreamFamily): UpstreamChannel[] {
   const accessKey = family === 'kl' ? read('ACCESS_KEY') : undefined;
   const secretKey = family === 'kl' ? read('SECRET_KEY') : undefined;
   if (!baseUrl && !apiKey && !accessKey && !secretKey) return [];
-  if (!baseUrl) throw new ChannelConfigError(`${prefix}_BASE_URL is required when other ${prefix}_* variables are set.`);
-  const channel = { id: `${family}-default`, family, baseUrl: checkBaseUrl(baseUrl, `${prefix}_BASE_URL`, family), apiKey, accessKey, secretKey };
+  if (!baseUrl)
+    throw new ChannelConfigError(`${prefix}_BASE_URL is required when other ${prefix}_* variables are set.`);
+  const channel = {
+    id: `${family}-default`,
+    family,
+    baseUrl: checkBaseUrl(baseUrl, `${prefix}_BASE_URL`, family),
+    apiKey,
+    accessKey,
+    secretKey,
+  };
   checkCredentials(channel, {
     apiKey: `${prefix}_API_KEY`,
     accessKey: `${prefix}_ACCESS_KEY`,
@@ -64,18 +73,25 @@ function extraChannels(env: Env): UpstreamChannel[] {
     // The parser's message quotes the input, which may hold keys: say only where to look.
     throw new ChannelConfigError('UPSTREAM_CHANNELS is not valid JSON (expected an array of channel objects).');
   }
-  if (!Array.isArray(parsed)) throw new ChannelConfigError('UPSTREAM_CHANNELS must be a JSON array of channel objects.');
+  if (!Array.isArray(parsed))
+    throw new ChannelConfigError('UPSTREAM_CHANNELS must be a JSON array of channel objects.');
   return parsed.map((item, index) => extraChannel(item, `UPSTREAM_CHANNELS[${index}]`));
 }
 
 function extraChannel(item: unknown, where: string): UpstreamChannel {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new ChannelConfigError(`${where} must be an object.`);
+  if (typeof item !== 'object' || item === null || Array.isArray(item))
+    throw new ChannelConfigError(`${where} must be an object.`);
   const raw = item as Record<string, unknown>;
   const unknownField = Object.keys(raw).find((key) => !CHANNEL_FIELDS.has(key));
-  if (unknownField) throw new ChannelConfigError(`${where}.${unknownField} is not a channel field (allowed: ${[...CHANNEL_FIELDS].join(', ')}).`);
+  if (unknownField)
+    throw new ChannelConfigError(
+      `${where}.${unknownField} is not a channel field (allowed: ${[...CHANNEL_FIELDS].join(', ')}).`,
+    );
   const id = optionalString(raw.id, `${where}.id`);
-  if (!id || !CHANNEL_ID.test(id)) throw new ChannelConfigError(`${where}.id is required: 1-64 letters, digits, '.', '_' or '-'.`);
-  if (!FAMILIES.includes(raw.family as UpstreamFamily)) throw new ChannelConfigError(`${where}.family must be one of ${FAMILIES.join(', ')}.`);
+  if (!id || !CHANNEL_ID.test(id))
+    throw new ChannelConfigError(`${where}.id is required: 1-64 letters, digits, '.', '_' or '-'.`);
+  if (!FAMILIES.includes(raw.family as UpstreamFamily))
+    throw new ChannelConfigError(`${where}.family must be one of ${FAMILIES.join(', ')}.`);
   const family = raw.family as UpstreamFamily;
   const baseUrl = optionalString(raw.baseUrl, `${where}.baseUrl`);
   if (!baseUrl) throw new ChannelConfigError(`${where}.baseUrl is required.`);
@@ -86,18 +102,30 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
     apiKey: optionalString(raw.apiKey, `${where}.apiKey`),
     accessKey: optionalString(raw.accessKey, `${where}.accessKey`),
     secretKey: optionalString(raw.secretKey, `${where}.secretKey`),
-    modelMap: raw.modelMap === undefined || raw.modelMap === null ? undefined : parseModelMap(raw.modelMap, `${where}.modelMap`),
+    modelMap:
+      raw.modelMap === undefined || raw.modelMap === null
+        ? undefined
+        : parseModelMap(raw.modelMap, `${where}.modelMap`),
   };
   if (family !== 'kl' && (channel.accessKey || channel.secretKey)) {
     throw new ChannelConfigError(`${where}: accessKey/secretKey are only used by family kl; use apiKey.`);
   }
-  checkCredentials(channel, { apiKey: `${where}.apiKey`, accessKey: `${where}.accessKey`, secretKey: `${where}.secretKey` });
+  checkCredentials(channel, {
+    apiKey: `${where}.apiKey`,
+    accessKey: `${where}.accessKey`,
+    secretKey: `${where}.secretKey`,
+  });
   return freeze(channel);
 }
 
-function checkCredentials(channel: UpstreamChannel, names: { apiKey: string; accessKey: string; secretKey: string }): void {
-  if (channel.accessKey && !channel.secretKey) throw new ChannelConfigError(`${names.secretKey} is required when ${names.accessKey} is set.`);
-  if (channel.secretKey && !channel.accessKey) throw new ChannelConfigError(`${names.accessKey} is required when ${names.secretKey} is set.`);
+function checkCredentials(
+  channel: UpstreamChannel,
+  names: { apiKey: string; accessKey: string; secretKey: string },
+): void {
+  if (channel.accessKey && !channel.secretKey)
+    throw new ChannelConfigError(`${names.secretKey} is required when ${names.accessKey} is set.`);
+  if (channel.secretKey && !channel.accessKey)
+    throw new ChannelConfigError(`${names.accessKey} is required when ${names.secretKey} is set.`);
   if (channel.apiKey || channel.accessKey) return;
   const alternatives = channel.family === 'kl' ? ` (or ${names.accessKey} and ${names.secretKey})` : '';
   throw new ChannelConfigError(`${names.apiKey}${alternatives} is required for channel ${channel.id}.`);

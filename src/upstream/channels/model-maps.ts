@@ -40,8 +40,13 @@ export function loadFamilyModelMaps(env: Env): FamilyModelMaps {
 export function parseModelMapFile(text: string, where: string): FamilyModelMaps {
   const parsed = parseJson(text, where);
   if (!isPlainObject(parsed)) throw new ChannelConfigError(`${where} must hold a JSON object of family -> model map.`);
-  const unknown = Object.keys(parsed).find((key) => !key.startsWith('$') && !UPSTREAM_FAMILIES.includes(key as UpstreamFamily));
-  if (unknown) throw new ChannelConfigError(`${where}: "${unknown}" is not an upstream family (expected ${UPSTREAM_FAMILIES.join(', ')}).`);
+  const unknown = Object.keys(parsed).find(
+    (key) => !key.startsWith('$') && !UPSTREAM_FAMILIES.includes(key as UpstreamFamily),
+  );
+  if (unknown)
+    throw new ChannelConfigError(
+      `${where}: "${unknown}" is not an upstream family (expected ${UPSTREAM_FAMILIES.join(', ')}).`,
+    );
   const maps = {} as Record<UpstreamFamily, ModelMap>;
   for (const family of UPSTREAM_FAMILIES) maps[family] = parseModelMap(parsed[family] ?? {}, `${where}: ${family}`);
   return maps;
@@ -77,7 +82,9 @@ function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {
-    throw new ChannelConfigError(`The upstream model map file ${file} cannot be read (set ${MODEL_MAP_FILE_VARIABLE} to its path).`);
+    throw new ChannelConfigError(
+      `The upstream model map file ${file} cannot be read (set ${MODEL_MAP_FILE_VARIABLE} to its path).`,
+    );
   }
 }
 

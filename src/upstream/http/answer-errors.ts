@@ -1,4 +1,9 @@
-import { UpstreamChannel, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { redactCredentials } from './redact';
 import type { UpstreamResponse } from './upstream-transport';
 
@@ -19,8 +24,15 @@ export function isSuccess(response: UpstreamResponse): boolean {
 }
 
 /** The rejection for a refused call, keeping the upstream's native code and (credential-free) message. */
-export function rejection(httpStatus: number, native: Partial<NativeError> | undefined, channel: UpstreamChannel): UpstreamRejectedError {
-  const message = native?.message !== undefined && native.message !== '' ? native.message : `Upstream rejected the request (HTTP ${httpStatus}).`;
+export function rejection(
+  httpStatus: number,
+  native: Partial<NativeError> | undefined,
+  channel: UpstreamChannel,
+): UpstreamRejectedError {
+  const message =
+    native?.message !== undefined && native.message !== ''
+      ? native.message
+      : `Upstream rejected the request (HTTP ${httpStatus}).`;
   return new UpstreamRejectedError(httpStatus, native?.code ?? httpStatus, redactCredentials(message, channel));
 }
 
@@ -46,6 +58,10 @@ export function throwUnlessSuccess(
   if (kind === 'fetch' && isTaskNotFound(response)) {
     throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
   }
-  if (response.status >= 400 && response.status < 500) throw rejection(response.status, readNativeError(response.body), channel);
-  throw new UpstreamUnavailableError(`Upstream channel ${channel.id} answered an unexpected HTTP ${response.status}.`, response.status);
+  if (response.status >= 400 && response.status < 500)
+    throw rejection(response.status, readNativeError(response.body), channel);
+  throw new UpstreamUnavailableError(
+    `Upstream channel ${channel.id} answered an unexpected HTTP ${response.status}.`,
+    response.status,
+  );
 }

@@ -20,7 +20,9 @@ describe('ConnectTimeoutHttpAgent', () => {
     const neverResolves: LookupFunction = () => undefined; // DNS that never answers: the socket never connects
     const started = Date.now();
     try {
-      await expect(get(agent, 'http://upstream.invalid/', neverResolves)).rejects.toMatchObject({ code: CONNECT_TIMEOUT_CODE });
+      await expect(get(agent, 'http://upstream.invalid/', neverResolves)).rejects.toMatchObject({
+        code: CONNECT_TIMEOUT_CODE,
+      });
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       agent.destroy();
@@ -40,24 +42,40 @@ describe('ConnectTimeoutHttpAgent', () => {
 });
 
 describe('faultFromTransportError', () => {
-  const axiosError = (code: string, request: object) => Object.assign(new Error('x'), { isAxiosError: true, code, request });
+  const axiosError = (code: string, request: object) =>
+    Object.assign(new Error('x'), { isAxiosError: true, code, request });
 
   it('classifies connect failures as not sent', () => {
-    expect(faultFromTransportError(axiosError(CONNECT_TIMEOUT_CODE, { writableFinished: false }), false)).toMatchObject({ kind: 'connect', requestSent: false });
-    expect(faultFromTransportError(axiosError('ECONNREFUSED', {}), false)).toMatchObject({ kind: 'connect', requestSent: false });
+    expect(faultFromTransportError(axiosError(CONNECT_TIMEOUT_CODE, { writableFinished: false }), false)).toMatchObject(
+      { kind: 'connect', requestSent: false },
+    );
+    expect(faultFromTransportError(axiosError('ECONNREFUSED', {}), false)).toMatchObject({
+      kind: 'connect',
+      requestSent: false,
+    });
   });
 
   it('classifies a timeout by whether the request was fully written', () => {
-    expect(faultFromTransportError(axiosError('ERR_CANCELED', { writableFinished: true }), true)).toMatchObject({ kind: 'timeout', requestSent: true });
-    expect(faultFromTransportError(axiosError('ERR_CANCELED', { writableFinished: false }), true)).toMatchObject({ kind: 'timeout', requestSent: false });
+    expect(faultFromTransportError(axiosError('ERR_CANCELED', { writableFinished: true }), true)).toMatchObject({
+      kind: 'timeout',
+      requestSent: true,
+    });
+    expect(faultFromTransportError(axiosError('ERR_CANCELED', { writableFinished: false }), true)).toMatchObject({
+      kind: 'timeout',
+      requestSent: false,
+    });
   });
 
   it('treats a reset on a reused keep-alive socket as not processed', () => {
-    expect(faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: true }), false)).toMatchObject({
+    expect(
+      faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: true }), false),
+    ).toMatchObject({
       kind: 'stale-connection',
       requestSent: false,
     });
-    expect(faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: false }), false)).toMatchObject({ kind: 'connection-lost', requestSent: true });
+    expect(
+      faultFromTransportError(axiosError('ECONNRESET', { writableFinished: true, reusedSocket: false }), false),
+    ).toMatchObject({ kind: 'connection-lost', requestSent: true });
   });
 
   it('leaves errors that are not about the wire alone', () => {

@@ -10,7 +10,11 @@ export const CONNECT_TIMEOUT_CODE = 'UPSTREAM_CONNECT_TIMEOUT';
  * Why here: axios only knows a whole-request timeout; a separate, shorter connect timeout lets an
  * unreachable host fail fast while a slow-but-alive upstream still gets the full request time.
  */
-function armConnectTimer(socket: Duplex | null | undefined, readyEvent: 'connect' | 'secureConnect', timeoutMs: number): void {
+function armConnectTimer(
+  socket: Duplex | null | undefined,
+  readyEvent: 'connect' | 'secureConnect',
+  timeoutMs: number,
+): void {
   if (!socket) return;
   const timer = setTimeout(() => {
     const error = Object.assign(new Error(`connect timeout after ${timeoutMs} ms`), { code: CONNECT_TIMEOUT_CODE });
@@ -31,7 +35,10 @@ export class ConnectTimeoutHttpAgent extends http.Agent {
     super(options);
   }
 
-  override createConnection(options: http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+  override createConnection(
+    options: http.ClientRequestArgs,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
     const socket = super.createConnection(options, callback);
     armConnectTimer(socket, 'connect', this.connectTimeoutMs);
     return socket;
@@ -47,7 +54,10 @@ export class ConnectTimeoutHttpsAgent extends https.Agent {
     super(options);
   }
 
-  override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+  override createConnection(
+    options: https.RequestOptions,
+    callback?: (err: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
     const socket = super.createConnection(options, callback);
     armConnectTimer(socket, 'secureConnect', this.connectTimeoutMs);
     return socket;

@@ -102,7 +102,9 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+  const limit = new Promise<never>(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
@@ -124,7 +126,10 @@ describe('lean http adapter', () => {
     server = await startServer((_req, res) => json(res, 200, { ok: true }));
     httpAgent = new http.Agent({ keepAlive: true });
     httpsAgent = new https.Agent({ keepAlive: true, ca: TEST_CERT });
-    client = leanAxiosInstance(axios.create(), createLeanHttpAdapter({ httpAgent, httpsAgent, maxResponseBytes: MAX_BYTES }));
+    client = leanAxiosInstance(
+      axios.create(),
+      createLeanHttpAdapter({ httpAgent, httpsAgent, maxResponseBytes: MAX_BYTES }),
+    );
   });
   afterEach(async () => {
     httpAgent.destroy();
@@ -137,8 +142,12 @@ describe('lean http adapter', () => {
       const params = { a: 'x y', b: 2, c: true, d: undefined, e: "ä/?&=#+%:$,[]!'()*~@;", f: '' };
       await client.request({ baseURL: `${server.baseUrl}/prefix/`, url: '/api/v1/tasks/t-1', method: 'GET', params });
       // axios' node adapter appended the query after URL parsing (so a quote stays a quote): as getUri builds it.
-      expect(`${server.baseUrl}${server.seen[0].url}`).toBe(axios.getUri({ baseURL: `${server.baseUrl}/prefix/`, url: '/api/v1/tasks/t-1', params }));
-      expect(server.seen[0].url).toBe("/prefix/api/v1/tasks/t-1?a=x+y&b=2&c=true&e=%C3%A4%2F%3F%26%3D%23%2B%25:$,%5B%5D!'()*~%40%3B&f=");
+      expect(`${server.baseUrl}${server.seen[0].url}`).toBe(
+        axios.getUri({ baseURL: `${server.baseUrl}/prefix/`, url: '/api/v1/tasks/t-1', params }),
+      );
+      expect(server.seen[0].url).toBe(
+        "/prefix/api/v1/tasks/t-1?a=x+y&b=2&c=true&e=%C3%A4%2F%3F%26%3D%23%2B%25:$,%5B%5D!'()*~%40%3B&f=",
+      );
     });
 
     it('sends the given headers, the body with its byte length, and the User-Agent axios sent', async () => {
@@ -148,7 +157,12 @@ describe('lean http adapter', () => {
         url: '/create',
         method: 'POST',
         data: body,
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: 'Bearer sk-test-secret', 'X-DashScope-Async': 'enable' },
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          Authorization: 'Bearer sk-test-secret',
+          'X-DashScope-Async': 'enable',
+        },
       });
       const [request] = server.seen;
       expect(request.method).toBe('POST');
@@ -164,11 +178,18 @@ describe('lean http adapter', () => {
         connection: 'keep-alive',
       });
       // Header names keep their case on the wire.
-      expect(request.rawHeaders).toEqual(expect.arrayContaining(['Authorization', 'X-DashScope-Async', 'Content-Type']));
+      expect(request.rawHeaders).toEqual(
+        expect.arrayContaining(['Authorization', 'X-DashScope-Async', 'Content-Type']),
+      );
     });
 
     it('sends a GET without a body, Content-Type or Content-Length', async () => {
-      await client.request({ baseURL: server.baseUrl, url: '/task/1', method: 'GET', headers: { Accept: 'application/json' } });
+      await client.request({
+        baseURL: server.baseUrl,
+        url: '/task/1',
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+      });
       expect(server.seen[0].headers['content-length']).toBeUndefined();
       expect(server.seen[0].headers['content-type']).toBeUndefined();
       expect(server.seen[0].headers['transfer-encoding']).toBeUndefined();
@@ -205,13 +226,21 @@ describe('lean http adapter', () => {
   });
 
   describe('paths and query strings', () => {
-    it.each([['/tasks/a b'], ['/tasks/ä'], ['/a/../b'], ['/a/./b/.'], ['/x?y=1'], ['/x#frag'], ['//double'], ['/plain/task-01_A.b~c'], ['/pct/%2F%zz'], ['no-slash']])(
-      'builds %s as URL parsing would',
-      (path) => {
-        const expected = new URL(`http://h/base/${path.replace(/^\/+/, '')}`);
-        expect(requestPath('/base', path, undefined)).toBe(expected.pathname + expected.search);
-      },
-    );
+    it.each([
+      ['/tasks/a b'],
+      ['/tasks/ä'],
+      ['/a/../b'],
+      ['/a/./b/.'],
+      ['/x?y=1'],
+      ['/x#frag'],
+      ['//double'],
+      ['/plain/task-01_A.b~c'],
+      ['/pct/%2F%zz'],
+      ['no-slash'],
+    ])('builds %s as URL parsing would', (path) => {
+      const expected = new URL(`http://h/base/${path.replace(/^\/+/, '')}`);
+      expect(requestPath('/base', path, undefined)).toBe(expected.pathname + expected.search);
+    });
 
     it('appends the query with & when the path already has one, and leaves it off when every value is undefined', () => {
       expect(requestPath('', '/x?y=1', { z: 2 })).toBe('/x?y=1&z=2');
@@ -222,7 +251,14 @@ describe('lean http adapter', () => {
     it('encodes like axios for every printable ASCII character and some beyond', () => {
       let text = '';
       for (let code = 32; code < 127; code++) text += String.fromCharCode(code);
-      const params = { [text]: text, ' padded key ': ' padded value ', unicode: 'é中😀', number: 1.5, no: false, nothing: null };
+      const params = {
+        [text]: text,
+        ' padded key ': ' padded value ',
+        unicode: 'é中😀',
+        number: 1.5,
+        no: false,
+        nothing: null,
+      };
       expect(`http://h/?${queryString(params)}`).toBe(axios.getUri({ url: 'http://h/', params }));
     });
   });
@@ -230,20 +266,34 @@ describe('lean http adapter', () => {
   describe('answers', () => {
     it('resolves every status with the body as text, a UTF-8 BOM stripped', async () => {
       server.handle((_req, res) => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('\ufeffnot here'));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({ status: 404, data: 'not here' });
+      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({
+        status: 404,
+        data: 'not here',
+      });
       server.handle((_req, res) => json(res, 503, { busy: true }));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({ status: 503, data: '{"busy":true}' });
+      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({
+        status: 503,
+        data: '{"busy":true}',
+      });
     });
 
     it('returns a redirect as an answer and does not follow it', async () => {
-      server.handle((req, res) => (req.url === '/start' ? res.writeHead(302, { Location: '/elsewhere' }).end('moved') : json(res, 200, { followed: true })));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/start', method: 'POST', data: '{}' })).resolves.toMatchObject({ status: 302, data: 'moved' });
+      server.handle((req, res) =>
+        req.url === '/start'
+          ? res.writeHead(302, { Location: '/elsewhere' }).end('moved')
+          : json(res, 200, { followed: true }),
+      );
+      await expect(
+        client.request({ baseURL: server.baseUrl, url: '/start', method: 'POST', data: '{}' }),
+      ).resolves.toMatchObject({ status: 302, data: 'moved' });
       expect(server.seen.map((request) => request.url)).toEqual(['/start']);
     });
 
     it('accepts an answer of exactly maxResponseBytes', async () => {
       server.handle((_req, res) => res.writeHead(200).end('x'.repeat(MAX_BYTES)));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({ data: 'x'.repeat(MAX_BYTES) });
+      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({
+        data: 'x'.repeat(MAX_BYTES),
+      });
     });
 
     it('fails a larger answer with ERR_BAD_RESPONSE and stops reading it (the connection is dropped)', async () => {
@@ -254,16 +304,27 @@ describe('lean http adapter', () => {
         res.on('close', () => clearInterval(timer));
       });
       const error = await errorOf(client.request({ baseURL: server.baseUrl, url: '/x', method: 'POST', data: '{}' }));
-      expect(error).toMatchObject({ code: 'ERR_BAD_RESPONSE', message: `maxContentLength size of ${MAX_BYTES} exceeded` });
+      expect(error).toMatchObject({
+        code: 'ERR_BAD_RESPONSE',
+        message: `maxContentLength size of ${MAX_BYTES} exceeded`,
+      });
       await within(server.closed(0), 1000, 'the connection closing');
       expect(faultFromTransportError(error, false)).toMatchObject({ kind: 'connection-lost', requestSent: true });
     });
 
     it('decodes a compressed answer although it did not ask for one; the limit applies to the decoded size', async () => {
-      server.handle((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipSync(JSON.stringify({ zipped: true }))));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({ data: '{"zipped":true}' });
-      server.handle((_req, res) => res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipSync('z'.repeat(MAX_BYTES * 4))));
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).rejects.toMatchObject({ code: 'ERR_BAD_RESPONSE' });
+      server.handle((_req, res) =>
+        res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipSync(JSON.stringify({ zipped: true }))),
+      );
+      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).resolves.toMatchObject({
+        data: '{"zipped":true}',
+      });
+      server.handle((_req, res) =>
+        res.writeHead(200, { 'Content-Encoding': 'gzip' }).end(gzipSync('z'.repeat(MAX_BYTES * 4))),
+      );
+      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'GET' })).rejects.toMatchObject({
+        code: 'ERR_BAD_RESPONSE',
+      });
     });
   });
 
@@ -271,7 +332,15 @@ describe('lean http adapter', () => {
     it('rejects with a cancel carrying the request, and destroys the connection', async () => {
       server.handle(() => undefined); // never answers
       const controller = new AbortController();
-      const call = errorOf(client.request({ baseURL: server.baseUrl, url: '/create', method: 'POST', data: '{"a":1}', signal: controller.signal }));
+      const call = errorOf(
+        client.request({
+          baseURL: server.baseUrl,
+          url: '/create',
+          method: 'POST',
+          data: '{"a":1}',
+          signal: controller.signal,
+        }),
+      );
       await within(
         waitFor(() => server.seen.length === 1),
         1000,
@@ -290,7 +359,9 @@ describe('lean http adapter', () => {
     it('sends nothing when the signal has already aborted', async () => {
       const controller = new AbortController();
       controller.abort();
-      await expect(client.request({ baseURL: server.baseUrl, url: '/x', method: 'POST', data: '{}', signal: controller.signal })).rejects.toMatchObject({ code: 'ERR_CANCELED' });
+      await expect(
+        client.request({ baseURL: server.baseUrl, url: '/x', method: 'POST', data: '{}', signal: controller.signal }),
+      ).rejects.toMatchObject({ code: 'ERR_CANCELED' });
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(server.seen).toHaveLength(0);
     });
@@ -309,7 +380,10 @@ describe('lean http adapter', () => {
     it('connect timeout of the agent: a connect fault', async () => {
       const neverResolves: LookupFunction = () => undefined;
       const agent = new ConnectTimeoutHttpAgent({ keepAlive: true, lookup: neverResolves } as http.AgentOptions, 100);
-      const slow = leanAxiosInstance(axios.create(), createLeanHttpAdapter({ httpAgent: agent, httpsAgent, maxResponseBytes: MAX_BYTES }));
+      const slow = leanAxiosInstance(
+        axios.create(),
+        createLeanHttpAdapter({ httpAgent: agent, httpsAgent, maxResponseBytes: MAX_BYTES }),
+      );
       try {
         const error = await errorOf(slow.request({ baseURL: 'http://upstream.invalid', url: '/x', method: 'GET' }));
         expect(error.code).toBe(CONNECT_TIMEOUT_CODE);
@@ -352,7 +426,12 @@ describe('lean http adapter', () => {
 describe('UpstreamTransport over the lean adapter', () => {
   let server: TestServer;
   let stack: ReturnType<typeof createTestUpstream>;
-  const channel = (baseUrl: string): UpstreamChannel => ({ id: 'lean', family: 'ax', baseUrl, apiKey: 'sk-test-secret' });
+  const channel = (baseUrl: string): UpstreamChannel => ({
+    id: 'lean',
+    family: 'ax',
+    baseUrl,
+    apiKey: 'sk-test-secret',
+  });
 
   beforeEach(async () => {
     server = await startServer((_req, res) => json(res, 200, {}));
@@ -364,23 +443,46 @@ describe('UpstreamTransport over the lean adapter', () => {
   });
 
   it('sends Accept, the JSON body and the family headers; GETs carry the query', async () => {
-    await stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: { a: 1 }, headers: { Authorization: 'Bearer sk-test-secret' } });
-    await stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/task/1', query: { external_task_id: 'a b', n: 1, none: undefined }, headers: {} });
-    expect(server.seen[0]).toMatchObject({ body: '{"a":1}', headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer sk-test-secret' } });
+    await stack.transport.send(channel(server.baseUrl), {
+      method: 'POST',
+      path: '/create',
+      body: { a: 1 },
+      headers: { Authorization: 'Bearer sk-test-secret' },
+    });
+    await stack.transport.send(channel(server.baseUrl), {
+      method: 'GET',
+      path: '/task/1',
+      query: { external_task_id: 'a b', n: 1, none: undefined },
+      headers: {},
+    });
+    expect(server.seen[0]).toMatchObject({
+      body: '{"a":1}',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: 'Bearer sk-test-secret',
+      },
+    });
     expect(server.seen[1].url).toBe('/task/1?external_task_id=a+b&n=1');
     expect(server.seen[1].headers).toMatchObject({ accept: 'application/json' });
   });
 
   it('returns a 3xx to the family client (not followed)', async () => {
     server.handle((_req, res) => res.writeHead(307, { Location: 'http://elsewhere.invalid/' }).end());
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} })).resolves.toEqual({ status: 307, body: undefined });
+    await expect(
+      stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} }),
+    ).resolves.toEqual({ status: 307, body: undefined });
     expect(server.seen).toHaveLength(1);
   });
 
   it('an oversize answer is a fault: outcome unknown for a POST, unavailable for a GET', async () => {
     server.handle((_req, res) => res.writeHead(200).end('x'.repeat(MAX_BYTES + 1)));
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} })).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/task/1', headers: {} })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(
+      stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} }),
+    ).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    await expect(
+      stack.transport.send(channel(server.baseUrl), { method: 'GET', path: '/task/1', headers: {} }),
+    ).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 
   it('a request on a stale keep-alive connection goes again on another socket, POST included; the breaker never sees it', async () => {
@@ -390,7 +492,14 @@ describe('UpstreamTransport over the lean adapter', () => {
       let calls = 0;
       // The first request lands on the pooled socket, which the upstream closes unread.
       server.handle((req, res) => (++calls === 1 ? req.socket.destroy() : json(res, 200, { again: method })));
-      await expect(stack.transport.send(channel(server.baseUrl), { method, path: '/create', body: method === 'POST' ? {} : undefined, headers: {} })).resolves.toEqual({
+      await expect(
+        stack.transport.send(channel(server.baseUrl), {
+          method,
+          path: '/create',
+          body: method === 'POST' ? {} : undefined,
+          headers: {},
+        }),
+      ).resolves.toEqual({
         status: 200,
         body: { again: method },
       });
@@ -404,7 +513,9 @@ describe('UpstreamTransport over the lean adapter', () => {
       calls++;
       req.socket.destroy();
     });
-    await expect(stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} })).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    await expect(
+      stack.transport.send(channel(server.baseUrl), { method: 'POST', path: '/create', body: {}, headers: {} }),
+    ).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
     expect(calls).toBe(1);
   });
 
@@ -412,7 +523,12 @@ describe('UpstreamTransport over the lean adapter', () => {
     const gone = await startServer(() => undefined);
     await gone.close();
     const error = await stack.transport
-      .send(channel(gone.baseUrl), { method: 'POST', path: '/create', body: { key: 'x' }, headers: { Authorization: 'Bearer sk-test-secret' } })
+      .send(channel(gone.baseUrl), {
+        method: 'POST',
+        path: '/create',
+        body: { key: 'x' },
+        headers: { Authorization: 'Bearer sk-test-secret' },
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain('sk-test-secret');

@@ -37,7 +37,10 @@ const USER_AGENT = `axios/${axios.VERSION}`;
 const ACCEPT_ENCODING = 'identity';
 // axios' leniency for truncated compressed bodies.
 const ZLIB_OPTIONS: zlib.ZlibOptions = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const BROTLI_OPTIONS: zlib.BrotliOptions = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+const BROTLI_OPTIONS: zlib.BrotliOptions = {
+  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+};
 
 /**
  * An axios adapter for the upstream calls: one `http(s).request` on the given keep-alive agents,
@@ -109,7 +112,14 @@ export function createLeanHttpAdapter(options: LeanAdapterOptions): AxiosAdapter
             if (settled) return;
             size += chunk.length;
             if (size > maxBytes) {
-              fail(new AxiosError(`maxContentLength size of ${maxBytes} exceeded`, AxiosError.ERR_BAD_RESPONSE, config, req));
+              fail(
+                new AxiosError(
+                  `maxContentLength size of ${maxBytes} exceeded`,
+                  AxiosError.ERR_BAD_RESPONSE,
+                  config,
+                  req,
+                ),
+              );
               // Stop reading: the connection is dropped with the rest of the answer.
               req.destroy();
               if (body !== res) body.destroy();
@@ -136,7 +146,9 @@ export function createLeanHttpAdapter(options: LeanAdapterOptions): AxiosAdapter
         },
       );
       // Once an answer has begun, the upstream has processed the request: a reset then is a broken answer, never a stale connection.
-      req.on('error', (error: NodeJS.ErrnoException) => fail(answered ? brokenAnswer(error, config, req) : AxiosError.from(error, undefined, config, req)));
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        fail(answered ? brokenAnswer(error, config, req) : AxiosError.from(error, undefined, config, req)),
+      );
 
       if (signal) {
         if (signal.aborted) return onAbort();
@@ -162,7 +174,10 @@ export function leanAxiosInstance(base: AxiosInstance, adapter: AxiosAdapter): A
 
 /** `pathPrefix` + `url` + `?query`, as axios' URL parsing and `buildURL` would give them. */
 export function requestPath(pathPrefix: string, url: string, params: Record<string, unknown> | undefined): string {
-  let path = url.charCodeAt(0) === 0x2f && url.charCodeAt(1) !== 0x2f ? pathPrefix + url : `${pathPrefix}/${url.replace(LEADING_SLASHES, '')}`;
+  let path =
+    url.charCodeAt(0) === 0x2f && url.charCodeAt(1) !== 0x2f
+      ? pathPrefix + url
+      : `${pathPrefix}/${url.replace(LEADING_SLASHES, '')}`;
   if (!PLAIN_PATH.test(path) || (path.includes('/.') && DOT_SEGMENT.test(path))) {
     // Rare: characters URL parsing would escape, dot segments, a '?' or '#' in the path.
     const parsed = new URL(`http://upstream.invalid${path}`);
@@ -180,7 +195,8 @@ export function queryString(params: Record<string, unknown>): string {
   for (const key of Object.keys(params)) {
     const value = params[key];
     if (value === undefined || value === null) continue;
-    if (typeof value === 'object') throw new TypeError(`upstream query parameter "${key}" must be a string, number or boolean`);
+    if (typeof value === 'object')
+      throw new TypeError(`upstream query parameter "${key}" must be a string, number or boolean`);
     query += `${query === '' ? '' : '&'}${encodeParam(key.trim())}=${encodeParam(String(value as string | number | boolean))}`;
   }
   return query;
@@ -188,13 +204,16 @@ export function queryString(params: Record<string, unknown>): string {
 
 function encodeParam(text: string): string {
   const encoded = encodeURIComponent(text);
-  return encoded.includes('%') ? encoded.replace(AXIOS_UNESCAPED, (match) => AXIOS_UNESCAPE[match.toUpperCase()]) : encoded;
+  return encoded.includes('%')
+    ? encoded.replace(AXIOS_UNESCAPED, (match) => AXIOS_UNESCAPE[match.toUpperCase()])
+    : encoded;
 }
 
 function parseTarget(baseUrl: string, options: LeanAdapterOptions): Target {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  if (!secure && url.protocol !== 'http:') throw new AxiosError(`Unsupported protocol ${url.protocol}`, AxiosError.ERR_BAD_REQUEST);
+  if (!secure && url.protocol !== 'http:')
+    throw new AxiosError(`Unsupported protocol ${url.protocol}`, AxiosError.ERR_BAD_REQUEST);
   return {
     request: secure ? https.request : http.request,
     agent: secure ? options.httpsAgent : options.httpAgent,
@@ -219,7 +238,8 @@ function nodeHeaders(headers: AxiosHeaders, data: string | Buffer | undefined): 
     else if (lower === 'accept-encoding') acceptEncoding = true;
   }
   if (!userAgent) out['User-Agent'] = USER_AGENT;
-  if (data !== undefined && data !== null) out['Content-Length'] = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  if (data !== undefined && data !== null)
+    out['Content-Length'] = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
   if (!acceptEncoding) out['Accept-Encoding'] = ACCEPT_ENCODING;
   return out;
 }

@@ -1,4 +1,13 @@
-import { asArray, asNonEmptyString, asNumber, asPercent, asRecord, asString, parseJsonLeniently, withoutUndefined } from './lenient';
+import {
+  asArray,
+  asNonEmptyString,
+  asNumber,
+  asPercent,
+  asRecord,
+  asString,
+  parseJsonLeniently,
+  withoutUndefined,
+} from './lenient';
 
 describe('lenient readers', () => {
   it('reads numbers sent as numbers or as strings', () => {

@@ -1,6 +1,12 @@
 import { applyModelMap } from './model-map';
 
-const channel = { id: 'c', family: 'vd' as const, baseUrl: 'http://x', apiKey: 'sk-live-123456', modelMap: { vdq3: 'viduq3-pro', 'kl-v1-6': 'kling-v1-6' } };
+const channel = {
+  id: 'c',
+  family: 'vd' as const,
+  baseUrl: 'http://x',
+  apiKey: 'sk-live-123456',
+  modelMap: { vdq3: 'viduq3-pro', 'kl-v1-6': 'kling-v1-6' },
+};
 
 describe('applyModelMap', () => {
   it('renames mapped models in `model` and `model_name` without touching the input', () => {

@@ -5,7 +5,11 @@ import { asPercent } from './lenient';
 export type StatusTable = ReadonlyMap<string, UpstreamTaskState>;
 
 /** Looks a native status up after `normalise` (case folding); missing or unlisted words are `unknown`, never an error. */
-export function mapStatus(table: StatusTable, nativeStatus: string | undefined, normalise: (word: string) => string): UpstreamTaskState {
+export function mapStatus(
+  table: StatusTable,
+  nativeStatus: string | undefined,
+  normalise: (word: string) => string,
+): UpstreamTaskState {
   if (nativeStatus === undefined) return 'unknown';
   return table.get(normalise(nativeStatus.trim())) ?? 'unknown';
 }

@@ -14,7 +14,12 @@ export class UpstreamAgents implements OnModuleDestroy {
   readonly https: ConnectTimeoutHttpsAgent;
 
   constructor(@Inject(UPSTREAM_HTTP_OPTIONS) options: UpstreamHttpOptions) {
-    const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: MAX_SOCKETS_PER_HOST,
+      timeout: IDLE_SOCKET_MS,
+      scheduling: 'lifo' as const,
+    };
     this.http = new ConnectTimeoutHttpAgent(agentOptions, options.connectTimeoutMs);
     this.https = new ConnectTimeoutHttpsAgent(agentOptions, options.connectTimeoutMs);
   }

@@ -33,7 +33,8 @@ export class UpstreamBreakers {
   /** False while the breaker would fail fast; true again once a probe call would be let through. */
   isAcceptingCalls(channelId: string, nowMs = Date.now()): boolean {
     const entry = this.byChannel.get(channelId);
-    if (!entry || entry.policy.state === CircuitState.Closed || entry.policy.state === CircuitState.HalfOpen) return true;
+    if (!entry || entry.policy.state === CircuitState.Closed || entry.policy.state === CircuitState.HalfOpen)
+      return true;
     if (entry.policy.state === CircuitState.Isolated) return false;
     return nowMs - (entry.openedAtMs ?? 0) >= this.options.breakerHalfOpenAfterMs;
   }

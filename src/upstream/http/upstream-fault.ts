@@ -31,7 +31,15 @@ export class UpstreamFault extends Error {
 }
 
 /** Node/axios error codes meaning the TCP connection could not be made. */
-const CONNECT_CODES = new Set([CONNECT_TIMEOUT_CODE, 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const CONNECT_CODES = new Set([
+  CONNECT_TIMEOUT_CODE,
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 /**
  * Classifies a transport error thrown by axios. `timedOut` is true when our own time limit aborted
@@ -44,9 +52,15 @@ export function faultFromTransportError(error: unknown, timedOut: boolean): Upst
   const request = error.request as Partial<ClientRequest> | undefined;
   const requestSent = request?.writableFinished === true;
   const code = error.code ?? '';
-  if (timedOut) return new UpstreamFault('timeout', requestSent ? 'no answer within the time limit' : 'request could not be sent within the time limit', requestSent);
+  if (timedOut)
+    return new UpstreamFault(
+      'timeout',
+      requestSent ? 'no answer within the time limit' : 'request could not be sent within the time limit',
+      requestSent,
+    );
   if (CONNECT_CODES.has(code)) return new UpstreamFault('connect', `could not connect (${code})`, false);
   // Node's advice: a reset on a reused keep-alive socket means the server had already closed it; nothing was processed.
-  if (code === 'ECONNRESET' && request?.reusedSocket === true) return new UpstreamFault('stale-connection', 'reused connection was closed by the upstream', false);
+  if (code === 'ECONNRESET' && request?.reusedSocket === true)
+    return new UpstreamFault('stale-connection', 'reused connection was closed by the upstream', false);
   return new UpstreamFault('connection-lost', `connection lost${code ? ` (${code})` : ''}`, requestSent);
 }

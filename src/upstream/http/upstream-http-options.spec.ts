@@ -18,7 +18,13 @@ describe('upstream HTTP options', () => {
   });
 
   it('reads the app configuration knobs', () => {
-    expect(httpOptionsFromConfig({ UPSTREAM_TIMEOUT_MS: 100, UPSTREAM_CONNECT_TIMEOUT_MS: 200, UPSTREAM_READ_TIMEOUT_MS: 300 })).toMatchObject({
+    expect(
+      httpOptionsFromConfig({
+        UPSTREAM_TIMEOUT_MS: 100,
+        UPSTREAM_CONNECT_TIMEOUT_MS: 200,
+        UPSTREAM_READ_TIMEOUT_MS: 300,
+      }),
+    ).toMatchObject({
       createTimeoutMs: 100,
       connectTimeoutMs: 200,
       readTimeoutMs: 300,

@@ -27,9 +27,15 @@ describe('UpstreamTransport', () => {
 
   it('returns answers below 500 with the body parsed, or as text when it is not JSON', async () => {
     upstream.handle((_req, res) => sendJson(res, 201, { ok: '5.0' }));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).resolves.toEqual({ status: 201, body: { ok: '5.0' } });
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).resolves.toEqual({
+      status: 201,
+      body: { ok: '5.0' },
+    });
     upstream.handle((_req, res) => res.writeHead(400).end('<html>bad</html>'));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).resolves.toEqual({ status: 400, body: '<html>bad</html>' });
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).resolves.toEqual({
+      status: 400,
+      body: '<html>bad</html>',
+    });
     expect(upstream.requests[0].body).toEqual({ a: 1 });
     expect(upstream.requests[0].headers['content-type']).toBe('application/json');
   });
@@ -44,19 +50,26 @@ describe('UpstreamTransport', () => {
   it('retries a GET after upstream faults, with back-off, and succeeds when the upstream recovers', async () => {
     let calls = 0;
     upstream.handle((_req, res) => (++calls < 3 ? sendJson(res, 503, {}) : sendJson(res, 200, { done: true })));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).resolves.toEqual({ status: 200, body: { done: true } });
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).resolves.toEqual({
+      status: 200,
+      body: { done: true },
+    });
     expect(upstream.requests).toHaveLength(3);
   });
 
   it('gives up on a GET after 1 + readRetries attempts', async () => {
     upstream.handle((_req, res) => sendJson(res, 500, {}));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
     expect(upstream.requests).toHaveLength(1 + stack.options.readRetries);
   });
 
   it('never retries a POST', async () => {
     upstream.handle((_req, res) => sendJson(res, 500, {}));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
     expect(upstream.requests).toHaveLength(1);
   });
 
@@ -71,7 +84,9 @@ describe('UpstreamTransport', () => {
     stack = createTestUpstream({ createTimeoutMs: 200 });
     upstream.handle(() => undefined); // hang
     const started = Date.now();
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(
+      UpstreamOutcomeUnknownError,
+    );
     expect(Date.now() - started).toBeLessThan(900);
     expect(upstream.requests).toHaveLength(1);
   });
@@ -80,12 +95,16 @@ describe('UpstreamTransport', () => {
     stack.close();
     stack = createTestUpstream({ readTimeoutMs: 150, readRetries: 0 });
     upstream.handle(() => undefined);
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), GET)).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
   });
 
   it('reports a POST whose connection broke after it was sent as OutcomeUnknown', async () => {
     upstream.handle((_req, res) => res.socket?.destroy());
-    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(
+      UpstreamOutcomeUnknownError,
+    );
   });
 
   it('reports a POST that could not be written completely before the timeout as Unavailable (surely not accepted)', async () => {
@@ -101,7 +120,9 @@ describe('UpstreamTransport', () => {
       stack = createTestUpstream({ createTimeoutMs: 300 });
       const { port } = stuck.address() as AddressInfo;
       const huge = { blob: 'x'.repeat(64 * 1024 * 1024) };
-      const error = await stack.transport.send(channelAt(`http://127.0.0.1:${port}`), { ...POST, body: huge }).catch((e: unknown) => e);
+      const error = await stack.transport
+        .send(channelAt(`http://127.0.0.1:${port}`), { ...POST, body: huge })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UpstreamUnavailableError);
     } finally {
       sockets.forEach((socket) => socket.destroy());
@@ -112,7 +133,9 @@ describe('UpstreamTransport', () => {
   it('reports a refused connection as Unavailable', async () => {
     const closed = await startFakeUpstream();
     await closed.close();
-    await expect(stack.transport.send(channelAt(closed.baseUrl), POST)).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(stack.transport.send(channelAt(closed.baseUrl), POST)).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
   });
 
   it('opens the channel breaker after consecutive upstream faults and then fails fast without calling', async () => {
@@ -130,7 +153,8 @@ describe('UpstreamTransport', () => {
   it('lets a probe through once half-open and closes again when it succeeds', async () => {
     upstream.handle((_req, res) => sendJson(res, 500, {}));
     const channel = channelAt(upstream.baseUrl);
-    for (let i = 0; i < stack.options.breakerConsecutiveFailures; i++) await stack.transport.send(channel, POST).catch(() => undefined);
+    for (let i = 0; i < stack.options.breakerConsecutiveFailures; i++)
+      await stack.transport.send(channel, POST).catch(() => undefined);
     upstream.handle((_req, res) => sendJson(res, 200, { ok: true }));
     await new Promise((resolve) => setTimeout(resolve, stack.options.breakerHalfOpenAfterMs + 20));
     expect(stack.breakers.isAcceptingCalls(channel.id)).toBe(true);
@@ -153,9 +177,12 @@ describe('UpstreamTransport', () => {
   it('keeps one breaker per channel', async () => {
     upstream.handle((_req, res) => sendJson(res, 500, {}));
     const failing = channelAt(upstream.baseUrl, 'failing');
-    for (let i = 0; i < stack.options.breakerConsecutiveFailures; i++) await stack.transport.send(failing, POST).catch(() => undefined);
+    for (let i = 0; i < stack.options.breakerConsecutiveFailures; i++)
+      await stack.transport.send(failing, POST).catch(() => undefined);
     upstream.handle((_req, res) => sendJson(res, 200, {}));
-    await expect(stack.transport.send(channelAt(upstream.baseUrl, 'healthy'), POST)).resolves.toMatchObject({ status: 200 });
+    await expect(stack.transport.send(channelAt(upstream.baseUrl, 'healthy'), POST)).resolves.toMatchObject({
+      status: 200,
+    });
     expect(stack.breakers.stateOf('failing')).toBe('open');
   });
 

@@ -1,9 +1,24 @@
 import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
-import { ExponentialBackoff, RetryPolicy, TimeoutPolicy, TimeoutStrategy, handleType, isBrokenCircuitError, isIsolatedCircuitError, retry, timeout } from 'cockatiel';
+import {
+  ExponentialBackoff,
+  RetryPolicy,
+  TimeoutPolicy,
+  TimeoutStrategy,
+  handleType,
+  isBrokenCircuitError,
+  isIsolatedCircuitError,
+  retry,
+  timeout,
+} from 'cockatiel';
 import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamTiming, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamOutcomeUnknownError,
+  UpstreamTiming,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { createLeanHttpAdapter, leanAxiosInstance } from './lean-http-adapter';
 import { parseJsonLeniently } from './lenient';
 import { UpstreamAgents } from './upstream-agents';
@@ -53,7 +68,10 @@ export class UpstreamTransport {
   ) {
     // abortOnReturn off: the signal belongs to this one call, and aborting it after every answer
     // built a DOMException with a stack trace per call (~2% of a create).
-    this.writeTimeout = timeout(options.createTimeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false });
+    this.writeTimeout = timeout(options.createTimeoutMs, {
+      strategy: TimeoutStrategy.Cooperative,
+      abortOnReturn: false,
+    });
     this.readTimeout = timeout(options.readTimeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false });
     this.readRetry = retry(handleType(UpstreamFault), {
       maxAttempts: options.readRetries,
@@ -64,7 +82,14 @@ export class UpstreamTransport {
     // every finished request, building an AxiosError with a stack). The lean adapter replaces axios'
     // node adapter: no redirects (they could carry credentials to another host; a 3xx is an answer),
     // no proxy from the environment (channels name their upstream), at most maxResponseBytes read.
-    this.axios = leanAxiosInstance(http.axiosRef, createLeanHttpAdapter({ httpAgent: agents.http, httpsAgent: agents.https, maxResponseBytes: options.maxResponseBytes }));
+    this.axios = leanAxiosInstance(
+      http.axiosRef,
+      createLeanHttpAdapter({
+        httpAgent: agents.http,
+        httpsAgent: agents.https,
+        maxResponseBytes: options.maxResponseBytes,
+      }),
+    );
   }
 
   async send(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
@@ -72,7 +97,8 @@ export class UpstreamTransport {
     const breaker = this.breakers.policyFor(channel.id);
     const timeLimit = isRead ? this.readTimeout : this.writeTimeout;
     // Retry outside the breaker: every attempt counts towards the channel's health, and an open breaker stops retrying.
-    const attempt = () => breaker.execute(() => timeLimit.execute(({ signal }) => this.sendOnce(channel, request, signal)));
+    const attempt = () =>
+      breaker.execute(() => timeLimit.execute(({ signal }) => this.sendOnce(channel, request, signal)));
     try {
       return isRead ? await this.readRetry.execute(attempt) : await attempt();
     } catch (error) {
@@ -80,11 +106,20 @@ export class UpstreamTransport {
     }
   }
 
-  private async sendOnce(channel: UpstreamChannel, request: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  private async sendOnce(
+    channel: UpstreamChannel,
+    request: UpstreamRequest,
+    signal: AbortSignal,
+  ): Promise<UpstreamResponse> {
     const startedAt = performance.now();
     try {
       // Only the keys a call uses: axios merges every key given (an undefined `params` still costs a deep-merge pass).
-      const config: AxiosRequestConfig = { baseURL: channel.baseUrl, url: request.path, method: request.method, signal };
+      const config: AxiosRequestConfig = {
+        baseURL: channel.baseUrl,
+        url: request.path,
+        method: request.method,
+        signal,
+      };
       if (request.query !== undefined) config.params = request.query;
       if (request.body === undefined) {
         config.headers = { Accept: 'application/json', ...request.headers };
@@ -94,7 +129,8 @@ export class UpstreamTransport {
         config.data = JSON.stringify(request.body);
       }
       const response = await this.requestOnLiveSocket(config, signal);
-      if (response.status >= 500) throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
+      if (response.status >= 500)
+        throw new UpstreamFault('http-5xx', `answered HTTP ${response.status}`, true, response.status);
       return { status: response.status, body: parseJsonLeniently(response.data) };
     } catch (error) {
       if (error instanceof UpstreamFault) throw error;
@@ -124,13 +160,20 @@ export class UpstreamTransport {
   private toPublicError(error: unknown, channel: UpstreamChannel, request: UpstreamRequest): unknown {
     const call = `${request.method} ${request.path}`;
     if (isBrokenCircuitError(error) || isIsolatedCircuitError(error)) {
-      return new UpstreamUnavailableError(`Upstream channel ${channel.id} is paused after repeated failures (circuit open); ${call} not sent.`);
+      return new UpstreamUnavailableError(
+        `Upstream channel ${channel.id} is paused after repeated failures (circuit open); ${call} not sent.`,
+      );
     }
     if (!(error instanceof UpstreamFault)) return error;
     const maybeAccepted = request.method !== 'GET' && error.requestSent && error.kind !== 'http-5xx';
     if (maybeAccepted) {
-      return new UpstreamOutcomeUnknownError(`Upstream channel ${channel.id}: ${call} was sent but ${error.message}; it may have been accepted.`);
+      return new UpstreamOutcomeUnknownError(
+        `Upstream channel ${channel.id}: ${call} was sent but ${error.message}; it may have been accepted.`,
+      );
     }
-    return new UpstreamUnavailableError(`Upstream channel ${channel.id}: ${call} failed: ${error.message}.`, error.httpStatus);
+    return new UpstreamUnavailableError(
+      `Upstream channel ${channel.id}: ${call} failed: ${error.message}.`,
+      error.httpStatus,
+    );
   }
 }

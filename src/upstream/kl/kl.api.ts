@@ -57,7 +57,8 @@ export const KL_OPERATIONS: Readonly<Record<KlOperation, KlTaskEndpoints>> = {
 };
 
 export function klOperation(operation: string): KlTaskEndpoints {
-  if (!Object.prototype.hasOwnProperty.call(KL_OPERATIONS, operation)) throw new Error(`kl upstream has no task operation "${operation}".`);
+  if (!Object.prototype.hasOwnProperty.call(KL_OPERATIONS, operation))
+    throw new Error(`kl upstream has no task operation "${operation}".`);
   return KL_OPERATIONS[operation as KlOperation];
 }
 

@@ -39,12 +39,16 @@ export class KlAuth {
     const cached = this.cache.get(channel.id);
     if (cached && cached.accessKey === accessKey && nowMs < cached.refreshAtMs) return cached.token;
     const nowSeconds = Math.floor(nowMs / 1000);
-    const token = jwt.sign({ iss: accessKey, exp: nowSeconds + KL_JWT_TTL_SECONDS, nbf: nowSeconds - KL_JWT_NOT_BEFORE_SKEW_SECONDS }, secretKey, {
-      algorithm: 'HS256',
-      header: { alg: 'HS256', typ: 'JWT' },
-      // Exactly the claims the wire protocol names; no iat.
-      noTimestamp: true,
-    });
+    const token = jwt.sign(
+      { iss: accessKey, exp: nowSeconds + KL_JWT_TTL_SECONDS, nbf: nowSeconds - KL_JWT_NOT_BEFORE_SKEW_SECONDS },
+      secretKey,
+      {
+        algorithm: 'HS256',
+        header: { alg: 'HS256', typ: 'JWT' },
+        // Exactly the claims the wire protocol names; no iat.
+        noTimestamp: true,
+      },
+    );
     const refreshAtMs = (nowSeconds + KL_JWT_TTL_SECONDS - KL_JWT_REFRESH_MARGIN_SECONDS) * 1000;
     this.cache.set(channel.id, { accessKey, token, refreshAtMs });
     return token;

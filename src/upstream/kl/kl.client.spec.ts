@@ -2,11 +2,23 @@ import * as jwt from 'jsonwebtoken';
 import { ManualClock } from '../../platform/time/clock';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { KL_PATHS } from './kl.api';
 
 const envelope = (data: unknown, code = 0, message = 'SUCCEED') => ({ code, message, request_id: 'req-1', data });
-const created = { task_id: 'up-1', task_status: 'submitted', task_info: { external_task_id: 'pub-1' }, created_at: 1, updated_at: 1 };
+const created = {
+  task_id: 'up-1',
+  task_status: 'submitted',
+  task_info: { external_task_id: 'pub-1' },
+  created_at: 1,
+  updated_at: 1,
+};
 
 describe('KlClient', () => {
   let upstream: FakeUpstream;
@@ -38,7 +50,11 @@ describe('KlClient', () => {
       await stack.kl.submit(keyed, 'multi_elements', { prompt: 'p' });
       const token = bearerOf();
       const now = Math.floor(clock.nowMs() / 1000);
-      const verified = jwt.verify(token, 'sk-secret-456', { algorithms: ['HS256'], clockTimestamp: now, complete: true });
+      const verified = jwt.verify(token, 'sk-secret-456', {
+        algorithms: ['HS256'],
+        clockTimestamp: now,
+        complete: true,
+      });
       expect(verified.header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
       expect(verified.payload).toEqual({ iss: 'ak-123', exp: now + 1800, nbf: now - 5 });
       expect(() => jwt.verify(token, 'another-secret', { clockTimestamp: now })).toThrow();
@@ -61,23 +77,42 @@ describe('KlClient', () => {
   describe('submit', () => {
     it('maps the model name, uses the gateway callback and our reference as external_task_id', async () => {
       const mapped = { ...channel, modelMap: { 'kl-v1-6': 'kling-v1-6' } };
-      const body = { model_name: 'kl-v1-6', prompt: 'p', callback_url: 'https://client.example/cb', external_task_id: 'client-own' };
-      const result = await stack.kl.submit(mapped, 'multi_elements', body, { callbackUrl: 'https://gw.example/cb/tok', clientReference: 'pub-1' });
+      const body = {
+        model_name: 'kl-v1-6',
+        prompt: 'p',
+        callback_url: 'https://client.example/cb',
+        external_task_id: 'client-own',
+      };
+      const result = await stack.kl.submit(mapped, 'multi_elements', body, {
+        callbackUrl: 'https://gw.example/cb/tok',
+        clientReference: 'pub-1',
+      });
       expect(upstream.requests[0]).toMatchObject({ method: 'POST', url: KL_PATHS.multiElements });
-      expect(upstream.requests[0].body).toEqual({ model_name: 'kling-v1-6', prompt: 'p', callback_url: 'https://gw.example/cb/tok', external_task_id: 'pub-1' });
+      expect(upstream.requests[0].body).toEqual({
+        model_name: 'kling-v1-6',
+        prompt: 'p',
+        callback_url: 'https://gw.example/cb/tok',
+        external_task_id: 'pub-1',
+      });
       expect(body.model_name).toBe('kl-v1-6');
       expect(result.upstreamTaskId).toBe('up-1');
       expect(result.snapshot).toMatchObject({ state: 'queued', nativeStatus: 'submitted' });
     });
 
     it('never forwards the caller’s own callback_url or external_task_id', async () => {
-      await stack.kl.submit(channel, 'custom_voices', { voice_name: 'v', callback_url: 'https://client.example/cb', external_task_id: 'client-own' });
+      await stack.kl.submit(channel, 'custom_voices', {
+        voice_name: 'v',
+        callback_url: 'https://client.example/cb',
+        external_task_id: 'client-own',
+      });
       expect(upstream.requests[0].url).toBe(KL_PATHS.customVoices);
       expect(upstream.requests[0].body).toEqual({ voice_name: 'v' });
     });
 
     it('keeps the native code and message of a 400 rejection, without credentials', async () => {
-      upstream.handle((_req, res) => sendJson(res, 400, { code: 1201, message: 'duration invalid for key kl-api-key-123', request_id: 'r' }));
+      upstream.handle((_req, res) =>
+        sendJson(res, 400, { code: 1201, message: 'duration invalid for key kl-api-key-123', request_id: 'r' }),
+      );
       const error = await stack.kl.submit(channel, 'multi_elements', { prompt: 'p' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UpstreamRejectedError);
       expect(error).toMatchObject({ httpStatus: 400, nativeCode: 1201, message: 'duration invalid for key ***' });
@@ -85,7 +120,11 @@ describe('KlClient', () => {
 
     it('treats a non-zero envelope code in a 200 as a rejection, and a 5xxx code as unavailable', async () => {
       upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1102, 'balance not enough')));
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 1102, message: 'balance not enough' });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        nativeCode: 1102,
+        message: 'balance not enough',
+      });
       upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 5000, 'internal')));
       await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
     });
@@ -99,12 +138,16 @@ describe('KlClient', () => {
       stack.close();
       stack = createTestUpstream({ createTimeoutMs: 150 }, clock);
       upstream.handle(() => undefined);
-      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-1' })).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-1' })).rejects.toBeInstanceOf(
+        UpstreamOutcomeUnknownError,
+      );
     });
 
     it('falls back to our reference when an accepted answer carries no task ID', async () => {
       upstream.handle((_req, res) => sendJson(res, 200, envelope({ task_status: 'submitted' })));
-      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-9' })).resolves.toMatchObject({ upstreamTaskId: 'pub-9' });
+      await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-9' })).resolves.toMatchObject(
+        { upstreamTaskId: 'pub-9' },
+      );
       await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
     });
 
@@ -129,7 +172,11 @@ describe('KlClient', () => {
             task_id: 'up-1',
             task_status: 'succeed',
             task_status_msg: '',
-            task_result: { videos: [{ id: 'v1', session_id: 's', url: 'http://x/v.mp4', watermark_url: 'http://x/w.mp4', duration: '5.0' }] },
+            task_result: {
+              videos: [
+                { id: 'v1', session_id: 's', url: 'http://x/v.mp4', watermark_url: 'http://x/w.mp4', duration: '5.0' },
+              ],
+            },
             final_unit_deduction: '2.5',
             surprise_field: { nested: true },
           }),
@@ -148,8 +195,13 @@ describe('KlClient', () => {
     });
 
     it('keeps the real failure reason', async () => {
-      upstream.handle((_req, res) => sendJson(res, 200, envelope({ task_id: 'up-1', task_status: 'failed', task_status_msg: 'content moderation' })));
-      await expect(stack.kl.fetch(channel, 'custom_voices', 'up-1')).resolves.toMatchObject({ state: 'failed', failureReason: 'content moderation' });
+      upstream.handle((_req, res) =>
+        sendJson(res, 200, envelope({ task_id: 'up-1', task_status: 'failed', task_status_msg: 'content moderation' })),
+      );
+      await expect(stack.kl.fetch(channel, 'custom_voices', 'up-1')).resolves.toMatchObject({
+        state: 'failed',
+        failureReason: 'content moderation',
+      });
       expect(upstream.requests[0].url).toBe(`${KL_PATHS.customVoices}/up-1`);
     });
 
@@ -161,18 +213,29 @@ describe('KlClient', () => {
     });
 
     it('treats a 404 with code 1202 (invalid method) or without a family A body as a rejection, never as a lost task', async () => {
-      upstream.handle((_req, res) => sendJson(res, 404, { code: 1202, message: 'invalid request method', request_id: 'r' }));
+      upstream.handle((_req, res) =>
+        sendJson(res, 404, { code: 1202, message: 'invalid request method', request_id: 'r' }),
+      );
       const error = await stack.kl.fetch(channel, 'multi_elements', 'up-1').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UpstreamRejectedError);
       expect(error).not.toBeInstanceOf(UpstreamTaskNotFoundError);
       expect(error).toMatchObject({ httpStatus: 404, nativeCode: 1202 });
       expect(upstream.requests).toHaveLength(1); // no second lookup form for a wrong method
       upstream.handle((_req, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<html>Not Found</html>'));
-      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 404 });
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 404,
+      });
     });
 
     describe('lookup by external_task_id', () => {
-      const task = { task_id: 'up-7', task_status: 'processing', task_info: { external_task_id: 'task_01PUB' }, created_at: 1, updated_at: 2 };
+      const task = {
+        task_id: 'up-7',
+        task_status: 'processing',
+        task_info: { external_task_id: 'task_01PUB' },
+        created_at: 1,
+        updated_at: 2,
+      };
 
       it('uses the documented form first: the reference as the path segment', async () => {
         upstream.handle((_req, res) => sendJson(res, 200, envelope(task)));
@@ -184,7 +247,11 @@ describe('KlClient', () => {
       it('falls back to the query-parameter form when the path form finds nothing', async () => {
         upstream.handle((req, res) =>
           req.url.includes('?')
-            ? sendJson(res, 200, envelope([{ ...task, task_id: 'other', task_info: { external_task_id: 'someone-else' } }, task]))
+            ? sendJson(
+                res,
+                200,
+                envelope([{ ...task, task_id: 'other', task_info: { external_task_id: 'someone-else' } }, task]),
+              )
             : sendJson(res, 404, { code: 1203, message: 'not found' }),
         );
         const snapshot = await stack.kl.fetch(channel, 'custom_voices', 'task_01PUB');
@@ -196,22 +263,42 @@ describe('KlClient', () => {
       });
 
       it('accepts a single task from the query form, but only with that exact external ID', async () => {
-        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 200, envelope(task)) : sendJson(res, 200, envelope(null, 1203, 'not found'))));
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).resolves.toMatchObject({ upstreamTaskId: 'up-7' });
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01OTHER')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+        upstream.handle((req, res) =>
+          req.url.includes('?')
+            ? sendJson(res, 200, envelope(task))
+            : sendJson(res, 200, envelope(null, 1203, 'not found')),
+        );
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).resolves.toMatchObject({
+          upstreamTaskId: 'up-7',
+        });
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01OTHER')).rejects.toBeInstanceOf(
+          UpstreamTaskNotFoundError,
+        );
       });
 
       it('is not found when neither form knows it, or the query form is refused', async () => {
         upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(
+          UpstreamTaskNotFoundError,
+        );
         expect(upstream.requests).toHaveLength(2);
-        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 400, { code: 1201, message: 'unknown parameter' }) : sendJson(res, 404, { code: 1203 })));
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+        upstream.handle((req, res) =>
+          req.url.includes('?')
+            ? sendJson(res, 400, { code: 1201, message: 'unknown parameter' })
+            : sendJson(res, 404, { code: 1203 }),
+        );
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(
+          UpstreamTaskNotFoundError,
+        );
       });
 
       it('lets an outage of the second form through instead of calling the task lost', async () => {
-        upstream.handle((req, res) => (req.url.includes('?') ? sendJson(res, 503, { code: 5001 }) : sendJson(res, 404, { code: 1203 })));
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+        upstream.handle((req, res) =>
+          req.url.includes('?') ? sendJson(res, 503, { code: 5001 }) : sendJson(res, 404, { code: 1203 }),
+        );
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).rejects.toBeInstanceOf(
+          UpstreamUnavailableError,
+        );
       });
     });
 
@@ -237,8 +324,13 @@ describe('KlClient', () => {
     });
 
     it('answers an unreadable payload with state unknown instead of throwing', async () => {
-      upstream.handle((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>maintenance</html>'));
-      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).resolves.toMatchObject({ state: 'unknown', raw: '<html>maintenance</html>' });
+      upstream.handle((_req, res) =>
+        res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>maintenance</html>'),
+      );
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'up-1')).resolves.toMatchObject({
+        state: 'unknown',
+        raw: '<html>maintenance</html>',
+      });
     });
   });
 
@@ -247,7 +339,11 @@ describe('KlClient', () => {
       upstream.handle((_req, res) => sendJson(res, 200, envelope({ status: 0, session_id: 'sess-1', fps: '30.0' })));
       const data = await stack.kl.call(channel, 'POST', KL_PATHS.initSelection, { video_url: 'http://x/in.mp4' });
       expect(data).toEqual({ status: 0, session_id: 'sess-1', fps: '30.0' });
-      expect(upstream.requests[0]).toMatchObject({ method: 'POST', url: KL_PATHS.initSelection, body: { video_url: 'http://x/in.mp4' } });
+      expect(upstream.requests[0]).toMatchObject({
+        method: 'POST',
+        url: KL_PATHS.initSelection,
+        body: { video_url: 'http://x/in.mp4' },
+      });
       expect(upstream.requests[0].headers.authorization).toBe('Bearer kl-api-key-123');
     });
 
@@ -259,9 +355,20 @@ describe('KlClient', () => {
     });
 
     it('relabels the official preset voices owned_by "kling" as "kl"', async () => {
-      const preset = (owner: unknown) => ({ task_id: 'p', task_status: 'succeed', task_result: { voices: [{ voice_id: 'v', voice_name: 'Warm', owned_by: owner }] } });
-      upstream.handle((_req, res) => sendJson(res, 200, envelope([preset('kling'), preset('Kling'), preset('777'), { task_id: 'odd' }])));
-      const data = await stack.kl.call<Array<{ task_result?: { voices: Array<{ owned_by: string }> } }>>(channel, 'GET', KL_PATHS.presetsVoices, {});
+      const preset = (owner: unknown) => ({
+        task_id: 'p',
+        task_status: 'succeed',
+        task_result: { voices: [{ voice_id: 'v', voice_name: 'Warm', owned_by: owner }] },
+      });
+      upstream.handle((_req, res) =>
+        sendJson(res, 200, envelope([preset('kling'), preset('Kling'), preset('777'), { task_id: 'odd' }])),
+      );
+      const data = await stack.kl.call<Array<{ task_result?: { voices: Array<{ owned_by: string }> } }>>(
+        channel,
+        'GET',
+        KL_PATHS.presetsVoices,
+        {},
+      );
       expect(data.map((item) => item.task_result?.voices[0].owned_by)).toEqual(['kl', 'kl', '777', undefined]);
       expect(data[0].task_result?.voices[0]).toMatchObject({ voice_id: 'v', voice_name: 'Warm' });
     });
@@ -274,9 +381,14 @@ describe('KlClient', () => {
         message: 'points out of range',
       });
       upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'session not found' }));
-      await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 404 });
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 404,
+      });
       upstream.handle((_req, res) => res.writeHead(200).end('not json'));
-      await expect(stack.kl.call(channel, 'POST', KL_PATHS.deleteVoices, { voice_id: 'v' })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.deleteVoices, { voice_id: 'v' })).rejects.toBeInstanceOf(
+        UpstreamUnavailableError,
+      );
     });
   });
 });

@@ -35,7 +35,12 @@ export class KlClient implements UpstreamTaskClient {
     private readonly auth: KlAuth,
   ) {}
 
-  async submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options: SubmitOptions = {}): Promise<UpstreamSubmitResult> {
+  async submit(
+    channel: UpstreamChannel,
+    operation: string,
+    body: Record<string, unknown>,
+    options: SubmitOptions = {},
+  ): Promise<UpstreamSubmitResult> {
     const endpoints = klOperation(operation);
     const response = await this.transport.send(channel, {
       method: 'POST',
@@ -53,7 +58,12 @@ export class KlClient implements UpstreamTaskClient {
    * recovery of unconfirmed creations looks tasks up that way. The documented path form is asked
    * first; when it finds nothing, the query-parameter form, before the task counts as not found.
    */
-  async fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options: FetchOptions = {}): Promise<UpstreamTaskSnapshot> {
+  async fetch(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options: FetchOptions = {},
+  ): Promise<UpstreamTaskSnapshot> {
     const endpoints = klOperation(operation);
     try {
       return await this.fetchByPath(channel, endpoints, upstreamTaskId, options);
@@ -65,7 +75,12 @@ export class KlClient implements UpstreamTaskClient {
     }
   }
 
-  private async fetchByPath(channel: UpstreamChannel, endpoints: KlTaskEndpoints, id: string, options: FetchOptions): Promise<UpstreamTaskSnapshot> {
+  private async fetchByPath(
+    channel: UpstreamChannel,
+    endpoints: KlTaskEndpoints,
+    id: string,
+    options: FetchOptions,
+  ): Promise<UpstreamTaskSnapshot> {
     const response = await this.transport.send(channel, {
       method: 'GET',
       path: endpoints.queryPath(id),
@@ -85,7 +100,13 @@ export class KlClient implements UpstreamTaskClient {
   ): Promise<UpstreamTaskSnapshot | undefined> {
     const { path, query } = endpoints.referenceQuery(externalTaskId);
     try {
-      const response = await this.transport.send(channel, { method: 'GET', path, query, headers: klAuthHeaders(this.auth.tokenFor(channel)), timing: options.timing });
+      const response = await this.transport.send(channel, {
+        method: 'GET',
+        path,
+        query,
+        headers: klAuthHeaders(this.auth.tokenFor(channel)),
+        timing: options.timing,
+      });
       const task = pickTaskByExternalId(klEnvelopeData(response, 'fetch', channel).data, externalTaskId);
       return task ? toKlSnapshot(task, response.body) : undefined;
     } catch (error) {
@@ -117,7 +138,10 @@ export class KlClient implements UpstreamTaskClient {
       timing: options.timing,
     });
     const { envelope, data } = klEnvelopeData(response, 'call', channel);
-    if (!envelope) throw new UpstreamUnavailableError(`Upstream channel ${channel.id} answered ${method} ${path} without a family A envelope.`);
+    if (!envelope)
+      throw new UpstreamUnavailableError(
+        `Upstream channel ${channel.id} answered ${method} ${path} without a family A envelope.`,
+      );
     return klCallData(path, data) as T;
   }
 }

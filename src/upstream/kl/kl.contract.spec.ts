@@ -1,7 +1,12 @@
 import { answerWith, fixtureNames, loadFixture } from '../testing/contract-fixtures';
 import { FakeUpstream, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import { UpstreamChannel, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { KL_PATHS } from './kl.api';
 
 /**
@@ -32,19 +37,31 @@ describe('KlClient against the documented answers', () => {
       });
     },
     'query-submitted': async () => {
-      await expect(stack.kl.fetch(channel, 'multi_elements', '842262441917521987')).resolves.toMatchObject({ state: 'queued', nativeStatus: 'submitted' });
+      await expect(stack.kl.fetch(channel, 'multi_elements', '842262441917521987')).resolves.toMatchObject({
+        state: 'queued',
+        nativeStatus: 'submitted',
+      });
     },
     'query-processing': async () => {
-      await expect(stack.kl.fetch(channel, 'multi_elements', '842262441917521987')).resolves.toMatchObject({ state: 'running', nativeStatus: 'processing' });
+      await expect(stack.kl.fetch(channel, 'multi_elements', '842262441917521987')).resolves.toMatchObject({
+        state: 'running',
+        nativeStatus: 'processing',
+      });
     },
     'query-succeed': async () => {
       const snapshot = await stack.kl.fetch(channel, 'multi_elements', '842262441917521987');
-      expect(snapshot).toMatchObject({ state: 'succeeded', progress: 100, upstreamTaskId: '842262441917521987', nativeUsage: { final_unit_deduction: '2.5' } });
+      expect(snapshot).toMatchObject({
+        state: 'succeeded',
+        progress: 100,
+        upstreamTaskId: '842262441917521987',
+        nativeUsage: { final_unit_deduction: '2.5' },
+      });
       expect(snapshot.videos).toEqual([
         {
           id: '842262442152402982',
           url: 'https://p1.a.kwimgs.com/bs2/upload-ylab-stunt/se/ai_portal_queue_mmu_video_upscale/result.mp4',
-          watermarkUrl: 'https://p1.a.kwimgs.com/bs2/upload-ylab-stunt/se/ai_portal_queue_mmu_video_upscale/result_wm.mp4',
+          watermarkUrl:
+            'https://p1.a.kwimgs.com/bs2/upload-ylab-stunt/se/ai_portal_queue_mmu_video_upscale/result_wm.mp4',
           durationSeconds: 5.1,
         },
       ]);
@@ -59,15 +76,29 @@ describe('KlClient against the documented answers', () => {
       const snapshot = await stack.kl.fetch(channel, 'custom_voices', '850035424108654601');
       expect(snapshot.state).toBe('succeeded');
       expect(snapshot.voices).toEqual([
-        { voiceId: '850035424129626113', voiceName: 'Narrator', trialUrl: 'https://p2-kling.klingai.com/kcdn/voice/trial.mp3', ownedBy: '20240601' },
+        {
+          voiceId: '850035424129626113',
+          voiceName: 'Narrator',
+          trialUrl: 'https://p2-kling.klingai.com/kcdn/voice/trial.mp3',
+          ownedBy: '20240601',
+        },
       ]);
     },
     'presets-voices': async () => {
-      const data = await stack.kl.call<Array<{ task_result: { voices: Array<{ owned_by: string }> } }>>(channel, 'GET', KL_PATHS.presetsVoices, { pageNum: 1, pageSize: 30 });
+      const data = await stack.kl.call<Array<{ task_result: { voices: Array<{ owned_by: string }> } }>>(
+        channel,
+        'GET',
+        KL_PATHS.presetsVoices,
+        { pageNum: 1, pageSize: 30 },
+      );
       expect(data[0].task_result.voices[0]).toMatchObject({ voice_id: '829826007624355840', owned_by: 'kl' });
     },
     'error-400-1201': async () => {
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 400, nativeCode: 1201 });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 400,
+        nativeCode: 1201,
+      });
     },
     'error-401-1000': async () => {
       await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
@@ -78,7 +109,11 @@ describe('KlClient against the documented answers', () => {
       });
     },
     'error-403-1103': async () => {
-      await expect(stack.kl.submit(channel, 'custom_voices', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 403, nativeCode: 1103 });
+      await expect(stack.kl.submit(channel, 'custom_voices', {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 403,
+        nativeCode: 1103,
+      });
     },
     'error-404-1202': async () => {
       const error = await stack.kl.fetch(channel, 'multi_elements', '1').catch((e: unknown) => e);
@@ -88,16 +123,30 @@ describe('KlClient against the documented answers', () => {
     'error-404-1203': async () => {
       await expect(stack.kl.fetch(channel, 'multi_elements', '1')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
       // On a non-task call the same answer is a refusal (an unknown session or voice), never "task lost".
-      await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, { session_id: 's' })).rejects.toMatchObject({ name: 'UpstreamRejectedError', nativeCode: 1203 });
+      await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, { session_id: 's' })).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        nativeCode: 1203,
+      });
     },
     'error-429-1102': async () => {
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 429, nativeCode: 1102 });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 429,
+        nativeCode: 1102,
+      });
     },
     'error-429-1302': async () => {
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 429, nativeCode: 1302 });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 429,
+        nativeCode: 1302,
+      });
     },
     'error-500-5000': async () => {
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({ name: 'UpstreamUnavailableError', httpStatus: 500 });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
+        name: 'UpstreamUnavailableError',
+        httpStatus: 500,
+      });
     },
     'error-503-5001': async () => {
       await expect(stack.kl.fetch(channel, 'multi_elements', '1')).rejects.toBeInstanceOf(UpstreamUnavailableError);

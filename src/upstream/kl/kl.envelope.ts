@@ -9,14 +9,20 @@ import { KL_NOT_FOUND_CODE, isKlServerCode, isKlTaskNotFound, readKlError } from
  * `code` inside a 2xx answer become the typed errors. Returns `data`, or undefined when the answer
  * is not an envelope at all (the caller decides how lenient to be about that).
  */
-export function klEnvelopeData(response: UpstreamResponse, kind: CallKind, channel: UpstreamChannel): { envelope: boolean; data: unknown } {
+export function klEnvelopeData(
+  response: UpstreamResponse,
+  kind: CallKind,
+  channel: UpstreamChannel,
+): { envelope: boolean; data: unknown } {
   throwUnlessSuccess(response, kind, channel, readKlError, isKlTaskNotFound);
   const body = response.body;
   if (!isRecord(body)) return { envelope: false, data: undefined };
   const code = asNumber(body.code);
   if (code !== undefined && code !== 0) {
-    if (code === KL_NOT_FOUND_CODE && kind === 'fetch') throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
-    if (isKlServerCode(code)) throw new UpstreamUnavailableError(`Upstream channel ${channel.id} reported an internal error (code ${code}).`);
+    if (code === KL_NOT_FOUND_CODE && kind === 'fetch')
+      throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
+    if (isKlServerCode(code))
+      throw new UpstreamUnavailableError(`Upstream channel ${channel.id} reported an internal error (code ${code}).`);
     throw rejection(400, { code, message: asString(body.message) }, channel);
   }
   return { envelope: true, data: body.data };

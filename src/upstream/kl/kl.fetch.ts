@@ -32,7 +32,8 @@ export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot 
   // The real reason (e.g. content moderation) is kept for the caller; kl sends no separate failure code.
   const reason = asNonEmptyString(data.task_status_msg);
   if (state === 'failed' && reason) snapshot.failureReason = reason;
-  if (data.final_unit_deduction !== undefined) snapshot.nativeUsage = { final_unit_deduction: data.final_unit_deduction };
+  if (data.final_unit_deduction !== undefined)
+    snapshot.nativeUsage = { final_unit_deduction: data.final_unit_deduction };
   return snapshot;
 }
 

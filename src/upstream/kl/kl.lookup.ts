@@ -7,5 +7,7 @@ import { asNonEmptyString, asRecord, isRecord } from '../http/lenient';
  */
 export function pickTaskByExternalId(data: unknown, externalTaskId: string): Record<string, unknown> | undefined {
   const candidates = Array.isArray(data) ? data : [data];
-  return candidates.filter(isRecord).find((task) => asNonEmptyString(asRecord(task.task_info).external_task_id) === externalTaskId);
+  return candidates
+    .filter(isRecord)
+    .find((task) => asNonEmptyString(asRecord(task.task_info).external_task_id) === externalTaskId);
 }

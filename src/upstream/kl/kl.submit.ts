@@ -8,7 +8,11 @@ import { toKlSnapshot } from './kl.fetch';
  * the gateway: callbacks to clients are delivered by the gateway itself (with public IDs), and the
  * upstream account is shared by all gateway accounts, so a client's own external ID could collide.
  */
-export function toKlCreateBody(body: Record<string, unknown>, channel: UpstreamChannel, options: SubmitOptions): Record<string, unknown> {
+export function toKlCreateBody(
+  body: Record<string, unknown>,
+  channel: UpstreamChannel,
+  options: SubmitOptions,
+): Record<string, unknown> {
   const wire = applyModelMap(body, channel);
   delete wire.callback_url;
   delete wire.external_task_id;
@@ -21,10 +25,17 @@ export function toKlCreateBody(body: Record<string, unknown>, channel: UpstreamC
  * Creation answer `data` -> result. Without a task ID the task can still be found by the
  * `external_task_id` we sent, so that reference stands in; with neither, nobody can find it again.
  */
-export function readKlCreated(data: unknown, raw: unknown, channel: UpstreamChannel, clientReference?: string): UpstreamSubmitResult {
+export function readKlCreated(
+  data: unknown,
+  raw: unknown,
+  channel: UpstreamChannel,
+  clientReference?: string,
+): UpstreamSubmitResult {
   const snapshot = toKlSnapshot(data, raw);
   const taskId = asNonEmptyString(asRecord(data).task_id);
   if (taskId) return { upstreamTaskId: taskId, snapshot };
   if (clientReference) return { upstreamTaskId: clientReference, snapshot };
-  throw new UpstreamOutcomeUnknownError(`Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`);
+  throw new UpstreamOutcomeUnknownError(
+    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
+  );
 }

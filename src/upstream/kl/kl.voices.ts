@@ -20,7 +20,11 @@ export function klCallData(path: KlCallPath, data: unknown): unknown {
     if (!isRecord(item)) return item;
     const result = asRecord(item.task_result);
     if (!Array.isArray(result.voices)) return item;
-    const voices = asArray(result.voices).map((voice) => (isRecord(voice) && typeof voice.owned_by === 'string' ? { ...voice, owned_by: klVoiceOwner(voice.owned_by) } : voice));
+    const voices = asArray(result.voices).map((voice) =>
+      isRecord(voice) && typeof voice.owned_by === 'string'
+        ? { ...voice, owned_by: klVoiceOwner(voice.owned_by) }
+        : voice,
+    );
     return { ...item, task_result: { ...result, voices } };
   });
 }

@@ -14,15 +14,36 @@ export interface FieldExpectation {
 
 type Shape = Omit<FieldExpectation, 'path'>;
 
-export const nonEmptyString: Shape = { expected: 'non-empty string', test: (v) => typeof v === 'string' && v.trim() !== '' };
+export const nonEmptyString: Shape = {
+  expected: 'non-empty string',
+  test: (v) => typeof v === 'string' && v.trim() !== '',
+};
 export const anyString: Shape = { expected: 'string', test: (v) => typeof v === 'string' };
-export const idLike: Shape = { expected: 'task ID (non-empty string or number)', test: (v) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number' };
+export const idLike: Shape = {
+  expected: 'task ID (non-empty string or number)',
+  test: (v) => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number',
+};
 export const numberLike: Shape = { expected: 'number (or numeric string)', test: (v) => asNumber(v) !== undefined };
-export const unixMs: Shape = { expected: 'Unix time in milliseconds', test: (v) => typeof v === 'number' && v > 1e12 && v < 1e14 };
-export const axTime: Shape = { expected: 'YYYY-MM-DD HH:mm:ss.SSS', test: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(v) };
-export const isoTime: Shape = { expected: 'ISO 8601 time ending in Z', test: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v) };
-export const httpUrl: Shape = { expected: 'http(s) URL', test: (v) => typeof v === 'string' && /^https?:\/\//i.test(v) };
-export const ownerLike: Shape = { expected: 'creator ID (string or number)', test: (v) => (typeof v === 'string' && v !== '') || typeof v === 'number' };
+export const unixMs: Shape = {
+  expected: 'Unix time in milliseconds',
+  test: (v) => typeof v === 'number' && v > 1e12 && v < 1e14,
+};
+export const axTime: Shape = {
+  expected: 'YYYY-MM-DD HH:mm:ss.SSS',
+  test: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(v),
+};
+export const isoTime: Shape = {
+  expected: 'ISO 8601 time ending in Z',
+  test: (v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v),
+};
+export const httpUrl: Shape = {
+  expected: 'http(s) URL',
+  test: (v) => typeof v === 'string' && /^https?:\/\//i.test(v),
+};
+export const ownerLike: Shape = {
+  expected: 'creator ID (string or number)',
+  test: (v) => (typeof v === 'string' && v !== '') || typeof v === 'number',
+};
 
 export function oneOf(...words: unknown[]): Shape {
   return { expected: words.map((word) => JSON.stringify(word)).join(' or '), test: (v) => words.includes(v) };
@@ -39,15 +60,25 @@ export function valueAt(payload: unknown, path: string): unknown {
     const match = /^([^[]+)((?:\[\d+\])*)$/.exec(part);
     if (!match) return undefined;
     current = isObject(current) ? current[match[1]] : undefined;
-    for (const index of match[2].match(/\d+/g) ?? []) current = Array.isArray(current) ? current[Number(index)] : undefined;
+    for (const index of match[2].match(/\d+/g) ?? [])
+      current = Array.isArray(current) ? current[Number(index)] : undefined;
   }
   return current;
 }
 
-export function checkFields(family: UpstreamFamily, step: string, payload: unknown, expectations: readonly FieldExpectation[]): SmokeRow[] {
+export function checkFields(
+  family: UpstreamFamily,
+  step: string,
+  payload: unknown,
+  expectations: readonly FieldExpectation[],
+): SmokeRow[] {
   return expectations.map((expectation) => {
     const value = valueAt(payload, expectation.path);
-    const verdict: Verdict = expectation.test(value) ? 'ok' : value === undefined && expectation.optional ? 'info' : 'MISMATCH';
+    const verdict: Verdict = expectation.test(value)
+      ? 'ok'
+      : value === undefined && expectation.optional
+        ? 'info'
+        : 'MISMATCH';
     return { family, step, field: expectation.path, seen: shown(value), expected: expectation.expected, verdict };
   });
 }
@@ -55,7 +86,8 @@ export function checkFields(family: UpstreamFamily, step: string, payload: unkno
 /** A value as printed: JSON, URLs without their (signed) query string, long text cut. */
 export function shown(value: unknown): string {
   if (value === undefined) return '(absent)';
-  const text = typeof value === 'string' ? JSON.stringify(withoutQuery(value)) : (JSON.stringify(value) ?? String(value));
+  const text =
+    typeof value === 'string' ? JSON.stringify(withoutQuery(value)) : (JSON.stringify(value) ?? String(value));
   return text.length > 72 ? `${text.slice(0, 71)}…` : text;
 }
 

@@ -1,6 +1,12 @@
 import { KL_PATHS } from '../kl/kl.api';
 import type { UpstreamClients } from '../upstream-clients';
-import { UpstreamChannel, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamTaskSnapshot, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamTaskSnapshot,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { applyModelMap } from '../http/model-map';
 import { checkFields, field, oneOf, shown } from './field-checks';
 import type { SmokePlan, SentTask } from './smoke-plans';
@@ -38,7 +44,14 @@ export async function smokeFamily(plan: SmokePlan, channel: UpstreamChannel, dep
   }
   const wire = applyModelMap(planned.body, channel);
   const model = (wire.model ?? wire.model_name) as string | undefined;
-  if (model !== undefined) row('create', 'model', `${shown(planned.body.model ?? planned.body.model_name)} -> ${shown(model)}`, 'the vendor’s name (channel model map)', 'info');
+  if (model !== undefined)
+    row(
+      'create',
+      'model',
+      `${shown(planned.body.model ?? planned.body.model_name)} -> ${shown(model)}`,
+      'the vendor’s name (channel model map)',
+      'info',
+    );
   const sent: SentTask = { reference: plan.lookupByReference ? `gw-smoke-${deps.now()}` : undefined, model };
 
   const client = deps.clients.clientFor(plan.family);
@@ -59,7 +72,13 @@ export async function smokeFamily(plan: SmokePlan, channel: UpstreamChannel, dep
   const last = followed.snapshot;
   if (!last) return rows;
   if (last.state === 'failed') {
-    row('result', 'terminal state', `failed: ${shown(last.failureReason ?? last.failureCode)}`, 'succeeded (a failure is shown, its fields checked)', 'info');
+    row(
+      'result',
+      'terminal state',
+      `failed: ${shown(last.failureReason ?? last.failureCode)}`,
+      'succeeded (a failure is shown, its fields checked)',
+      'info',
+    );
     rows.push(...checkFields(plan.family, 'result', last.raw, plan.failed));
     return rows;
   }
@@ -90,7 +109,14 @@ async function follow(
     } catch (error) {
       // An outage is worth another try; any other answer is the contract broken.
       if (error instanceof UpstreamUnavailableError) continue;
-      rows.push({ family: plan.family, step: 'poll', field: 'answer', seen: describeError(error), expected: 'the task’s status', verdict: 'MISMATCH' });
+      rows.push({
+        family: plan.family,
+        step: 'poll',
+        field: 'answer',
+        seen: describeError(error),
+        expected: 'the task’s status',
+        verdict: 'MISMATCH',
+      });
       return { rows };
     }
     if (words[words.length - 1] !== snapshot.nativeStatus) {
@@ -102,7 +128,14 @@ async function follow(
   }
   const verdict: Verdict = undocumented.size === 0 ? 'ok' : 'MISMATCH';
   const unlisted = undocumented.size === 0 ? '' : ` (not in the status table: ${[...undocumented].join(', ')})`;
-  rows.push({ family: plan.family, step: 'poll', field: 'status words', seen: `${words.join(' -> ')}${unlisted}`, expected: 'only documented status words', verdict });
+  rows.push({
+    family: plan.family,
+    step: 'poll',
+    field: 'status words',
+    seen: `${words.join(' -> ')}${unlisted}`,
+    expected: 'only documented status words',
+    verdict,
+  });
   if (!snapshot || (snapshot.state !== 'succeeded' && snapshot.state !== 'failed')) {
     rows.push({
       family: plan.family,
@@ -123,20 +156,55 @@ async function checkKlAuth(channel: UpstreamChannel, deps: SmokeDeps): Promise<S
     const data = await deps.clients.kl.call(channel, 'GET', KL_PATHS.presetsVoices, { pageNum: 1, pageSize: 1 });
     const officialOwner = { ...oneOf('kl'), expected: '"kl" (the upstream’s "kling", relabelled)' };
     return [
-      { family: 'kl', step: 'auth', field: 'GET presets-voices', seen: 'answered', expected: 'accepted credentials', verdict: 'ok' },
-      ...checkFields('kl', 'auth', { presets: data }, [field('presets[0].task_result.voices[0].owned_by', officialOwner)]),
+      {
+        family: 'kl',
+        step: 'auth',
+        field: 'GET presets-voices',
+        seen: 'answered',
+        expected: 'accepted credentials',
+        verdict: 'ok',
+      },
+      ...checkFields('kl', 'auth', { presets: data }, [
+        field('presets[0].task_result.voices[0].owned_by', officialOwner),
+      ]),
     ];
   } catch (error) {
-    return [{ family: 'kl', step: 'auth', field: 'GET presets-voices', seen: describeError(error), expected: 'accepted credentials', verdict: 'MISMATCH' }];
+    return [
+      {
+        family: 'kl',
+        step: 'auth',
+        field: 'GET presets-voices',
+        seen: describeError(error),
+        expected: 'accepted credentials',
+        verdict: 'MISMATCH',
+      },
+    ];
   }
 }
 
 /** Family A: the task is found again by the external_task_id we sent (how unconfirmed creations are recovered). */
-async function checkLookup(plan: SmokePlan, channel: UpstreamChannel, reference: string, taskId: string, deps: SmokeDeps): Promise<SmokeRow[]> {
-  const base = { family: plan.family, step: 'lookup', field: `GET by external_task_id ${reference}`, expected: `task ${taskId}` };
+async function checkLookup(
+  plan: SmokePlan,
+  channel: UpstreamChannel,
+  reference: string,
+  taskId: string,
+  deps: SmokeDeps,
+): Promise<SmokeRow[]> {
+  const base = {
+    family: plan.family,
+    step: 'lookup',
+    field: `GET by external_task_id ${reference}`,
+    expected: `task ${taskId}`,
+  };
   try {
     const found = await deps.clients.clientFor(plan.family).fetch(channel, plan.operation, reference);
-    return [{ ...base, seen: `task ${found.upstreamTaskId ?? '(no task_id)'}`, verdict: found.upstreamTaskId === taskId ? 'ok' : 'MISMATCH' }];
+    return [
+      {
+        ...base,
+        seen: `task ${found.upstreamTaskId ?? '(no task_id)'}`,
+        verdict: found.upstreamTaskId === taskId ? 'ok' : 'MISMATCH',
+      },
+    ];
   } catch (error) {
     return [{ ...base, seen: describeError(error), verdict: 'MISMATCH' }];
   }
@@ -147,14 +215,20 @@ async function probe(plan: SmokePlan, url: string, deps: SmokeDeps): Promise<Smo
   try {
     const { status, contentType } = await deps.probeUrl(url);
     const ok = (status === 200 || status === 206) && /^(video|audio)\//i.test(contentType);
-    return { ...base, seen: `HTTP ${status} ${contentType || '(no content type)'}`, expected: 'HTTP 200/206 with a video or audio type', verdict: ok ? 'ok' : 'MISMATCH' };
+    return {
+      ...base,
+      seen: `HTTP ${status} ${contentType || '(no content type)'}`,
+      expected: 'HTTP 200/206 with a video or audio type',
+      verdict: ok ? 'ok' : 'MISMATCH',
+    };
   } catch (error) {
     return { ...base, seen: describeError(error), expected: 'a downloadable file', verdict: 'MISMATCH' };
   }
 }
 
 function describeError(error: unknown): string {
-  if (error instanceof UpstreamRejectedError) return `refused: HTTP ${error.httpStatus} ${String(error.nativeCode)}: ${error.message}`;
+  if (error instanceof UpstreamRejectedError)
+    return `refused: HTTP ${error.httpStatus} ${String(error.nativeCode)}: ${error.message}`;
   if (error instanceof UpstreamTaskNotFoundError) return `${error.name}: ${error.message}`;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);

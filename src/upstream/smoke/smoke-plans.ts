@@ -1,5 +1,18 @@
 import type { UpstreamFamily, UpstreamTaskSnapshot } from '../upstream.types';
-import { FieldExpectation, anyString, axTime, field, httpUrl, idLike, isoTime, nonEmptyString, numberLike, oneOf, ownerLike, unixMs } from './field-checks';
+import {
+  FieldExpectation,
+  anyString,
+  axTime,
+  field,
+  httpUrl,
+  idLike,
+  isoTime,
+  nonEmptyString,
+  numberLike,
+  oneOf,
+  ownerLike,
+  unixMs,
+} from './field-checks';
 import { inlinePngDataUrl } from './inline-png';
 
 type Env = Record<string, string | undefined>;
@@ -39,7 +52,10 @@ const KL_PLAN: SmokePlan = {
   description: 'custom voice from SMOKE_KL_VOICE_URL',
   body: (env) => {
     const voiceUrl = env.SMOKE_KL_VOICE_URL?.trim();
-    if (!voiceUrl) return { skip: 'set SMOKE_KL_VOICE_URL (a public .mp3/.wav with one clean voice, 5-30 s) to create a custom voice' };
+    if (!voiceUrl)
+      return {
+        skip: 'set SMOKE_KL_VOICE_URL (a public .mp3/.wav with one clean voice, 5-30 s) to create a custom voice',
+      };
     return { body: { voice_name: 'gateway smoke', voice_url: voiceUrl } };
   },
   created: (sent) => [
@@ -81,7 +97,11 @@ const AX_PLAN: SmokePlan = {
       parameters: { size: '1280*720', duration: 2, audio: false, watermark: false },
     },
   }),
-  created: () => [field('request_id', nonEmptyString), field('output.task_id', nonEmptyString), field('output.task_status', oneOf('PENDING'))],
+  created: () => [
+    field('request_id', nonEmptyString),
+    field('output.task_id', nonEmptyString),
+    field('output.task_status', oneOf('PENDING')),
+  ],
   succeeded: () => [
     field('output.task_status', oneOf('SUCCEEDED')),
     field('output.video_url', httpUrl),
@@ -93,7 +113,11 @@ const AX_PLAN: SmokePlan = {
     field('usage.input_video_duration', numberLike, true),
     field('usage.video_count', numberLike, true),
   ],
-  failed: [field('output.task_status', oneOf('FAILED', 'CANCELED')), field('output.code', nonEmptyString), field('output.message', nonEmptyString)],
+  failed: [
+    field('output.task_status', oneOf('FAILED', 'CANCELED')),
+    field('output.code', nonEmptyString),
+    field('output.message', nonEmptyString),
+  ],
   resultUrls: (snapshot) => snapshot.videos.map((video) => video.url),
   // Billing charges output seconds: without them the gateway would charge the estimate.
   resultFields: () => [field('videos[0].url', httpUrl), field('videos[0].durationSeconds', numberLike)],
@@ -105,7 +129,15 @@ const VD_PLAN: SmokePlan = {
   family: 'vd',
   operation: 'reference2video',
   description: 'vd2.0, 360p, 4 s, one reference image',
-  body: (env) => ({ body: { model: 'vd2.0', prompt: 'The subject turns slowly towards the camera.', images: [imageFrom(env)], duration: 4, resolution: '360p' } }),
+  body: (env) => ({
+    body: {
+      model: 'vd2.0',
+      prompt: 'The subject turns slowly towards the camera.',
+      images: [imageFrom(env)],
+      duration: 4,
+      resolution: '360p',
+    },
+  }),
   created: (sent) => [
     field('task_id', idLike),
     field('state', oneOf('created')),

@@ -12,7 +12,10 @@ export function formatSmokeReport(rows: readonly SmokeRow[]): string {
       .join('  ')
       .trimEnd();
   const mismatches = rows.filter((row) => row.verdict === 'MISMATCH').length;
-  const summary = mismatches === 0 ? 'All fields as the gateway expects.' : `${mismatches} field(s) differ from what the gateway expects.`;
+  const summary =
+    mismatches === 0
+      ? 'All fields as the gateway expects.'
+      : `${mismatches} field(s) differ from what the gateway expects.`;
   return [line(COLUMNS), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line), '', summary].join('\n');
 }
 

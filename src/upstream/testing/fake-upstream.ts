@@ -30,7 +30,9 @@ export function sendJson(response: http.ServerResponse, status: number, body: un
 }
 
 /** A tiny `node:http` server on loopback standing in for an upstream in client tests (not the simulator). */
-export async function startFakeUpstream(initial: FakeHandler = (_request, response) => sendJson(response, 200, {})): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  initial: FakeHandler = (_request, response) => sendJson(response, 200, {}),
+): Promise<FakeUpstream> {
   let handler = initial;
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -44,7 +46,13 @@ export async function startFakeUpstream(initial: FakeHandler = (_request, respon
       } catch {
         // keep the text
       }
-      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, remotePort: req.socket.remotePort };
+      const received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        remotePort: req.socket.remotePort,
+      };
       requests.push(received);
       handler(received, res);
     });

@@ -17,11 +17,15 @@ interface VdTaskEndpoints {
 
 export const VD_OPERATIONS: Readonly<Record<VdOperation, VdTaskEndpoints>> = {
   // Subject and non-subject mode share one endpoint; the body decides.
-  reference2video: { createPath: VD_PATHS.reference2video, queryPath: (id) => `${VD_PATHS.tasks}/${encodeURIComponent(id)}/creations` },
+  reference2video: {
+    createPath: VD_PATHS.reference2video,
+    queryPath: (id) => `${VD_PATHS.tasks}/${encodeURIComponent(id)}/creations`,
+  },
 };
 
 export function vdOperation(operation: string): VdTaskEndpoints {
-  if (!Object.prototype.hasOwnProperty.call(VD_OPERATIONS, operation)) throw new Error(`vd upstream has no task operation "${operation}".`);
+  if (!Object.prototype.hasOwnProperty.call(VD_OPERATIONS, operation))
+    throw new Error(`vd upstream has no task operation "${operation}".`);
   return VD_OPERATIONS[operation as VdOperation];
 }
 

@@ -1,9 +1,24 @@
 import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
 import { createTestUpstream } from '../testing/test-upstream';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { VD_PATHS } from './vd.api';
 
-const createdAnswer = { task_id: '8123', state: 'created', model: 'viduq3', prompt: 'p', images: [], duration: 5, credits: '20', created_at: '2026-01-01T00:00:00.000Z' };
+const createdAnswer = {
+  task_id: '8123',
+  state: 'created',
+  model: 'viduq3',
+  prompt: 'p',
+  images: [],
+  duration: 5,
+  credits: '20',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
 
 describe('VdClient', () => {
   let upstream: FakeUpstream;
@@ -13,7 +28,13 @@ describe('VdClient', () => {
   beforeEach(async () => {
     upstream = await startFakeUpstream((_req, res) => sendJson(res, 200, createdAnswer));
     stack = createTestUpstream();
-    channel = { id: 'vd-test', family: 'vd', baseUrl: `${upstream.baseUrl}/`, apiKey: 'vd-key-xyz987', modelMap: { vdq3: 'viduq3' } };
+    channel = {
+      id: 'vd-test',
+      family: 'vd',
+      baseUrl: `${upstream.baseUrl}/`,
+      apiKey: 'vd-key-xyz987',
+      modelMap: { vdq3: 'viduq3' },
+    };
   });
   afterEach(async () => {
     stack.close();
@@ -26,8 +47,16 @@ describe('VdClient', () => {
     const sent = upstream.requests[0];
     expect(sent).toMatchObject({ method: 'POST', url: VD_PATHS.reference2video });
     expect(sent.headers.authorization).toBe('Token vd-key-xyz987');
-    expect(sent.body).toEqual({ model: 'viduq3', prompt: 'p', images: ['http://x/a.png'], callback_url: 'https://gw.example/cb/t' });
-    expect(result).toMatchObject({ upstreamTaskId: '8123', snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: '20' } } });
+    expect(sent.body).toEqual({
+      model: 'viduq3',
+      prompt: 'p',
+      images: ['http://x/a.png'],
+      callback_url: 'https://gw.example/cb/t',
+    });
+    expect(result).toMatchObject({
+      upstreamTaskId: '8123',
+      snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: '20' } },
+    });
   });
 
   it('drops the caller’s callback_url when the gateway has none to give', async () => {
@@ -36,7 +65,14 @@ describe('VdClient', () => {
   });
 
   it('keeps the native reason and message of a rejection', async () => {
-    upstream.handle((_req, res) => sendJson(res, 400, { code: 400, reason: 'BadRequest', message: 'duration must be 5 for vdq1', metadata: { trace_id: 't' } }));
+    upstream.handle((_req, res) =>
+      sendJson(res, 400, {
+        code: 400,
+        reason: 'BadRequest',
+        message: 'duration must be 5 for vdq1',
+        metadata: { trace_id: 't' },
+      }),
+    );
     const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamRejectedError);
     expect(error).toMatchObject({ httpStatus: 400, nativeCode: 'BadRequest', message: 'duration must be 5 for vdq1' });
@@ -47,7 +83,9 @@ describe('VdClient', () => {
     await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
     upstream.handle((_req, res) => sendJson(res, 200, { state: 'created' }));
     await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
-    upstream.handle((_req, res) => sendJson(res, 404, { code: 404, reason: 'TaskNotFound', message: 'task not found' }));
+    upstream.handle((_req, res) =>
+      sendJson(res, 404, { code: 404, reason: 'TaskNotFound', message: 'task not found' }),
+    );
     await expect(stack.vd.fetch(channel, 'reference2video', '1')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
   });
 
@@ -59,7 +97,9 @@ describe('VdClient', () => {
         err_code: '',
         credits: 20,
         payload: '',
-        creations: [{ id: 'c1', url: 'http://x/v.mp4', cover_url: 'http://x/c.png', watermarked_url: 'http://x/w.mp4' }],
+        creations: [
+          { id: 'c1', url: 'http://x/v.mp4', cover_url: 'http://x/c.png', watermarked_url: 'http://x/w.mp4' },
+        ],
       }),
     );
     const snapshot = await stack.vd.fetch(channel, 'reference2video', '8123');

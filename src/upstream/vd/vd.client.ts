@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { throwUnlessSuccess } from '../http/answer-errors';
 import { requireApiKey } from '../http/credentials';
 import { UpstreamTransport } from '../http/upstream-transport';
-import { FetchOptions, SubmitOptions, UpstreamChannel, UpstreamSubmitResult, UpstreamTaskClient, UpstreamTaskSnapshot } from '../upstream.types';
+import {
+  FetchOptions,
+  SubmitOptions,
+  UpstreamChannel,
+  UpstreamSubmitResult,
+  UpstreamTaskClient,
+  UpstreamTaskSnapshot,
+} from '../upstream.types';
 import { vdAuthHeaders, vdOperation } from './vd.api';
 import { readVdError } from './vd.error';
 import { toVdSnapshot } from './vd.fetch';
@@ -15,7 +22,12 @@ export class VdClient implements UpstreamTaskClient {
 
   constructor(private readonly transport: UpstreamTransport) {}
 
-  async submit(channel: UpstreamChannel, operation: string, body: Record<string, unknown>, options: SubmitOptions = {}): Promise<UpstreamSubmitResult> {
+  async submit(
+    channel: UpstreamChannel,
+    operation: string,
+    body: Record<string, unknown>,
+    options: SubmitOptions = {},
+  ): Promise<UpstreamSubmitResult> {
     const endpoints = vdOperation(operation);
     const response = await this.transport.send(channel, {
       method: 'POST',
@@ -28,7 +40,12 @@ export class VdClient implements UpstreamTaskClient {
     return readVdCreated(response.body, channel);
   }
 
-  async fetch(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options: FetchOptions = {}): Promise<UpstreamTaskSnapshot> {
+  async fetch(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options: FetchOptions = {},
+  ): Promise<UpstreamTaskSnapshot> {
     const endpoints = vdOperation(operation);
     const response = await this.transport.send(channel, {
       method: 'GET',

@@ -13,7 +13,8 @@ describe('VdClient against the documented answers', () => {
   let channel: UpstreamChannel;
   const serve = (name: string) => upstream.handle(answerWith(loadFixture('vd', name)));
   const query = () => stack.vd.fetch(channel, 'reference2video', '847254281470410752');
-  const create = () => stack.vd.submit(channel, 'reference2video', { model: 'viduq2', prompt: 'p', images: ['https://x/a.png'] });
+  const create = () =>
+    stack.vd.submit(channel, 'reference2video', { model: 'viduq2', prompt: 'p', images: ['https://x/a.png'] });
 
   beforeEach(async () => {
     upstream = await startFakeUpstream();
@@ -27,7 +28,10 @@ describe('VdClient against the documented answers', () => {
 
   const answers: Record<string, () => Promise<void>> = {
     create: async () => {
-      await expect(create()).resolves.toMatchObject({ upstreamTaskId: '847254281470410752', snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: 20 } } });
+      await expect(create()).resolves.toMatchObject({
+        upstreamTaskId: '847254281470410752',
+        snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: 20 } },
+      });
     },
     'creations-queueing': async () => {
       await expect(query()).resolves.toMatchObject({ state: 'queued', nativeStatus: 'queueing', videos: [] });
@@ -48,22 +52,43 @@ describe('VdClient against the documented answers', () => {
       ]);
     },
     'creations-failed': async () => {
-      await expect(query()).resolves.toMatchObject({ state: 'failed', failureCode: 'ImageAuditFailed', failureReason: 'ImageAuditFailed' });
+      await expect(query()).resolves.toMatchObject({
+        state: 'failed',
+        failureCode: 'ImageAuditFailed',
+        failureReason: 'ImageAuditFailed',
+      });
     },
     'error-400-bad-request': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 400, nativeCode: 'BadRequest', message: 'duration must be 4 for vidu2.0' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 400,
+        nativeCode: 'BadRequest',
+        message: 'duration must be 4 for vidu2.0',
+      });
     },
     'error-401-unauthorized': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 401, nativeCode: 'Unauthorized' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 401,
+        nativeCode: 'Unauthorized',
+      });
     },
     'error-403-credit-insufficient': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 403, nativeCode: 'CreditInsufficient' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 403,
+        nativeCode: 'CreditInsufficient',
+      });
     },
     'error-404-task-not-found': async () => {
       await expect(query()).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
     },
     'error-429-too-many-requests': async () => {
-      await expect(create()).rejects.toMatchObject({ name: 'UpstreamRejectedError', httpStatus: 429, nativeCode: 'TooManyRequests' });
+      await expect(create()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 429,
+        nativeCode: 'TooManyRequests',
+      });
     },
     'error-500-internal': async () => {
       await expect(create()).rejects.toMatchObject({ name: 'UpstreamUnavailableError', httpStatus: 500 });

@@ -9,7 +9,11 @@ import { toVdSnapshot } from './vd.fetch';
  * Caller's wire body -> what goes upstream. `callback_url` is always the gateway's own (or none):
  * the gateway delivers client callbacks itself, with public IDs.
  */
-export function toVdCreateBody(body: Record<string, unknown>, channel: UpstreamChannel, options: SubmitOptions): Record<string, unknown> {
+export function toVdCreateBody(
+  body: Record<string, unknown>,
+  channel: UpstreamChannel,
+  options: SubmitOptions,
+): Record<string, unknown> {
   const wire = applyModelMap(body, channel);
   delete wire.callback_url;
   if (options.callbackUrl) wire.callback_url = options.callbackUrl;
@@ -22,5 +26,7 @@ export function readVdCreated(payload: unknown, channel: UpstreamChannel): Upstr
   const taskId = asNonEmptyString(answer.task_id) ?? asNonEmptyString(answer.id);
   if (taskId) return { upstreamTaskId: taskId, snapshot: toVdSnapshot(payload) };
   if (asNonEmptyString(answer.reason)) throw rejection(400, readVdError(payload), channel);
-  throw new UpstreamOutcomeUnknownError(`Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`);
+  throw new UpstreamOutcomeUnknownError(
+    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
+  );
 }

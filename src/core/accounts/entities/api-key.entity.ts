@@ -8,7 +8,9 @@ export class ApiKeyEntity {
   @Index('idx_api_keys_account') @Column({ type: 'varchar', length: 64, name: 'account_id' }) accountId: string;
   @Column({ type: 'varchar', length: 200, nullable: true }) name: string | null;
   @Column({ type: 'varchar', length: 32 }) prefix: string;
-  @Index('uq_api_keys_hash', { unique: true }) @Column({ type: 'varchar', length: 64, name: 'key_hash' }) keyHash: string;
+  @Index('uq_api_keys_hash', { unique: true })
+  @Column({ type: 'varchar', length: 64, name: 'key_hash' })
+  keyHash: string;
   /** Optional restriction to some models; null means every model the account has. */
   @Column(JsonColumnOptions({ nullable: true })) models: string[] | null;
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;

@@ -18,8 +18,14 @@ function principal(grants: Record<string, Capability[]>, keyModels: string[] | n
 
 function run(selection: ModelSelection, capability: Capability, body: unknown, who: Principal): AuthenticatedRequest {
   const req = { body, principal: who } as AuthenticatedRequest;
-  const reflector = { getAllAndOverride: () => ({ capability, selection }) as CapabilityRequirement } as unknown as Reflector;
-  const context = { getHandler: () => null, getClass: () => null, switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
+  const reflector = {
+    getAllAndOverride: () => ({ capability, selection }) as CapabilityRequirement,
+  } as unknown as Reflector;
+  const context = {
+    getHandler: () => null,
+    getClass: () => null,
+    switchToHttp: () => ({ getRequest: () => req }),
+  } as unknown as ExecutionContext;
   new ModelAccessGuard(reflector, FAMILY_REGISTRY).canActivate(context);
   return req;
 }
@@ -39,7 +45,9 @@ describe('ModelAccessGuard: family A model rule (model_name, then model, then kl
   const both = principal({ 'kl-v1': ALL_KL, 'kl-v1-6': ALL_KL });
 
   it('reads model_name first', () => {
-    expect(run(klModelSelection, 'voices', { model_name: 'kl-v1-6', model: 'kl-v1' }, both).selectedModel?.name).toBe('kl-v1-6');
+    expect(run(klModelSelection, 'voices', { model_name: 'kl-v1-6', model: 'kl-v1' }, both).selectedModel?.name).toBe(
+      'kl-v1-6',
+    );
   });
 
   it('falls back to model when model_name is absent', () => {
@@ -49,30 +57,53 @@ describe('ModelAccessGuard: family A model rule (model_name, then model, then kl
   it('uses kl-v1 when both are absent, and that default must be enabled too', () => {
     expect(run(klModelSelection, 'voices', {}, both).selectedModel?.name).toBe('kl-v1');
     const only16 = principal({ 'kl-v1-6': ALL_KL });
-    expect(errorOf(() => run(klModelSelection, 'voices', {}, only16))).toMatchObject({ status: 404, code: 'model_not_found', param: 'model_name' });
+    expect(errorOf(() => run(klModelSelection, 'voices', {}, only16))).toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+      param: 'model_name',
+    });
   });
 
   it('checks the capability even when the endpoint lists no model field', () => {
     const voicesOnly = principal({ 'kl-v1': ['voices'] });
-    expect(errorOf(() => run(klModelSelection, 'editing.selection', {}, voicesOnly))).toMatchObject({ status: 403, code: 'permission_denied' });
+    expect(errorOf(() => run(klModelSelection, 'editing.selection', {}, voicesOnly))).toMatchObject({
+      status: 403,
+      code: 'permission_denied',
+    });
   });
 
   it('names the field that carried an unknown model', () => {
-    expect(errorOf(() => run(klModelSelection, 'voices', { model: 'kl-v9' }, both))).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
-    expect(errorOf(() => run(klModelSelection, 'voices', { model_name: 7 }, both))).toMatchObject({ status: 400, code: 'invalid_request', param: 'model_name' });
+    expect(errorOf(() => run(klModelSelection, 'voices', { model: 'kl-v9' }, both))).toMatchObject({
+      status: 404,
+      code: 'model_not_found',
+      param: 'model',
+    });
+    expect(errorOf(() => run(klModelSelection, 'voices', { model_name: 7 }, both))).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      param: 'model_name',
+    });
   });
 });
 
 describe('ModelAccessGuard: body model and routes without a model', () => {
   it('403 when the key is restricted away from an enabled model', () => {
     const who = principal({ vdq3: ['reference2video'], vdq2: ['reference2video'] }, ['vdq2']);
-    expect(errorOf(() => run(modelFromBody, 'reference2video', { model: 'vdq3' }, who))).toMatchObject({ status: 403, code: 'permission_denied', param: 'model' });
+    expect(errorOf(() => run(modelFromBody, 'reference2video', { model: 'vdq3' }, who))).toMatchObject({
+      status: 403,
+      code: 'permission_denied',
+      param: 'model',
+    });
     expect(run(modelFromBody, 'reference2video', { model: 'vdq2' }, who).selectedModel?.family).toBe('vd');
   });
 
   it('routes without a model need some usable model with the capability', () => {
     expect(() => run('none', 'voices', {}, principal({ 'kl-v1': ['voices'] }))).not.toThrow();
-    expect(errorOf(() => run('none', 'voices', {}, principal({ vdq3: ['reference2video'] })))).toMatchObject({ status: 403 });
-    expect(errorOf(() => run('none', 'voices', {}, principal({ 'kl-v1': ['voices'] }, ['vdq3'])))).toMatchObject({ status: 403 });
+    expect(errorOf(() => run('none', 'voices', {}, principal({ vdq3: ['reference2video'] })))).toMatchObject({
+      status: 403,
+    });
+    expect(errorOf(() => run('none', 'voices', {}, principal({ 'kl-v1': ['voices'] }, ['vdq3'])))).toMatchObject({
+      status: 403,
+    });
   });
 });

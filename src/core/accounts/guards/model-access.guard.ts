@@ -24,7 +24,8 @@ export interface CapabilityRequirement {
 }
 
 export const CAPABILITY_KEY = 'gateway:capability';
-export const RequiresCapability = (capability: Capability, selection: ModelSelection) => SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
+export const RequiresCapability = (capability: Capability, selection: ModelSelection) =>
+  SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
 
 /** The common rule: the body's `model`, required. */
 export const modelFromBody: ModelSelector = (body) => {
@@ -59,7 +60,8 @@ export class ModelAccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const { grants, apiKey } = req.principal;
     if (requirement.selection === 'none') {
-      if (!hasUsableModel(grants, apiKey.models, requirement.capability)) throw GatewayError.forbidden(`This key has no model enabled for ${requirement.capability}.`);
+      if (!hasUsableModel(grants, apiKey.models, requirement.capability))
+        throw GatewayError.forbidden(`This key has no model enabled for ${requirement.capability}.`);
       return true;
     }
     const { name, param } = requirement.selection(req.body);
@@ -67,9 +69,13 @@ export class ModelAccessGuard implements CanActivate {
     const capabilities = grants.get(name);
     if (!model || !capabilities) throw GatewayError.modelNotFound(shownModelName(name), param);
     if (!model.capabilities.includes(requirement.capability) || !capabilities.includes(requirement.capability)) {
-      throw GatewayError.forbidden(`The model '${name}' is not enabled for ${requirement.capability} on this account.`, param);
+      throw GatewayError.forbidden(
+        `The model '${name}' is not enabled for ${requirement.capability} on this account.`,
+        param,
+      );
     }
-    if (!keyAllowsModel(apiKey.models, name)) throw GatewayError.forbidden(`This API key may not use the model '${name}'.`, param);
+    if (!keyAllowsModel(apiKey.models, name))
+      throw GatewayError.forbidden(`This API key may not use the model '${name}'.`, param);
     req.selectedModel = model;
     return true;
   }
@@ -77,10 +83,18 @@ export class ModelAccessGuard implements CanActivate {
   /** The route's requirement, read from its metadata once per handler (the metadata does not change after start). */
   private requirementOf(context: ExecutionContext): CapabilityRequirement | undefined {
     const handler = context.getHandler();
-    if (typeof handler !== 'function') return this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [handler, context.getClass()]);
+    if (typeof handler !== 'function')
+      return this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [
+        handler,
+        context.getClass(),
+      ]);
     let requirement = this.requirements.get(handler);
     if (requirement === undefined) {
-      requirement = this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [handler, context.getClass()]) ?? null;
+      requirement =
+        this.reflector.getAllAndOverride<CapabilityRequirement | undefined>(CAPABILITY_KEY, [
+          handler,
+          context.getClass(),
+        ]) ?? null;
       this.requirements.set(handler, requirement);
     }
     return requirement ?? undefined;
@@ -88,7 +102,11 @@ export class ModelAccessGuard implements CanActivate {
 }
 
 /** Some model of the account has the capability and the key may use it. */
-function hasUsableModel(grants: ReadonlyMap<string, readonly Capability[]>, keyModels: readonly string[] | null, capability: Capability): boolean {
+function hasUsableModel(
+  grants: ReadonlyMap<string, readonly Capability[]>,
+  keyModels: readonly string[] | null,
+  capability: Capability,
+): boolean {
   for (const [model, caps] of grants) if (caps.includes(capability) && keyAllowsModel(keyModels, model)) return true;
   return false;
 }

@@ -26,7 +26,11 @@ export class RateLimitGuard implements CanActivate {
     res.setHeader('RateLimit-Reset', reset);
     if (!decision.allowed) {
       const headers = { 'RateLimit-Limit': limitText, 'RateLimit-Remaining': remaining, 'RateLimit-Reset': reset };
-      throw GatewayError.rateLimited(`Rate limit of ${decision.limit} requests per minute exceeded; retry after back-off.`, decision.resetSeconds, headers);
+      throw GatewayError.rateLimited(
+        `Rate limit of ${decision.limit} requests per minute exceeded; retry after back-off.`,
+        decision.resetSeconds,
+        headers,
+      );
     }
     return true;
   }

@@ -17,7 +17,9 @@ export class AccountsRepository {
   }
 
   findByIds(ids: string[]): Promise<AccountEntity[]> {
-    return ids.length === 0 ? Promise.resolve([]) : this.repo.createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
+    return ids.length === 0
+      ? Promise.resolve([])
+      : this.repo.createQueryBuilder('a').where('a.id IN (:...ids)', { ids }).getMany();
   }
 
   save(account: AccountEntity, manager?: EntityManager): Promise<AccountEntity> {
@@ -33,6 +35,10 @@ export class AccountsRepository {
   }
 
   async releaseTaskSlot(accountId: string, manager?: EntityManager): Promise<void> {
-    await this.hot.run(manager, 'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" - 1 WHERE "id" = ? AND "in_flight_tasks" > 0', [accountId]);
+    await this.hot.run(
+      manager,
+      'UPDATE "accounts" SET "in_flight_tasks" = "in_flight_tasks" - 1 WHERE "id" = ? AND "in_flight_tasks" > 0',
+      [accountId],
+    );
   }
 }

@@ -10,7 +10,8 @@ import { ModelGrantsRepository } from './model-grants.repository';
 describe.each(databaseTargets())('ModelGrantsRepository on %s', (_name, url) => {
   let ds: DataSource;
   let grants: ModelGrantsRepository;
-  const grant = (id: string, model: string): ModelGrantEntity => Object.assign(new ModelGrantEntity(), { id, accountId: 'acct_1', model, capabilities: ['create'], createdAt: 1 });
+  const grant = (id: string, model: string): ModelGrantEntity =>
+    Object.assign(new ModelGrantEntity(), { id, accountId: 'acct_1', model, capabilities: ['create'], createdAt: 1 });
   const models = async () => (await grants.listForAccount('acct_1')).map((g) => g.model);
   const name = async () => (await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' })).name;
 
@@ -19,9 +20,17 @@ describe.each(databaseTargets())('ModelGrantsRepository on %s', (_name, url) => 
     ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, ModelGrantEntity]) } as never);
     await ds.initialize();
     grants = new ModelGrantsRepository(ds.getRepository(ModelGrantEntity), new TransactionRunner(ds));
-    await ds
-      .getRepository(AccountEntity)
-      .insert({ id: 'acct_1', name: 'before', balance: 0, held: 0, disabled: false, inFlightTasks: 0, webhookSecret: 'w', createdAt: 1, updatedAt: 1 } as never);
+    await ds.getRepository(AccountEntity).insert({
+      id: 'acct_1',
+      name: 'before',
+      balance: 0,
+      held: 0,
+      disabled: false,
+      inFlightTasks: 0,
+      webhookSecret: 'w',
+      createdAt: 1,
+      updatedAt: 1,
+    } as never);
   });
   afterAll(() => ds.destroy());
 

@@ -57,13 +57,19 @@ describe('shipped config/prices.json', () => {
 
   it('prices exactly the resolutions each family C model accepts', () => {
     for (const [model, resolutions] of Object.entries(VD_RESOLUTIONS)) {
-      expect([model, Object.keys((table.models[model] as any).per_second).sort()]).toEqual([model, [...resolutions].sort()]);
+      expect([model, Object.keys((table.models[model] as any).per_second).sort()]).toEqual([
+        model,
+        [...resolutions].sort(),
+      ]);
     }
   });
 
   it('prices the flash audio switch and the editing model', () => {
     expect((table.models['wx2.6-r2v-flash'] as any).silent_bp).toBeLessThan(10000);
-    expect((table.models['kl-v1-6'] as any).edit_per_second).toEqual({ std: expect.any(Number), pro: expect.any(Number) });
+    expect((table.models['kl-v1-6'] as any).edit_per_second).toEqual({
+      std: expect.any(Number),
+      pro: expect.any(Number),
+    });
   });
 
   it('round-trips as the same JSON (what GET /admin/v1/prices shows)', () => {
@@ -80,7 +86,9 @@ describe('price table validation', () => {
 
   it('rejects floating-point amounts and numeric strings', () => {
     expect(violationOf((t) => (t.models.vdq2.per_second['720p'] = 600.5)).param).toBe('models.vdq2.per_second.720p');
-    expect(violationOf((t) => (t.models.vdq2.audio_bp = 12500.5)).message).toMatch(/models\.vdq2\.audio_bp must be an integer/);
+    expect(violationOf((t) => (t.models.vdq2.audio_bp = 12500.5)).message).toMatch(
+      /models\.vdq2\.audio_bp must be an integer/,
+    );
     expect(violationOf((t) => (t.models['kl-v1'].voice = '5000')).param).toBe('models.kl-v1.voice');
     expect(violationOf((t) => (t.version = 1.5)).param).toBe('version');
   });
@@ -95,8 +103,12 @@ describe('price table validation', () => {
   });
 
   it("rejects a missing required price and an entry of another family's shape", () => {
-    expect(violationOf((t) => delete t.models['wx2.7-r2v'].per_reference_video).param).toBe('models.wx2.7-r2v.per_reference_video');
-    expect(violationOf((t) => delete t.models['wx2.7-r2v'].per_second['1080P']).param).toBe('models.wx2.7-r2v.per_second.1080P');
+    expect(violationOf((t) => delete t.models['wx2.7-r2v'].per_reference_video).param).toBe(
+      'models.wx2.7-r2v.per_reference_video',
+    );
+    expect(violationOf((t) => delete t.models['wx2.7-r2v'].per_second['1080P']).param).toBe(
+      'models.wx2.7-r2v.per_second.1080P',
+    );
     expect(violationOf((t) => (t.models.vdq3 = { voice: 5000 })).param).toMatch(/^models\.vdq3\./);
     expect(violationOf((t) => (t.models['kl-v1'] = 7)).param).toBe('models.kl-v1');
   });
@@ -114,13 +126,17 @@ describe('price table validation', () => {
 
   it('keeps multipliers on the right side of x1: discounts cannot raise, premiums cannot lower', () => {
     expect(violationOf((t) => (t.models.vdq2.off_peak_bp = 10001)).param).toBe('models.vdq2.off_peak_bp');
-    expect(violationOf((t) => (t.models['wx2.6-r2v-flash'].silent_bp = 10001)).param).toBe('models.wx2.6-r2v-flash.silent_bp');
+    expect(violationOf((t) => (t.models['wx2.6-r2v-flash'].silent_bp = 10001)).param).toBe(
+      'models.wx2.6-r2v-flash.silent_bp',
+    );
     expect(violationOf((t) => (t.models.vdq2.audio_bp = 9999)).param).toBe('models.vdq2.audio_bp');
     expect(violationOf((t) => (t.models.vdq2.audio_bp = 100001)).param).toBe('models.vdq2.audio_bp');
   });
 
   it('rejects a body that is not an object', () => {
-    expect(checkPriceTable([1], FAMILY_REGISTRY)).toEqual({ violation: { param: null, message: 'The price table must be a JSON object.' } });
+    expect(checkPriceTable([1], FAMILY_REGISTRY)).toEqual({
+      violation: { param: null, message: 'The price table must be a JSON object.' },
+    });
   });
 });
 

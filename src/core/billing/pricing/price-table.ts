@@ -1,5 +1,16 @@
 import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
-import { IsArray, IsInt, IsObject, IsOptional, IsString, Max, Min, MinLength, ValidateNested, validateSync } from 'class-validator';
+import {
+  IsArray,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  ValidateNested,
+  validateSync,
+} from 'class-validator';
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { GatewayError } from '../../../platform/errors';
@@ -67,14 +78,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 type Checked<T> = { value: T } | { violation: PriceTableViolation };
 
 function validateAs<T extends object>(cls: ClassConstructor<T>, raw: unknown, path: string): Checked<T> {
-  if (!isPlainObject(raw)) return { violation: { param: path || null, message: `${path || 'The price table'} must be a JSON object.` } };
+  if (!isPlainObject(raw))
+    return { violation: { param: path || null, message: `${path || 'The price table'} must be a JSON object.` } };
   const instance = plainToInstance(cls, raw, { enableImplicitConversion: false, exposeDefaultValues: false });
   const violation = firstViolation(validateSync(instance, VALIDATION), path);
   return violation ? { violation } : { value: instance };
 }
 
 /** The table, or the first fault with the field path it sits at (`models.vdq2.per_second.720p`). */
-export function checkPriceTable(raw: unknown, catalogue: PricingCatalogue): { table: PriceTable } | { violation: PriceTableViolation } {
+export function checkPriceTable(
+  raw: unknown,
+  catalogue: PricingCatalogue,
+): { table: PriceTable } | { violation: PriceTableViolation } {
   const top = validateAs(PriceTableDto, raw, '');
   if ('violation' in top) return top;
   const models: Record<string, ModelPrice> = {};
@@ -82,14 +97,16 @@ export function checkPriceTable(raw: unknown, catalogue: PricingCatalogue): { ta
     const path = `models.${name}`;
     const model = catalogue.find(name);
     const entryClass = model && catalogue.priceEntryClass(model.family);
-    if (!model || !entryClass) return { violation: { param: path, message: `${path} is not a model of the catalogue.` } };
+    if (!model || !entryClass)
+      return { violation: { param: path, message: `${path} is not a model of the catalogue.` } };
     const checked = validateAs(entryClass, entry, path);
     if ('violation' in checked) return checked;
     models[name] = checked.value;
   }
   // Every model the gateway serves must be billable, or a task could run free.
   const missing = catalogue.all().find((m) => !Object.prototype.hasOwnProperty.call(models, m.name));
-  if (missing) return { violation: { param: `models.${missing.name}`, message: `models.${missing.name} has no price entry.` } };
+  if (missing)
+    return { violation: { param: `models.${missing.name}`, message: `models.${missing.name} has no price entry.` } };
   return { table: { ...top.value, models } };
 }
 

@@ -28,7 +28,10 @@ function priceAt(entry: object, keys: string[], at: string, fallback?: number): 
   let value: unknown = entry;
   for (const key of keys) {
     const holder = value as Record<string, unknown> | undefined;
-    value = holder !== null && typeof holder === 'object' && Object.prototype.hasOwnProperty.call(holder, key) ? holder[key] : undefined;
+    value =
+      holder !== null && typeof holder === 'object' && Object.prototype.hasOwnProperty.call(holder, key)
+        ? holder[key]
+        : undefined;
   }
   if (value === undefined && fallback !== undefined) return fallback;
   if (value === undefined) throw new Error(`No price configured at ${path}.`);
@@ -47,7 +50,9 @@ interface TimedSpec<U, E> {
   surcharges: Array<{ line: string; field: keyof E & string; count: (usage: U) => number }>;
 }
 
-export function timed<U extends { durationSeconds: number }, E extends ModelPrice>(spec: TimedSpec<U, E>): PricingRule<U> {
+export function timed<U extends { durationSeconds: number }, E extends ModelPrice>(
+  spec: TimedSpec<U, E>,
+): PricingRule<U> {
   return {
     family: spec.family,
     requestedSeconds: (usage) => usage.durationSeconds,
@@ -66,7 +71,12 @@ export function timed<U extends { durationSeconds: number }, E extends ModelPric
   };
 }
 
-export function flat<U>(family: FamilyId, line: string, path: (usage: U) => string[], fallback?: number): PricingRule<U> {
+export function flat<U>(
+  family: FamilyId,
+  line: string,
+  path: (usage: U) => string[],
+  fallback?: number,
+): PricingRule<U> {
   return {
     family,
     requestedSeconds: () => null,

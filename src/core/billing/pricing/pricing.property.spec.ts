@@ -14,7 +14,12 @@ const discount = fc.integer({ min: 0, max: BP_ONE });
 const premium = fc.integer({ min: BP_ONE, max: MAX_BASIS_POINTS });
 const entryOf: Record<string, fc.Arbitrary<unknown>> = {
   ax: fc.record(
-    { per_second: fc.record({ '720P': price, '1080P': price }), per_reference_image: price, per_reference_video: price, silent_bp: discount },
+    {
+      per_second: fc.record({ '720P': price, '1080P': price }),
+      per_reference_image: price,
+      per_reference_video: price,
+      silent_bp: discount,
+    },
     { requiredKeys: ['per_second', 'per_reference_image', 'per_reference_video'] },
   ),
   vd: fc.record({
@@ -27,7 +32,10 @@ const entryOf: Record<string, fc.Arbitrary<unknown>> = {
     {
       edit_per_second: fc.record({ std: price, pro: price }),
       voice: price,
-      session_ops: fc.record({ init: price, add: price, delete: price, clear: price, preview: price }, { requiredKeys: [] }),
+      session_ops: fc.record(
+        { init: price, add: price, delete: price, clear: price, preview: price },
+        { requiredKeys: [] },
+      ),
     },
     { requiredKeys: ['edit_per_second', 'voice'] },
   ),
@@ -72,20 +80,35 @@ function usageFor(table: PriceTable, model: string): fc.Arbitrary<BillableUsage>
     });
   }
   return fc.oneof(
-    fc.record({ kind: fc.constant('kl-edit' as const), mode: fc.constantFrom('std' as const, 'pro' as const), durationSeconds: fc.constantFrom(5 as const, 10 as const) }),
+    fc.record({
+      kind: fc.constant('kl-edit' as const),
+      mode: fc.constantFrom('std' as const, 'pro' as const),
+      durationSeconds: fc.constantFrom(5 as const, 10 as const),
+    }),
     fc.constant({ kind: 'kl-voice' as const }),
     fc.record({
       kind: fc.constant('kl-session-op' as const),
-      operation: fc.constantFrom('init' as const, 'add' as const, 'delete' as const, 'clear' as const, 'preview' as const),
+      operation: fc.constantFrom(
+        'init' as const,
+        'add' as const,
+        'delete' as const,
+        'clear' as const,
+        'preview' as const,
+      ),
     }),
   );
 }
 
 const priced = anyTable.chain((table) =>
-  fc.constantFrom(...FAMILY_REGISTRY.all().map((m: ModelDescriptor) => m.name)).chain((model) => usageFor(table, model).map((usage) => ({ table, model, usage }))),
+  fc
+    .constantFrom(...FAMILY_REGISTRY.all().map((m: ModelDescriptor) => m.name))
+    .chain((model) => usageFor(table, model).map((usage) => ({ table, model, usage }))),
 );
 /** Anything an upstream might report, sensible or not. */
-const outputSeconds = fc.option(fc.oneof(fc.integer({ min: -5, max: 40 }), fc.double({ min: -5, max: 40, noNaN: false })), { nil: undefined });
+const outputSeconds = fc.option(
+  fc.oneof(fc.integer({ min: -5, max: 40 }), fc.double({ min: -5, max: 40, noNaN: false })),
+  { nil: undefined },
+);
 const isAmount = (n: number) => Number.isSafeInteger(n) && n >= 0;
 const total = (breakdown: Record<string, number>) => Object.values(breakdown).reduce((a, b) => a + b, 0);
 
@@ -117,19 +140,29 @@ describe('pricing properties', () => {
     fc.assert(
       fc.property(priced, fc.integer({ min: 0, max: 10 }), ({ table, model, usage }, more) => {
         fc.pre(usage.kind === 'ax-r2v' || usage.kind === 'vd-r2v');
-        const longer = { ...usage, durationSeconds: (usage as unknown as { durationSeconds: number }).durationSeconds + more } as BillableUsage;
-        expect(estimateCharge(FAMILY_REGISTRY, table, model, longer).amount).toBeGreaterThanOrEqual(estimateCharge(FAMILY_REGISTRY, table, model, usage).amount);
+        const longer = {
+          ...usage,
+          durationSeconds: (usage as unknown as { durationSeconds: number }).durationSeconds + more,
+        } as BillableUsage;
+        expect(estimateCharge(FAMILY_REGISTRY, table, model, longer).amount).toBeGreaterThanOrEqual(
+          estimateCharge(FAMILY_REGISTRY, table, model, usage).amount,
+        );
       }),
     );
   });
 
   it('final charges never decrease as the output grows', () => {
     fc.assert(
-      fc.property(priced, fc.double({ min: 0.001, max: 20, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true }), ({ table, model, usage }, shorter, extra) => {
-        const a = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter }).amount;
-        const b = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter + extra }).amount;
-        expect(b).toBeGreaterThanOrEqual(a);
-      }),
+      fc.property(
+        priced,
+        fc.double({ min: 0.001, max: 20, noNaN: true }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        ({ table, model, usage }, shorter, extra) => {
+          const a = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter }).amount;
+          const b = finalCharge(FAMILY_REGISTRY, table, model, usage, { outputSeconds: shorter + extra }).amount;
+          expect(b).toBeGreaterThanOrEqual(a);
+        },
+      ),
     );
   });
 });

@@ -14,7 +14,8 @@ const table = loadPriceTable(SHIPPED, FAMILY_REGISTRY);
 const ax = (model: string) => table.models[model] as AxModelPrice;
 const vd = (model: string) => table.models[model] as VdModelPrice;
 const kl = (model: string) => table.models[model] as KlModelPrice;
-const est = (model: string, usage: BillableUsage, t: PriceTable = table) => estimateCharge(FAMILY_REGISTRY, t, model, usage).amount;
+const est = (model: string, usage: BillableUsage, t: PriceTable = table) =>
+  estimateCharge(FAMILY_REGISTRY, t, model, usage).amount;
 
 /** The shipped table with one edit, validated like an admin PUT. */
 function tableWith(edit: (raw: any) => void): PriceTable {
@@ -50,12 +51,16 @@ describe('family B pricing', () => {
 
   it('charges the per-second price of the resolution tier for each second', () => {
     expect(est('wx2.7-r2v', axUsage())).toBe(5 * p.per_second['720P']);
-    expect(est('wx2.7-r2v', axUsage({ resolution: '1080P' })) - est('wx2.7-r2v', axUsage())).toBe(5 * (p.per_second['1080P'] - p.per_second['720P']));
+    expect(est('wx2.7-r2v', axUsage({ resolution: '1080P' })) - est('wx2.7-r2v', axUsage())).toBe(
+      5 * (p.per_second['1080P'] - p.per_second['720P']),
+    );
     expect(p.per_second['1080P']).toBeGreaterThan(p.per_second['720P']);
   });
 
   it('adds one per-second price per extra second', () => {
-    expect(est('wx2.6-r2v', axUsage({ durationSeconds: 6 })) - est('wx2.6-r2v', axUsage())).toBe(ax('wx2.6-r2v').per_second['720P']);
+    expect(est('wx2.6-r2v', axUsage({ durationSeconds: 6 })) - est('wx2.6-r2v', axUsage())).toBe(
+      ax('wx2.6-r2v').per_second['720P'],
+    );
   });
 
   it('adds a surcharge per reference image and per reference video', () => {
@@ -68,10 +73,22 @@ describe('family B pricing', () => {
 
   it('makes silent flash output cheaper by its multiplier, sound the default price', () => {
     const f = ax('wx2.6-r2v-flash');
-    const sound = estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v-flash', axUsage({ audio: true, referenceImages: 1 }));
-    const silent = estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v-flash', axUsage({ audio: false, referenceImages: 1 }));
+    const sound = estimateCharge(
+      FAMILY_REGISTRY,
+      table,
+      'wx2.6-r2v-flash',
+      axUsage({ audio: true, referenceImages: 1 }),
+    );
+    const silent = estimateCharge(
+      FAMILY_REGISTRY,
+      table,
+      'wx2.6-r2v-flash',
+      axUsage({ audio: false, referenceImages: 1 }),
+    );
     expect(sound.amount).toBe(5 * f.per_second['720P'] + f.per_reference_image);
-    expect(silent.breakdown.silent).toBe(Math.ceil((5 * f.per_second['720P'] * f.silent_bp!) / 10000) - 5 * f.per_second['720P']);
+    expect(silent.breakdown.silent).toBe(
+      Math.ceil((5 * f.per_second['720P'] * f.silent_bp!) / 10000) - 5 * f.per_second['720P'],
+    );
     expect(silent.amount).toBe(sound.amount + silent.breakdown.silent);
     expect(silent.amount).toBeLessThan(sound.amount);
     // The reference surcharge is not discounted.
@@ -83,7 +100,9 @@ describe('family B pricing', () => {
   });
 
   it('fails as a config fault when silent output is priced for a model without silent_bp', () => {
-    expect(() => estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v', axUsage({ audio: false }))).toThrow('No price configured at models.wx2.6-r2v.silent_bp.');
+    expect(() => estimateCharge(FAMILY_REGISTRY, table, 'wx2.6-r2v', axUsage({ audio: false }))).toThrow(
+      'No price configured at models.wx2.6-r2v.silent_bp.',
+    );
   });
 });
 
@@ -91,7 +110,8 @@ describe('family C pricing', () => {
   const p = vd('vdq3');
 
   it('charges the per-second price of the resolution', () => {
-    for (const res of ['540p', '720p', '1080p'] as const) expect(est('vdq3', vdUsage({ resolution: res }))).toBe(5 * p.per_second[res]!);
+    for (const res of ['540p', '720p', '1080p'] as const)
+      expect(est('vdq3', vdUsage({ resolution: res }))).toBe(5 * p.per_second[res]!);
     expect(p.per_second['540p']!).toBeLessThan(p.per_second['720p']!);
     expect(p.per_second['720p']!).toBeLessThan(p.per_second['1080p']!);
   });
@@ -109,11 +129,18 @@ describe('family C pricing', () => {
   it('adds a surcharge per reference video', () => {
     const q = vd('vdq2-pro');
     expect(q.per_reference_video).toBeGreaterThan(0);
-    expect(est('vdq2-pro', vdUsage({ referenceVideos: 2 })) - est('vdq2-pro', vdUsage())).toBe(2 * q.per_reference_video);
+    expect(est('vdq2-pro', vdUsage({ referenceVideos: 2 })) - est('vdq2-pro', vdUsage())).toBe(
+      2 * q.per_reference_video,
+    );
   });
 
   it('names its lines so that they add up to the amount', () => {
-    const c = estimateCharge(FAMILY_REGISTRY, table, 'vdq2-pro', vdUsage({ audio: true, offPeak: true, referenceVideos: 1 }));
+    const c = estimateCharge(
+      FAMILY_REGISTRY,
+      table,
+      'vdq2-pro',
+      vdUsage({ audio: true, offPeak: true, referenceVideos: 1 }),
+    );
     expect(Object.keys(c.breakdown)).toEqual(['base', 'audio', 'off_peak', 'reference_videos']);
     expect(Object.values(c.breakdown).reduce((a, b) => a + b, 0)).toBe(c.amount);
     expect(c.breakdown.off_peak).toBeLessThan(0);
@@ -132,11 +159,17 @@ describe('family C pricing', () => {
 
 describe('family A pricing', () => {
   const p = kl('kl-v1-6');
-  const edit = (mode: 'std' | 'pro', durationSeconds: 5 | 10): BillableUsage => ({ kind: 'kl-edit', mode, durationSeconds });
+  const edit = (mode: 'std' | 'pro', durationSeconds: 5 | 10): BillableUsage => ({
+    kind: 'kl-edit',
+    mode,
+    durationSeconds,
+  });
 
   it('prices editing per second by mode', () => {
     expect(est('kl-v1-6', edit('std', 5))).toBe(5 * p.edit_per_second!.std);
-    expect(est('kl-v1-6', edit('pro', 5)) - est('kl-v1-6', edit('std', 5))).toBe(5 * (p.edit_per_second!.pro - p.edit_per_second!.std));
+    expect(est('kl-v1-6', edit('pro', 5)) - est('kl-v1-6', edit('std', 5))).toBe(
+      5 * (p.edit_per_second!.pro - p.edit_per_second!.std),
+    );
     expect(p.edit_per_second!.pro).toBeGreaterThan(p.edit_per_second!.std);
   });
 
@@ -150,7 +183,11 @@ describe('family A pricing', () => {
 
   it('charges a custom voice its flat price, estimate and final alike', () => {
     const voice: BillableUsage = { kind: 'kl-voice' };
-    expect(estimateCharge(FAMILY_REGISTRY, table, 'kl-v1', voice)).toEqual({ amount: kl('kl-v1').voice, priceVersion: table.version, breakdown: { voice: kl('kl-v1').voice } });
+    expect(estimateCharge(FAMILY_REGISTRY, table, 'kl-v1', voice)).toEqual({
+      amount: kl('kl-v1').voice,
+      priceVersion: table.version,
+      breakdown: { voice: kl('kl-v1').voice },
+    });
     expect(kl('kl-v1').voice).toBeGreaterThan(0);
     expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1', voice, { outputSeconds: 1 }).amount).toBe(kl('kl-v1').voice);
   });
@@ -214,7 +251,8 @@ describe('final charge', () => {
 
   it('bills the requested duration when no output seconds are reported', () => {
     expect(final(undefined)).toEqual(estimate);
-    for (const junk of [0, -4, Number.NaN, Number.POSITIVE_INFINITY]) expect([junk, final(junk)]).toEqual([junk, estimate]);
+    for (const junk of [0, -4, Number.NaN, Number.POSITIVE_INFINITY])
+      expect([junk, final(junk)]).toEqual([junk, estimate]);
   });
 
   it('never bills more than the estimate, e.g. for native usage that counts input seconds too', () => {
@@ -228,7 +266,11 @@ describe('final charge', () => {
       4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image,
     );
     const klu: BillableUsage = { kind: 'kl-edit', mode: 'std', durationSeconds: 10 };
-    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 9.5 }).amount).toBe(est('kl-v1-6', klu));
-    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 5 }).amount).toBe(5 * kl('kl-v1-6').edit_per_second!.std);
+    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 9.5 }).amount).toBe(
+      est('kl-v1-6', klu),
+    );
+    expect(finalCharge(FAMILY_REGISTRY, table, 'kl-v1-6', klu, { outputSeconds: 5 }).amount).toBe(
+      5 * kl('kl-v1-6').edit_per_second!.std,
+    );
   });
 });

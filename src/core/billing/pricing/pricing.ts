@@ -13,18 +13,31 @@ export interface Charge {
   breakdown: Record<string, number>;
 }
 
-function ruleFor(catalogue: PricingCatalogue, table: PriceTable, modelName: string, usage: BillableUsage): { rule: PricingRule<BillableUsage>; at: string } {
+function ruleFor(
+  catalogue: PricingCatalogue,
+  table: PriceTable,
+  modelName: string,
+  usage: BillableUsage,
+): { rule: PricingRule<BillableUsage>; at: string } {
   const at = `models.${modelName}`;
-  if (!Object.prototype.hasOwnProperty.call(table.models, modelName)) throw new Error(`No price configured at ${at} (price version ${table.version}).`);
+  if (!Object.prototype.hasOwnProperty.call(table.models, modelName))
+    throw new Error(`No price configured at ${at} (price version ${table.version}).`);
   const rule = catalogue.pricingRule(usage.kind);
   if (!rule) throw new Error(`No pricing rule for usage '${usage.kind}'.`);
   const family = catalogue.find(modelName)?.family;
   // A usage priced against another family's entry would read the wrong fields: a wiring fault.
-  if (family !== rule.family) throw new Error(`Usage '${usage.kind}' cannot be priced for model '${modelName}' (family ${family ?? 'unknown'}).`);
+  if (family !== rule.family)
+    throw new Error(`Usage '${usage.kind}' cannot be priced for model '${modelName}' (family ${family ?? 'unknown'}).`);
   return { rule, at };
 }
 
-function charge(catalogue: PricingCatalogue, table: PriceTable, modelName: string, usage: BillableUsage, seconds: number): Charge {
+function charge(
+  catalogue: PricingCatalogue,
+  table: PriceTable,
+  modelName: string,
+  usage: BillableUsage,
+  seconds: number,
+): Charge {
   const { rule, at } = ruleFor(catalogue, table, modelName, usage);
   const lines: Line[] = rule.lines(table.models[modelName], usage, seconds, at);
   const amount = lines.reduce((total, [, value]) => total + value, 0);
@@ -37,12 +50,21 @@ function requestedSeconds(catalogue: PricingCatalogue, usage: BillableUsage): nu
 }
 
 /** What is held when a task is created: the requested work at current prices, rounded up. */
-export function estimateCharge(catalogue: PricingCatalogue, table: PriceTable, modelName: string, usage: BillableUsage): Charge {
+export function estimateCharge(
+  catalogue: PricingCatalogue,
+  table: PriceTable,
+  modelName: string,
+  usage: BillableUsage,
+): Charge {
   return charge(catalogue, table, modelName, usage, requestedSeconds(catalogue, usage));
 }
 
 /** The seconds a finished task is billed for: output seconds (started seconds count whole), at most the requested ones. */
-export function billedSeconds(catalogue: PricingCatalogue, usage: BillableUsage, outcome: TaskOutcome): { seconds: number; reported: boolean } {
+export function billedSeconds(
+  catalogue: PricingCatalogue,
+  usage: BillableUsage,
+  outcome: TaskOutcome,
+): { seconds: number; reported: boolean } {
   const requested = requestedSeconds(catalogue, usage);
   const reported = outcome.outputSeconds;
   // A missing, zero, negative or non-finite figure is not a usable report: bill the request.
@@ -56,7 +78,13 @@ export function billedSeconds(catalogue: PricingCatalogue, usage: BillableUsage,
  * never native usage that counts input seconds too, never more than the requested duration,
  * and never more than the estimate, so a settlement always fits inside its hold.
  */
-export function finalCharge(catalogue: PricingCatalogue, table: PriceTable, modelName: string, usage: BillableUsage, outcome: TaskOutcome): Charge {
+export function finalCharge(
+  catalogue: PricingCatalogue,
+  table: PriceTable,
+  modelName: string,
+  usage: BillableUsage,
+  outcome: TaskOutcome,
+): Charge {
   const estimate = estimateCharge(catalogue, table, modelName, usage);
   const final = charge(catalogue, table, modelName, usage, billedSeconds(catalogue, usage, outcome).seconds);
   return final.amount > estimate.amount ? estimate : final;

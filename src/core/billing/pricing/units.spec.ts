@@ -19,11 +19,13 @@ describe('pricing units', () => {
     expect(wholeSeconds(4.2, 's')).toBe(5);
     expect(wholeSeconds(5, 's')).toBe(5);
     expect(wholeSeconds(0, 's')).toBe(0);
-    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5']) expect(() => wholeSeconds(bad, 'seconds')).toThrow(/seconds/);
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5'])
+      expect(() => wholeSeconds(bad, 'seconds')).toThrow(/seconds/);
   });
 
   it('accepts only non-negative safe integers as counts and prices', () => {
     expect(wholeNumber(3, 'n')).toBe(3);
-    for (const bad of [1.5, -1, '3', null, undefined, 2 ** 60]) expect(() => wholeNumber(bad, 'the count')).toThrow(/the count/);
+    for (const bad of [1.5, -1, '3', null, undefined, 2 ** 60])
+      expect(() => wholeNumber(bad, 'the count')).toThrow(/the count/);
   });
 });

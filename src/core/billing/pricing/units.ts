@@ -9,7 +9,8 @@ export const BP_ONE = 10_000;
 /** Fails loudly instead of silently losing precision above 2^53. */
 function toSafe(value: bigint, what: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new Error(`Pricing overflow: ${what} = ${value} is beyond the safe integer range.`);
+  if (!Number.isSafeInteger(n))
+    throw new Error(`Pricing overflow: ${what} = ${value} is beyond the safe integer range.`);
   return n;
 }
 

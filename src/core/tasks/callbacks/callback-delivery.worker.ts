@@ -57,7 +57,13 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
     let error: string | null = 'account not found';
     if (account) error = await this.post(delivery, account.webhookSecret);
     if (error === null) {
-      await this.outbox.update(delivery.id, { status: 'delivered', attempts, nextAttemptAt: null, lastError: null, updatedAt: this.clock.nowMs() });
+      await this.outbox.update(delivery.id, {
+        status: 'delivered',
+        attempts,
+        nextAttemptAt: null,
+        lastError: null,
+        updatedAt: this.clock.nowMs(),
+      });
       return;
     }
     const giveUp = attempts >= this.config.CALLBACK_MAX_ATTEMPTS;
@@ -78,7 +84,11 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
       reason: error.slice(0, 500),
     };
     if (giveUp) this.logger.warn(attempt, 'client callback attempt failed; abandoned after the last attempt');
-    else this.logger.warn({ ...attempt, nextAttemptAt: new Date(nextAttemptAt as number).toISOString() }, 'client callback attempt failed; will retry');
+    else
+      this.logger.warn(
+        { ...attempt, nextAttemptAt: new Date(nextAttemptAt as number).toISOString() },
+        'client callback attempt failed; will retry',
+      );
   }
 
   /** One signed POST; null on a 2xx, else why it failed. */

@@ -18,7 +18,9 @@ describe('assertCallbackUrlAllowed', () => {
     'http://LOCALHOST./cb',
     'http://metadata.google.internal../',
   ])('refuses private %s unless allowed', (url) => {
-    expect(() => assertCallbackUrlAllowed(url, false)).toThrow(expect.objectContaining({ status: 400, param: 'callback_url' }));
+    expect(() => assertCallbackUrlAllowed(url, false)).toThrow(
+      expect.objectContaining({ status: 400, param: 'callback_url' }),
+    );
     expect(() => assertCallbackUrlAllowed(url, true)).not.toThrow();
   });
 

@@ -2,7 +2,15 @@ import { isIP } from 'net';
 import { GatewayError } from '../../../platform/errors';
 
 /** Literal addresses never allowed as callback targets unless the operator allows private ones. */
-const PRIVATE_V4 = [/^127\./, /^10\./, /^172\.(1[6-9]|2\d|3[01])\./, /^192\.168\./, /^169\.254\./, /^0\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
+const PRIVATE_V4 = [
+  /^127\./,
+  /^10\./,
+  /^172\.(1[6-9]|2\d|3[01])\./,
+  /^192\.168\./,
+  /^169\.254\./,
+  /^0\./,
+  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
+];
 const PRIVATE_HOSTS = new Set(['localhost', 'metadata.google.internal', 'metadata']);
 
 /**
@@ -17,7 +25,8 @@ export function assertCallbackUrlAllowed(raw: string, allowPrivate: boolean, par
   } catch {
     throw GatewayError.invalid(`${param} must be an absolute http(s) URL.`, param);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw GatewayError.invalid(`${param} must use http or https.`, param);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw GatewayError.invalid(`${param} must use http or https.`, param);
   if (url.username || url.password) throw GatewayError.invalid(`${param} must not carry credentials.`, param);
   if (allowPrivate) return;
   // `LOCALHOST.` is `localhost`: a fully qualified name's trailing dots name the same host.
@@ -36,6 +45,9 @@ export function assertCallbackUrlAllowed(raw: string, allowPrivate: boolean, par
 function isPrivateAddress(host: string): boolean {
   const version = isIP(host);
   if (version === 4) return PRIVATE_V4.some((re) => re.test(host));
-  if (version === 6) return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:');
+  if (version === 6)
+    return (
+      host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:')
+    );
   return false;
 }

@@ -22,7 +22,12 @@ export class CallbackOutboxRepository {
 
   /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */
   due(now: number, limit: number): Promise<CallbackDeliveryEntity[]> {
-    return this.repo.createQueryBuilder('c').where('c.next_attempt_at <= :now', { now }).orderBy('c.next_attempt_at', 'ASC').take(limit).getMany();
+    return this.repo
+      .createQueryBuilder('c')
+      .where('c.next_attempt_at <= :now', { now })
+      .orderBy('c.next_attempt_at', 'ASC')
+      .take(limit)
+      .getMany();
   }
 
   /** Takes a delivery for one attempt, so two workers never send it at once. */
@@ -31,7 +36,11 @@ export class CallbackOutboxRepository {
       .createQueryBuilder()
       .update(CallbackDeliveryEntity)
       .set({ nextAttemptAt: leaseUntil, attempts: expectedAttempts + 1 })
-      .where('id = :id AND attempts = :expectedAttempts AND status = :pending', { id, expectedAttempts, pending: 'pending' })
+      .where('id = :id AND attempts = :expectedAttempts AND status = :pending', {
+        id,
+        expectedAttempts,
+        pending: 'pending',
+      })
       .execute();
     return (result.affected ?? 0) === 1;
   }

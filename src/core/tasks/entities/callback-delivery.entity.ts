@@ -12,7 +12,8 @@ export class CallbackDeliveryEntity {
   @Column({ type: 'text' }) body: string;
   @Column({ type: 'varchar', length: 16 }) status: 'pending' | 'delivered' | 'failed';
   @Column({ type: 'integer', default: 0 }) attempts: number;
-  @Index('idx_callbacks_due') @Column(BigIntColumnOptions({ name: 'next_attempt_at', nullable: true })) nextAttemptAt: number | null;
+  @Index('idx_callbacks_due') @Column(BigIntColumnOptions({ name: 'next_attempt_at', nullable: true })) nextAttemptAt:
+    number | null;
   @Column({ type: 'text', name: 'last_error', nullable: true }) lastError: string | null;
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;
   @Column(BigIntColumnOptions({ name: 'updated_at' })) updatedAt: number;

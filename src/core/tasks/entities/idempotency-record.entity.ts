@@ -10,7 +10,10 @@ export class IdempotencyRecordEntity {
   @Column({ type: 'varchar', length: 16 }) state: 'in_flight' | 'done';
   @Column({ type: 'integer', name: 'response_status', nullable: true }) responseStatus: number | null;
   @Column(JsonColumnOptions({ name: 'response_body', nullable: true })) responseBody: unknown;
-  @Column(JsonColumnOptions({ name: 'response_headers', nullable: true })) responseHeaders: Record<string, string> | null;
+  @Column(JsonColumnOptions({ name: 'response_headers', nullable: true })) responseHeaders: Record<
+    string,
+    string
+  > | null;
   /** The task created under this key, written in the creation transaction (null: none yet, or a record of an older version). */
   @Column({ type: 'varchar', length: 64, name: 'task_id', nullable: true }) taskId: string | null;
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;

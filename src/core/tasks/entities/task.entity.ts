@@ -38,7 +38,9 @@ export class TaskEntity {
   @Column({ type: 'varchar', length: 32 }) action: string;
   @Column({ type: 'varchar', length: 100 }) model: string;
   @Column({ type: 'varchar', length: 100, name: 'channel_id' }) channelId: string;
-  @Index('idx_tasks_upstream') @Column({ type: 'varchar', length: 200, name: 'upstream_task_id', nullable: true }) upstreamTaskId: string | null;
+  @Index('idx_tasks_upstream')
+  @Column({ type: 'varchar', length: 200, name: 'upstream_task_id', nullable: true })
+  upstreamTaskId: string | null;
   @Column({ type: 'varchar', length: 16 }) phase: TaskPhase;
   /** The family's own status word as last seen (or as set by the gateway when it ended the task). */
   @Column({ type: 'varchar', length: 32, name: 'native_status' }) nativeStatus: string;
@@ -67,7 +69,8 @@ export class TaskEntity {
   @Column(BigIntColumnOptions({ name: 'updated_at' })) updatedAt: number;
   @Column(BigIntColumnOptions({ name: 'finished_at', nullable: true })) finishedAt: number | null;
   /** When the sync worker should look next; null once terminal, so due-task scans never see finished tasks. */
-  @Index('idx_tasks_sync_due') @Column(BigIntColumnOptions({ name: 'sync_due_at', nullable: true })) syncDueAt: number | null;
+  @Index('idx_tasks_sync_due') @Column(BigIntColumnOptions({ name: 'sync_due_at', nullable: true })) syncDueAt:
+    number | null;
   @Column({ type: 'integer', name: 'sync_attempts', default: 0 }) syncAttempts: number;
   @Column({ type: 'varchar', length: 64, name: 'lease_owner', nullable: true }) leaseOwner: string | null;
   @Column(BigIntColumnOptions({ name: 'lease_until', nullable: true })) leaseUntil: number | null;

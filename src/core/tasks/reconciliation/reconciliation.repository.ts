@@ -46,7 +46,10 @@ export class ReconciliationRepository {
       .createQueryBuilder()
       .select('a.id', 'id')
       .addSelect('a.in_flight_tasks', 'in_flight')
-      .addSelect((sub) => sub.select('COUNT(*)').from(TaskEntity, 't').where(`t.account_id = a.id AND ${OPEN_PHASE_SQL}`), 'open')
+      .addSelect(
+        (sub) => sub.select('COUNT(*)').from(TaskEntity, 't').where(`t.account_id = a.id AND ${OPEN_PHASE_SQL}`),
+        'open',
+      )
       .from(AccountEntity, 'a')
       .where('a.id > :afterId', { afterId })
       .orderBy('a.id', 'ASC')
@@ -63,7 +66,9 @@ export class ReconciliationRepository {
     const result = await this.dataSource
       .createQueryBuilder()
       .update(AccountEntity)
-      .set({ inFlightTasks: () => `(SELECT COUNT(*) FROM tasks t WHERE t.account_id = accounts.id AND ${OPEN_PHASE_SQL})` })
+      .set({
+        inFlightTasks: () => `(SELECT COUNT(*) FROM tasks t WHERE t.account_id = accounts.id AND ${OPEN_PHASE_SQL})`,
+      })
       .where('id = :accountId AND in_flight_tasks = :observed', { accountId, observed })
       .execute();
     return (result.affected ?? 0) === 1;

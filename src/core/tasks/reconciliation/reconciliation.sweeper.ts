@@ -49,7 +49,8 @@ export class ReconciliationSweeper implements OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     // A full batch of endings means more may be waiting: go again at once.
     const interval = this.config.RECONCILE_INTERVAL_MS;
-    if (this.config.WORKERS_ENABLED) this.loop.start(interval, (completed) => ((completed ?? 0) >= ENDING_BATCH ? 0 : interval));
+    if (this.config.WORKERS_ENABLED)
+      this.loop.start(interval, (completed) => ((completed ?? 0) >= ENDING_BATCH ? 0 : interval));
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -59,20 +60,27 @@ export class ReconciliationSweeper implements OnApplicationBootstrap, OnApplicat
   /** Endings first: a completed ending gives its slot back before the counters are compared. */
   async runCycle(): Promise<SweepReport> {
     const report = { endingsCompleted: await this.completeEndings(), slotsRecounted: await this.recountSlots() };
-    if (report.endingsCompleted > 0 || report.slotsRecounted > 0) this.logger.warn(report, 'reconciliation sweep repaired state left by a crash');
+    if (report.endingsCompleted > 0 || report.slotsRecounted > 0)
+      this.logger.warn(report, 'reconciliation sweep repaired state left by a crash');
     return report;
   }
 
   private async completeEndings(): Promise<number> {
     // Ended more than one sweep ago and still holding money: whoever ended it did not close it.
     // (Endings commit with their billing, so this is a crash from an older version or a repair.)
-    const ended = await this.repo.terminalStillHeld(this.clock.nowMs() - this.config.RECONCILE_INTERVAL_MS, ENDING_BATCH);
+    const ended = await this.repo.terminalStillHeld(
+      this.clock.nowMs() - this.config.RECONCILE_INTERVAL_MS,
+      ENDING_BATCH,
+    );
     let completed = 0;
     await runPool(ended, 4, async (task) => {
       try {
         if (await this.lifecycle.completeEnding(task)) completed++;
       } catch (error) {
-        this.logger.error({ err: error, taskId: task.id }, 'could not complete the ending of a task; the next sweep retries');
+        this.logger.error(
+          { err: error, taskId: task.id },
+          'could not complete the ending of a task; the next sweep retries',
+        );
       }
     });
     return completed;

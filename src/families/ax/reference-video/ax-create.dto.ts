@@ -11,7 +11,18 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Max, Min, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import {
   AX_MEDIA_TYPES,
   AX_NEW,
@@ -53,7 +64,8 @@ export class AxMediaItemDto {
 
   @ApiPropertyOptional({
     example: 'https://example.com/voice.mp3',
-    description: "http(s) URL of a WAV or MP3 voice sample for this material's subject; reference_image and reference_video items only.",
+    description:
+      "http(s) URL of a WAV or MP3 voice sample for this material's subject; reference_image and reference_video items only.",
   })
   @IsOptional()
   @NotBlank()
@@ -91,13 +103,23 @@ export class AxNewInputDto {
 }
 
 export class AxNewParametersDto {
-  @ApiPropertyOptional({ enum: AX_RESOLUTIONS, default: AX_NEW.defaults.resolution, example: '720P', description: 'Affects cost.' })
+  @ApiPropertyOptional({
+    enum: AX_RESOLUTIONS,
+    default: AX_NEW.defaults.resolution,
+    example: '720P',
+    description: 'Affects cost.',
+  })
   @IsOptional()
   @IsIn(AX_RESOLUTIONS)
   @IsString()
   resolution?: AxResolution;
 
-  @ApiPropertyOptional({ enum: AX_RATIOS, default: AX_NEW.defaults.ratio, example: '16:9', description: 'Ignored upstream when a first_frame is given.' })
+  @ApiPropertyOptional({
+    enum: AX_RATIOS,
+    default: AX_NEW.defaults.ratio,
+    example: '16:9',
+    description: 'Ignored upstream when a first_frame is given.',
+  })
   @IsOptional()
   @IsIn(AX_RATIOS)
   @IsString()
@@ -127,7 +149,13 @@ export class AxNewParametersDto {
   @IsBoolean()
   watermark?: boolean;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: AX_SEED.min, maximum: AX_SEED.max, example: 42, description: 'Random when absent.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: AX_SEED.min,
+    maximum: AX_SEED.max,
+    example: 42,
+    description: 'Random when absent.',
+  })
   @IsOptional()
   @Max(AX_SEED.max)
   @Min(AX_SEED.min)
@@ -163,7 +191,11 @@ const REFERENCE_URLS_DOC =
   'Images 0 to 5, videos 0 to 3, at most 5 together (at least 1). Each an http(s) URL or a data URL (data:image/... or data:video/mp4|quicktime). A URL whose path ends in .mp4/.mov, or a data:video/ URL, counts as a video.';
 
 export class AxOldInputDto {
-  @ApiProperty({ example: 'character1 walks a dog in the park.', maxLength: AX_OLD.promptMaxChars, description: 'Refers to character1, character2, ... in reference order.' })
+  @ApiProperty({
+    example: 'character1 walks a dog in the park.',
+    maxLength: AX_OLD.promptMaxChars,
+    description: 'Refers to character1, character2, ... in reference order.',
+  })
   @MaxChars(AX_OLD.promptMaxChars)
   @NotBlank()
   @IsString()
@@ -176,12 +208,20 @@ export class AxOldInputDto {
   negative_prompt?: string;
 
   // Required, but its absence gets the native rejection before DTO validation runs.
-  @ApiProperty({ type: [String], example: ['https://example.com/person.png', 'https://example.com/dance.mp4'], description: REFERENCE_URLS_DOC })
+  @ApiProperty({
+    type: [String],
+    example: ['https://example.com/person.png', 'https://example.com/dance.mp4'],
+    description: REFERENCE_URLS_DOC,
+  })
   @IsOptional()
   @IsArray()
   reference_urls?: unknown[];
 
-  @ApiPropertyOptional({ type: [String], deprecated: true, description: 'Deprecated name of reference_urls; forwarded as reference_urls. Do not send both.' })
+  @ApiPropertyOptional({
+    type: [String],
+    deprecated: true,
+    description: 'Deprecated name of reference_urls; forwarded as reference_urls. Do not send both.',
+  })
   @IsOptional()
   @IsArray()
   reference_video_urls?: unknown[];
@@ -192,14 +232,21 @@ export class AxOldParametersDto {
     enum: AX_OLD_SIZE_VALUES,
     default: AX_OLD.defaults.size,
     example: '1280*720',
-    description: 'Concrete pixels width*height; the 720P tier is the first five values, 1080P the last five. Affects cost.',
+    description:
+      'Concrete pixels width*height; the 720P tier is the first five values, 1080P the last five. Affects cost.',
   })
   @IsOptional()
   @IsIn(AX_OLD_SIZE_VALUES, { message: `$property must be one of the concrete sizes ${AX_OLD_SIZE_VALUES.join(', ')}` })
   @IsString()
   size?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: AX_OLD.duration.min, maximum: AX_OLD.duration.max, default: AX_OLD.defaults.duration, example: 5 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: AX_OLD.duration.min,
+    maximum: AX_OLD.duration.max,
+    default: AX_OLD.defaults.duration,
+    example: 5,
+  })
   @IsOptional()
   @Max(AX_OLD.duration.max)
   @Min(AX_OLD.duration.min)
@@ -212,7 +259,11 @@ export class AxOldParametersDto {
   @IsString()
   shot_type?: string;
 
-  @ApiPropertyOptional({ default: true, example: false, description: 'wx2.6-r2v-flash only: true sound, false silent. Affects cost.' })
+  @ApiPropertyOptional({
+    default: true,
+    example: false,
+    description: 'wx2.6-r2v-flash only: true sound, false silent. Affects cost.',
+  })
   @IsOptional()
   @IsBoolean()
   audio?: boolean;
@@ -222,7 +273,13 @@ export class AxOldParametersDto {
   @IsBoolean()
   watermark?: boolean;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: AX_SEED.min, maximum: AX_SEED.max, example: 42, description: 'Random when absent.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: AX_SEED.min,
+    maximum: AX_SEED.max,
+    example: 42,
+    description: 'Random when absent.',
+  })
   @IsOptional()
   @Max(AX_SEED.max)
   @Min(AX_SEED.min)

@@ -16,7 +16,18 @@ const VOICE = 'https://cdn.example.com/voices/dog.wav';
 
 const PNG_OK = dataUrl('image/png', png(240, 240));
 /** SPEC.md's ten `parameters.size` values, written out (not read from the rules table). */
-const SPEC_SIZES = ['1280*720', '720*1280', '960*960', '1088*832', '832*1088', '1920*1080', '1080*1920', '1440*1440', '1632*1248', '1248*1632'];
+const SPEC_SIZES = [
+  '1280*720',
+  '720*1280',
+  '960*960',
+  '1088*832',
+  '832*1088',
+  '1920*1080',
+  '1080*1920',
+  '1440*1440',
+  '1632*1248',
+  '1248*1632',
+];
 const NATIVE = { code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' };
 
 function clone<T>(v: T): T {
@@ -37,7 +48,10 @@ function make(base: Body, patch: Record<string, unknown> = {}): Body {
   return body;
 }
 
-const NEW_BASE: Body = { model: 'wx2.7-r2v', input: { prompt: 'Image 1 plays in a garden', media: [{ type: 'reference_image', url: IMG }] } };
+const NEW_BASE: Body = {
+  model: 'wx2.7-r2v',
+  input: { prompt: 'Image 1 plays in a garden', media: [{ type: 'reference_image', url: IMG }] },
+};
 const OLD_BASE: Body = { model: 'wx2.6-r2v', input: { prompt: 'character1 dances', reference_urls: [IMG] } };
 const FLASH_BASE: Body = { ...OLD_BASE, model: 'wx2.6-r2v-flash' };
 
@@ -47,14 +61,26 @@ const flashBody = (patch?: Record<string, unknown>) => make(FLASH_BASE, patch);
 
 function media(images: number, videos = 0, firstFrames = 0): Body[] {
   return [
-    ...Array.from({ length: images }, (_, i) => ({ type: 'reference_image', url: `https://cdn.example.com/i${i}.png` })),
-    ...Array.from({ length: videos }, (_, i) => ({ type: 'reference_video', url: `https://cdn.example.com/v${i}.mp4` })),
-    ...Array.from({ length: firstFrames }, (_, i) => ({ type: 'first_frame', url: `https://cdn.example.com/f${i}.jpg` })),
+    ...Array.from({ length: images }, (_, i) => ({
+      type: 'reference_image',
+      url: `https://cdn.example.com/i${i}.png`,
+    })),
+    ...Array.from({ length: videos }, (_, i) => ({
+      type: 'reference_video',
+      url: `https://cdn.example.com/v${i}.mp4`,
+    })),
+    ...Array.from({ length: firstFrames }, (_, i) => ({
+      type: 'first_frame',
+      url: `https://cdn.example.com/f${i}.jpg`,
+    })),
   ];
 }
 
 function refs(images: number, videos = 0): string[] {
-  return [...Array.from({ length: images }, (_, i) => `https://cdn.example.com/i${i}.jpg`), ...Array.from({ length: videos }, (_, i) => `https://cdn.example.com/v${i}.mov`)];
+  return [
+    ...Array.from({ length: images }, (_, i) => `https://cdn.example.com/i${i}.jpg`),
+    ...Array.from({ length: videos }, (_, i) => `https://cdn.example.com/v${i}.mov`),
+  ];
 }
 
 function errorOf(body: unknown): GatewayError {
@@ -69,7 +95,11 @@ function errorOf(body: unknown): GatewayError {
 
 function expectRejected(body: unknown, param: string | null): GatewayError {
   const err = errorOf(body);
-  expect({ status: err.status, code: err.code, param: err.param }).toEqual({ status: 400, code: 'invalid_request', param });
+  expect({ status: err.status, code: err.code, param: err.param }).toEqual({
+    status: 400,
+    code: 'invalid_request',
+    param,
+  });
   return err;
 }
 
@@ -101,7 +131,11 @@ describe('validateAxCreateRequest: body and model', () => {
 
   it.each(['wx9-r2v', 'kl-v1', 'vdq3'])('answers 404 model_not_found for %s (unknown or not family B)', (model) => {
     const err = errorOf(newBody({ model }));
-    expect({ status: err.status, code: err.code, param: err.param }).toEqual({ status: 404, code: 'model_not_found', param: 'model' });
+    expect({ status: err.status, code: err.code, param: err.param }).toEqual({
+      status: 404,
+      code: 'model_not_found',
+      param: 'model',
+    });
   });
 
   it('keeps an echoed unknown model name short', () => {
@@ -135,32 +169,53 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['1 reference video only', newBody({ 'input.media': media(0, 1) })],
       ['resolution 720P', newBody({ 'parameters.resolution': '720P' })],
       ['resolution 1080P', newBody({ 'parameters.resolution': '1080P' })],
-      ...['16:9', '9:16', '1:1', '4:3', '3:4'].map((r): [string, Body] => [`ratio ${r}`, newBody({ 'parameters.ratio': r })]),
+      ...['16:9', '9:16', '1:1', '4:3', '3:4'].map((r): [string, Body] => [
+        `ratio ${r}`,
+        newBody({ 'parameters.ratio': r }),
+      ]),
       ['duration 2', newBody({ 'parameters.duration': 2 })],
       ['duration 15 without video', newBody({ 'parameters.duration': 15 })],
-      ['duration 15 with a first_frame and no video', newBody({ 'parameters.duration': 15, 'input.media': media(1, 0, 1) })],
+      [
+        'duration 15 with a first_frame and no video',
+        newBody({ 'parameters.duration': 15, 'input.media': media(1, 0, 1) }),
+      ],
       ['duration 10 with a video', newBody({ 'parameters.duration': 10, 'input.media': media(1, 1) })],
       ['seed 0', newBody({ 'parameters.seed': 0 })],
       ['seed 2147483647', newBody({ 'parameters.seed': 2147483647 })],
       ['prompt_extend false', newBody({ 'parameters.prompt_extend': false })],
       ['watermark true', newBody({ 'parameters.watermark': true })],
       ['a video URL with .MOV', newBody({ 'input.media': [{ type: 'reference_video', url: 'http://x.com/a.MOV' }] })],
-      ['a video URL without extension', newBody({ 'input.media': [{ type: 'reference_video', url: 'https://x.com/stream?id=4' }] })],
-      ...['jpg', 'jpeg', 'png', 'bmp', 'webp', 'JPG'].map((ext): [string, Body] => [`an image URL .${ext}`, newBody({ 'input.media[0].url': `https://x.com/a.${ext}?sig=a.gif` })]),
+      [
+        'a video URL without extension',
+        newBody({ 'input.media': [{ type: 'reference_video', url: 'https://x.com/stream?id=4' }] }),
+      ],
+      ...['jpg', 'jpeg', 'png', 'bmp', 'webp', 'JPG'].map((ext): [string, Body] => [
+        `an image URL .${ext}`,
+        newBody({ 'input.media[0].url': `https://x.com/a.${ext}?sig=a.gif` }),
+      ]),
       ['an image URL without extension', newBody({ 'input.media[0].url': 'https://x.com/image' })],
       ['reference_voice .wav on an image', newBody({ 'input.media[0].reference_voice': VOICE })],
-      ['reference_voice .mp3 on a video', newBody({ 'input.media': [{ type: 'reference_video', url: VID, reference_voice: 'https://x.com/v.MP3' }] })],
+      [
+        'reference_voice .mp3 on a video',
+        newBody({ 'input.media': [{ type: 'reference_video', url: VID, reference_voice: 'https://x.com/v.MP3' }] }),
+      ],
       ['reference_voice without extension', newBody({ 'input.media[0].reference_voice': 'https://x.com/voice?id=1' })],
       ['Base64 PNG 240x240', newBody({ 'input.media[0].url': PNG_OK })],
       ['Base64 PNG 8000x1000', newBody({ 'input.media[0].url': dataUrl('image/png', png(8000, 1000)) })],
       ['Base64 PNG 240x1920 (1:8)', newBody({ 'input.media[0].url': dataUrl('image/png', png(240, 1920)) })],
       ['Base64 PNG 1920x240 (8:1)', newBody({ 'input.media[0].url': dataUrl('image/png', png(1920, 240)) })],
-      ['Base64 palette PNG without tRNS', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 3 })) })],
+      [
+        'Base64 palette PNG without tRNS',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 3 })) }),
+      ],
       ['Base64 JPEG', newBody({ 'input.media[0].url': dataUrl('image/jpeg', jpeg(1280, 720)) })],
       ['Base64 BMP', newBody({ 'input.media[0].url': dataUrl('image/bmp', bmp(640, 480)) })],
       ['Base64 WEBP', newBody({ 'input.media[0].url': dataUrl('image/webp', webp(640, 480)) })],
       ['Base64 first_frame', newBody({ 'input.media': [...media(1), { type: 'first_frame', url: PNG_OK }] })],
-      ['null optional fields (treated as absent)', newBody({ 'input.negative_prompt': null, 'parameters.seed': null, parameters: null })],
+      [
+        'null optional fields (treated as absent)',
+        newBody({ 'input.negative_prompt': null, 'parameters.seed': null, parameters: null }),
+      ],
     ])('%s', (_, body) => {
       expect(accept(body).protocol).toBe('ax-r2v-new');
     });
@@ -173,7 +228,11 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['empty prompt', newBody({ 'input.prompt': '' }), 'input.prompt'],
       ['blank prompt', newBody({ 'input.prompt': ' \n\t ' }), 'input.prompt'],
       ['numeric prompt', newBody({ 'input.prompt': 5 }), 'input.prompt'],
-      ['negative_prompt of 501 characters', newBody({ 'input.negative_prompt': 'n'.repeat(501) }), 'input.negative_prompt'],
+      [
+        'negative_prompt of 501 characters',
+        newBody({ 'input.negative_prompt': 'n'.repeat(501) }),
+        'input.negative_prompt',
+      ],
       ['numeric negative_prompt', newBody({ 'input.negative_prompt': 1 }), 'input.negative_prompt'],
       // input / media shape
       ['missing input', newBody({ input: DELETE }), 'input'],
@@ -183,7 +242,11 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['a media item that is a string', newBody({ 'input.media': [IMG] }), 'input.media[0]'],
       ['unknown media type', newBody({ 'input.media[0].type': 'reference_audio' }), 'input.media[0].type'],
       ['missing media type', newBody({ 'input.media[0].type': DELETE }), 'input.media[0].type'],
-      ['missing media url', newBody({ 'input.media': [...media(1), { type: 'reference_image' }] }), 'input.media[1].url'],
+      [
+        'missing media url',
+        newBody({ 'input.media': [...media(1), { type: 'reference_image' }] }),
+        'input.media[1].url',
+      ],
       ['numeric media url', newBody({ 'input.media[0].url': 3 }), 'input.media[0].url'],
       ['unknown media item field', newBody({ 'input.media[0].weight': 1 }), 'input.media[0].weight'],
       // media counts
@@ -197,33 +260,109 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['image URL .gif', newBody({ 'input.media[0].url': 'https://x.com/a.gif' }), 'input.media[0].url'],
       ['image URL .mp4', newBody({ 'input.media[0].url': 'https://x.com/a.mp4' }), 'input.media[0].url'],
       ['image URL over ftp', newBody({ 'input.media[0].url': 'ftp://x.com/a.png' }), 'input.media[0].url'],
-      ['image as bare Base64', newBody({ 'input.media[0].url': png(240, 240).toString('base64') }), 'input.media[0].url'],
-      ['first_frame URL .tiff', newBody({ 'input.media': [...media(1), { type: 'first_frame', url: 'https://x.com/f.tiff' }] }), 'input.media[1].url'],
-      ['video URL .png', newBody({ 'input.media': [...media(1), { type: 'reference_video', url: 'https://x.com/a.png' }] }), 'input.media[1].url'],
-      ['video URL .avi', newBody({ 'input.media': [{ type: 'reference_video', url: 'https://x.com/a.avi' }] }), 'input.media[0].url'],
-      ['video as data URL', newBody({ 'input.media': [{ type: 'reference_video', url: dataUrl('video/mp4', mp4(5)) }] }), 'input.media[0].url'],
-      ['video URL not http(s)', newBody({ 'input.media': [{ type: 'reference_video', url: 'rtmp://x.com/a.mp4' }] }), 'input.media[0].url'],
+      [
+        'image as bare Base64',
+        newBody({ 'input.media[0].url': png(240, 240).toString('base64') }),
+        'input.media[0].url',
+      ],
+      [
+        'first_frame URL .tiff',
+        newBody({ 'input.media': [...media(1), { type: 'first_frame', url: 'https://x.com/f.tiff' }] }),
+        'input.media[1].url',
+      ],
+      [
+        'video URL .png',
+        newBody({ 'input.media': [...media(1), { type: 'reference_video', url: 'https://x.com/a.png' }] }),
+        'input.media[1].url',
+      ],
+      [
+        'video URL .avi',
+        newBody({ 'input.media': [{ type: 'reference_video', url: 'https://x.com/a.avi' }] }),
+        'input.media[0].url',
+      ],
+      [
+        'video as data URL',
+        newBody({ 'input.media': [{ type: 'reference_video', url: dataUrl('video/mp4', mp4(5)) }] }),
+        'input.media[0].url',
+      ],
+      [
+        'video URL not http(s)',
+        newBody({ 'input.media': [{ type: 'reference_video', url: 'rtmp://x.com/a.mp4' }] }),
+        'input.media[0].url',
+      ],
       // reference_voice
-      ['reference_voice .ogg', newBody({ 'input.media[0].reference_voice': 'https://x.com/v.ogg' }), 'input.media[0].reference_voice'],
-      ['reference_voice over ftp', newBody({ 'input.media[0].reference_voice': 'ftp://x.com/v.wav' }), 'input.media[0].reference_voice'],
-      ['reference_voice as data URL', newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }), 'input.media[0].reference_voice'],
+      [
+        'reference_voice .ogg',
+        newBody({ 'input.media[0].reference_voice': 'https://x.com/v.ogg' }),
+        'input.media[0].reference_voice',
+      ],
+      [
+        'reference_voice over ftp',
+        newBody({ 'input.media[0].reference_voice': 'ftp://x.com/v.wav' }),
+        'input.media[0].reference_voice',
+      ],
+      [
+        'reference_voice as data URL',
+        newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }),
+        'input.media[0].reference_voice',
+      ],
       ['reference_voice numeric', newBody({ 'input.media[0].reference_voice': 1 }), 'input.media[0].reference_voice'],
-      ['reference_voice on a first_frame', newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }), 'input.media[1].reference_voice'],
+      [
+        'reference_voice on a first_frame',
+        newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }),
+        'input.media[1].reference_voice',
+      ],
       // Base64 images
-      ['Base64 PNG 239 px wide', newBody({ 'input.media[0].url': dataUrl('image/png', png(239, 240)) }), 'input.media[0].url'],
-      ['Base64 PNG 239 px high', newBody({ 'input.media[0].url': dataUrl('image/png', png(240, 239)) }), 'input.media[0].url'],
-      ['Base64 PNG 8001 px wide', newBody({ 'input.media[0].url': dataUrl('image/png', png(8001, 1001)) }), 'input.media[0].url'],
+      [
+        'Base64 PNG 239 px wide',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(239, 240)) }),
+        'input.media[0].url',
+      ],
+      [
+        'Base64 PNG 239 px high',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(240, 239)) }),
+        'input.media[0].url',
+      ],
+      [
+        'Base64 PNG 8001 px wide',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(8001, 1001)) }),
+        'input.media[0].url',
+      ],
       ['Base64 PNG 1:9', newBody({ 'input.media[0].url': dataUrl('image/png', png(240, 2160)) }), 'input.media[0].url'],
       ['Base64 PNG 9:1', newBody({ 'input.media[0].url': dataUrl('image/png', png(2160, 240)) }), 'input.media[0].url'],
-      ['Base64 PNG with alpha (RGBA)', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 6 })) }), 'input.media[0].url'],
-      ['Base64 PNG with alpha (grey)', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 4 })) }), 'input.media[0].url'],
-      ['Base64 PNG with tRNS', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { trns: true })) }), 'input.media[0].url'],
+      [
+        'Base64 PNG with alpha (RGBA)',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 6 })) }),
+        'input.media[0].url',
+      ],
+      [
+        'Base64 PNG with alpha (grey)',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { colourType: 4 })) }),
+        'input.media[0].url',
+      ],
+      [
+        'Base64 PNG with tRNS',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { trns: true })) }),
+        'input.media[0].url',
+      ],
       ['Base64 GIF', newBody({ 'input.media[0].url': dataUrl('image/gif', gif(300, 300)) }), 'input.media[0].url'],
-      ['Base64 MIME disagreeing with content', newBody({ 'input.media[0].url': dataUrl('image/webp', png(300, 300)) }), 'input.media[0].url'],
+      [
+        'Base64 MIME disagreeing with content',
+        newBody({ 'input.media[0].url': dataUrl('image/webp', png(300, 300)) }),
+        'input.media[0].url',
+      ],
       ['malformed Base64', newBody({ 'input.media[0].url': 'data:image/png;base64,iVBOR%%%' }), 'input.media[0].url'],
       ['data URL without base64', newBody({ 'input.media[0].url': 'data:image/png,abc' }), 'input.media[0].url'],
-      ['Base64 image over 20 MiB', newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { padTo: 20 * MiB + 1 })) }), 'input.media[0].url'],
-      ['Base64 first_frame 239 px', newBody({ 'input.media': [...media(2), { type: 'first_frame', url: dataUrl('image/png', png(239, 239)) }] }), 'input.media[2].url'],
+      [
+        'Base64 image over 20 MiB',
+        newBody({ 'input.media[0].url': dataUrl('image/png', png(300, 300, { padTo: 20 * MiB + 1 })) }),
+        'input.media[0].url',
+      ],
+      [
+        'Base64 first_frame 239 px',
+        newBody({ 'input.media': [...media(2), { type: 'first_frame', url: dataUrl('image/png', png(239, 239)) }] }),
+        'input.media[2].url',
+      ],
       // parameters
       ['resolution 720p (case)', newBody({ 'parameters.resolution': '720p' }), 'parameters.resolution'],
       ['resolution 4K', newBody({ 'parameters.resolution': '4K' }), 'parameters.resolution'],
@@ -231,8 +370,16 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['ratio 16/9', newBody({ 'parameters.ratio': '16/9' }), 'parameters.ratio'],
       ['duration 1', newBody({ 'parameters.duration': 1 }), 'parameters.duration'],
       ['duration 16 without video', newBody({ 'parameters.duration': 16 }), 'parameters.duration'],
-      ['duration 11 with a video', newBody({ 'parameters.duration': 11, 'input.media': media(1, 1) }), 'parameters.duration'],
-      ['duration 15 with a video', newBody({ 'parameters.duration': 15, 'input.media': media(0, 1) }), 'parameters.duration'],
+      [
+        'duration 11 with a video',
+        newBody({ 'parameters.duration': 11, 'input.media': media(1, 1) }),
+        'parameters.duration',
+      ],
+      [
+        'duration 15 with a video',
+        newBody({ 'parameters.duration': 15, 'input.media': media(0, 1) }),
+        'parameters.duration',
+      ],
       ['duration "5"', newBody({ 'parameters.duration': '5' }), 'parameters.duration'],
       ['duration 5.5', newBody({ 'parameters.duration': 5.5 }), 'parameters.duration'],
       ['prompt_extend "true"', newBody({ 'parameters.prompt_extend': 'true' }), 'parameters.prompt_extend'],
@@ -247,7 +394,11 @@ describe('new protocol (wx2.7-r2v)', () => {
       ['unknown input field', newBody({ 'input.reference_images': [IMG] }), 'input.reference_images'],
       ['unknown parameters field', newBody({ 'parameters.fps': 24 }), 'parameters.fps'],
       ['old-protocol input.reference_urls', newBody({ 'input.reference_urls': [IMG] }), 'input.reference_urls'],
-      ['old-protocol input.reference_video_urls', newBody({ 'input.reference_video_urls': [IMG] }), 'input.reference_video_urls'],
+      [
+        'old-protocol input.reference_video_urls',
+        newBody({ 'input.reference_video_urls': [IMG] }),
+        'input.reference_video_urls',
+      ],
       ['old-protocol parameters.size', newBody({ 'parameters.size': '1920*1080' }), 'parameters.size'],
       ['old-protocol parameters.shot_type', newBody({ 'parameters.shot_type': 'multi' }), 'parameters.shot_type'],
       ['old-protocol parameters.audio', newBody({ 'parameters.audio': true }), 'parameters.audio'],
@@ -257,14 +408,28 @@ describe('new protocol (wx2.7-r2v)', () => {
   });
 
   it('names the old-protocol field and says why', () => {
-    expect(errorOf(newBody({ 'parameters.size': '1920*1080' })).message).toMatch(/parameters\.size belongs to the old protocol/);
+    expect(errorOf(newBody({ 'parameters.size': '1920*1080' })).message).toMatch(
+      /parameters\.size belongs to the old protocol/,
+    );
   });
 
   it.each<[string, Body, string]>([
-    ['a 6th reference', newBody({ 'input.media': media(4, 2) }), '1 to 5 reference_image/reference_video items in total (got 6)'],
+    [
+      'a 6th reference',
+      newBody({ 'input.media': media(4, 2) }),
+      '1 to 5 reference_image/reference_video items in total (got 6)',
+    ],
     ['a 2nd first_frame', newBody({ 'input.media': media(1, 0, 2) }), 'at most 1 first_frame'],
-    ['a video as data URL', newBody({ 'input.media': [{ type: 'reference_video', url: dataUrl('video/mp4', mp4(5)) }] }), 'must be an http(s) URL, not inline data'],
-    ['a voice as data URL', newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }), 'must be an http(s) URL, not inline data'],
+    [
+      'a video as data URL',
+      newBody({ 'input.media': [{ type: 'reference_video', url: dataUrl('video/mp4', mp4(5)) }] }),
+      'must be an http(s) URL, not inline data',
+    ],
+    [
+      'a voice as data URL',
+      newBody({ 'input.media[0].reference_voice': 'data:audio/wav;base64,AAAA' }),
+      'must be an http(s) URL, not inline data',
+    ],
     [
       'a voice on a first_frame',
       newBody({ 'input.media': [...media(1), { type: 'first_frame', url: IMG, reference_voice: VOICE }] }),
@@ -278,14 +443,20 @@ describe('new protocol (wx2.7-r2v)', () => {
     ['duration "5"', newBody({ 'parameters.duration': '5' }), 'parameters.duration must be an integer number'],
     ['duration 16', newBody({ 'parameters.duration': 16 }), 'parameters.duration must not be greater than 15'],
     ['prompt 5', newBody({ 'input.prompt': 5 }), 'input.prompt must be a string'],
-    ['ratio 21:9', newBody({ 'parameters.ratio': '21:9' }), 'parameters.ratio must be one of the following values: 16:9, 9:16, 1:1, 4:3, 3:4'],
+    [
+      'ratio 21:9',
+      newBody({ 'parameters.ratio': '21:9' }),
+      'parameters.ratio must be one of the following values: 16:9, 9:16, 1:1, 4:3, 3:4',
+    ],
     ['watermark "true"', newBody({ 'parameters.watermark': 'true' }), 'parameters.watermark must be a boolean value'],
   ])('reports the type before the range for %s', (_, body, message) => {
     expect(errorOf(body).message).toBe(message);
   });
 
   it('explains the video-dependent duration limit', () => {
-    expect(errorOf(newBody({ 'parameters.duration': 11, 'input.media': media(1, 1) })).message).toContain('2 to 10 seconds when the references include a video');
+    expect(errorOf(newBody({ 'parameters.duration': 11, 'input.media': media(1, 1) })).message).toContain(
+      '2 to 10 seconds when the references include a video',
+    );
   });
 
   describe('prompt length (decision: accept and truncate to 5000 characters)', () => {
@@ -342,9 +513,23 @@ describe('new protocol (wx2.7-r2v)', () => {
         { type: 'first_frame', url: IMG },
       ],
     });
-    expect(out.upstreamBody.parameters).toEqual({ resolution: '720P', ratio: '1:1', duration: 10, prompt_extend: false, watermark: true, seed: 7 });
+    expect(out.upstreamBody.parameters).toEqual({
+      resolution: '720P',
+      ratio: '1:1',
+      duration: 10,
+      prompt_extend: false,
+      watermark: true,
+      seed: 7,
+    });
     // The first_frame is not a reference material.
-    expect(out.billing).toEqual({ kind: 'ax-r2v', resolution: '720P', durationSeconds: 10, referenceImages: 2, referenceVideos: 1, audio: null });
+    expect(out.billing).toEqual({
+      kind: 'ax-r2v',
+      resolution: '720P',
+      durationSeconds: 10,
+      referenceImages: 2,
+      referenceVideos: 1,
+      audio: null,
+    });
   });
 
   it('never puts Base64 in the snapshot but forwards it upstream', () => {
@@ -395,7 +580,10 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
       ['1 video only', oldBody({ 'input.reference_urls': refs(0, 1) })],
       ['image URL without extension', oldBody({ 'input.reference_urls': ['https://x.com/photo'] })],
       ['Base64 PNG 240x240', oldBody({ 'input.reference_urls': [PNG_OK] })],
-      ['Base64 PNG 240x2160 (no ratio rule in the old protocol)', oldBody({ 'input.reference_urls': [dataUrl('image/png', png(240, 2160))] })],
+      [
+        'Base64 PNG 240x2160 (no ratio rule in the old protocol)',
+        oldBody({ 'input.reference_urls': [dataUrl('image/png', png(240, 2160))] }),
+      ],
       ['Base64 video of 5 s', oldBody({ 'input.reference_urls': [dataUrl('video/mp4', mp4(5))] })],
       ...SPEC_SIZES.map((size): [string, Body] => [`size ${size}`, oldBody({ 'parameters.size': size })]),
       ['duration 2', oldBody({ 'parameters.duration': 2 })],
@@ -418,13 +606,25 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
       ['prompt of 1501 characters', oldBody({ 'input.prompt': 'p'.repeat(1501) }), 'input.prompt'],
       ['missing prompt', oldBody({ 'input.prompt': DELETE }), 'input.prompt'],
       ['blank prompt', oldBody({ 'input.prompt': '  ' }), 'input.prompt'],
-      ['negative_prompt of 501 characters', oldBody({ 'input.negative_prompt': 'n'.repeat(501) }), 'input.negative_prompt'],
+      [
+        'negative_prompt of 501 characters',
+        oldBody({ 'input.negative_prompt': 'n'.repeat(501) }),
+        'input.negative_prompt',
+      ],
       // (a missing input is the native missing-reference rejection, below)
       // counts
       ['6 images', oldBody({ 'input.reference_urls': refs(6) }), 'input.reference_urls'],
       ['4 videos', oldBody({ 'input.reference_urls': refs(0, 4) }), 'input.reference_urls'],
-      ['4 upper-case .MP4 videos', oldBody({ 'input.reference_urls': refs(0, 4).map((u) => u.replace('.mov', '.MP4')) }), 'input.reference_urls'],
-      ['4 data:video references', oldBody({ 'input.reference_urls': Array(4).fill(dataUrl('video/mp4', mp4(5))) }), 'input.reference_urls'],
+      [
+        '4 upper-case .MP4 videos',
+        oldBody({ 'input.reference_urls': refs(0, 4).map((u) => u.replace('.mov', '.MP4')) }),
+        'input.reference_urls',
+      ],
+      [
+        '4 data:video references',
+        oldBody({ 'input.reference_urls': Array(4).fill(dataUrl('video/mp4', mp4(5))) }),
+        'input.reference_urls',
+      ],
       ['3 images + 3 videos', oldBody({ 'input.reference_urls': refs(3, 3) }), 'input.reference_urls'],
       ['an empty list', oldBody({ 'input.reference_urls': [] }), 'input.reference_urls'],
       ['a string instead of a list', oldBody({ 'input.reference_urls': IMG }), 'input.reference_urls'],
@@ -432,22 +632,52 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
       ['an empty string in the list', oldBody({ 'input.reference_urls': [''] }), 'input.reference_urls[0]'],
       // each reference
       ['image URL .gif', oldBody({ 'input.reference_urls': [IMG, 'https://x.com/a.gif'] }), 'input.reference_urls[1]'],
-      ['URL .avi (counts as an image, not an image format)', oldBody({ 'input.reference_urls': ['https://x.com/a.avi'] }), 'input.reference_urls[0]'],
+      [
+        'URL .avi (counts as an image, not an image format)',
+        oldBody({ 'input.reference_urls': ['https://x.com/a.avi'] }),
+        'input.reference_urls[0]',
+      ],
       ['a non-http URL', oldBody({ 'input.reference_urls': ['s3://bucket/a.png'] }), 'input.reference_urls[0]'],
       ['text that is not a URL', oldBody({ 'input.reference_urls': ['a cat'] }), 'input.reference_urls[0]'],
-      ['Base64 PNG 239 px', oldBody({ 'input.reference_urls': [IMG, dataUrl('image/png', png(239, 400))] }), 'input.reference_urls[1]'],
-      ['Base64 PNG with alpha', oldBody({ 'input.reference_urls': [dataUrl('image/png', png(300, 300, { colourType: 6 }))] }), 'input.reference_urls[0]'],
-      ['Base64 JPEG labelled PNG', oldBody({ 'input.reference_urls': [dataUrl('image/png', jpeg(300, 300))] }), 'input.reference_urls[0]'],
-      ['malformed Base64', oldBody({ 'input.reference_urls': ['data:image/jpeg;base64,@@@@'] }), 'input.reference_urls[0]'],
-      ['Base64 video of 31 s', oldBody({ 'input.reference_urls': [dataUrl('video/mp4', mp4(31))] }), 'input.reference_urls[0]'],
-      ['Base64 video/webm', oldBody({ 'input.reference_urls': [dataUrl('video/webm', mp4(5))] }), 'input.reference_urls[0]'],
+      [
+        'Base64 PNG 239 px',
+        oldBody({ 'input.reference_urls': [IMG, dataUrl('image/png', png(239, 400))] }),
+        'input.reference_urls[1]',
+      ],
+      [
+        'Base64 PNG with alpha',
+        oldBody({ 'input.reference_urls': [dataUrl('image/png', png(300, 300, { colourType: 6 }))] }),
+        'input.reference_urls[0]',
+      ],
+      [
+        'Base64 JPEG labelled PNG',
+        oldBody({ 'input.reference_urls': [dataUrl('image/png', jpeg(300, 300))] }),
+        'input.reference_urls[0]',
+      ],
+      [
+        'malformed Base64',
+        oldBody({ 'input.reference_urls': ['data:image/jpeg;base64,@@@@'] }),
+        'input.reference_urls[0]',
+      ],
+      [
+        'Base64 video of 31 s',
+        oldBody({ 'input.reference_urls': [dataUrl('video/mp4', mp4(31))] }),
+        'input.reference_urls[0]',
+      ],
+      [
+        'Base64 video/webm',
+        oldBody({ 'input.reference_urls': [dataUrl('video/webm', mp4(5))] }),
+        'input.reference_urls[0]',
+      ],
       ['Base64 audio', oldBody({ 'input.reference_urls': ['data:audio/mpeg;base64,AAAA'] }), 'input.reference_urls[0]'],
       // size
-      ...['1280x720', '16:9', '720P', '1080P', '1920*1080 ', '1920 * 1080', '1921*1080', '1080*1080', ''].map((size): [string, Body, string] => [
-        `size ${JSON.stringify(size)}`,
-        oldBody({ 'parameters.size': size }),
-        'parameters.size',
-      ]),
+      ...['1280x720', '16:9', '720P', '1080P', '1920*1080 ', '1920 * 1080', '1921*1080', '1080*1080', ''].map(
+        (size): [string, Body, string] => [
+          `size ${JSON.stringify(size)}`,
+          oldBody({ 'parameters.size': size }),
+          'parameters.size',
+        ],
+      ),
       ['size as a number', oldBody({ 'parameters.size': 1920 }), 'parameters.size'],
       // other parameters
       ['duration 1', oldBody({ 'parameters.duration': 1 }), 'parameters.duration'],
@@ -468,8 +698,16 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
       ['new-protocol input.media', oldBody({ 'input.media': media(1) }), 'input.media'],
       ['new-protocol parameters.resolution', oldBody({ 'parameters.resolution': '720P' }), 'parameters.resolution'],
       ['new-protocol parameters.ratio', oldBody({ 'parameters.ratio': '16:9' }), 'parameters.ratio'],
-      ['new-protocol parameters.prompt_extend', oldBody({ 'parameters.prompt_extend': true }), 'parameters.prompt_extend'],
-      ['both reference_urls and reference_video_urls', oldBody({ 'input.reference_video_urls': [IMG] }), 'input.reference_video_urls'],
+      [
+        'new-protocol parameters.prompt_extend',
+        oldBody({ 'parameters.prompt_extend': true }),
+        'parameters.prompt_extend',
+      ],
+      [
+        'both reference_urls and reference_video_urls',
+        oldBody({ 'input.reference_video_urls': [IMG] }),
+        'input.reference_video_urls',
+      ],
     ])('%s -> %s', (_, body, param) => {
       expectRejected(body, param as string);
     });
@@ -484,7 +722,10 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
     ['input.ref_urls beside reference_urls', oldBody({ 'input.ref_urls': [IMG] })],
     ['input.referenceUrls beside reference_urls', oldBody({ 'input.referenceUrls': [IMG] })],
     ['input.imageList beside reference_urls', oldBody({ 'input.imageList': [IMG] })],
-    ['input.image_url beside the deprecated field', oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': [IMG], 'input.image_url': IMG })],
+    [
+      'input.image_url beside the deprecated field',
+      oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': [IMG], 'input.image_url': IMG }),
+    ],
     ['neither, and no prompt either', oldBody({ input: {} })],
     ['input missing', oldBody({ input: DELETE })],
     ['input null', oldBody({ input: null })],
@@ -509,7 +750,15 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
   });
 
   it('counts by path only: a .mp4 in the query is an image, data:video is a video', () => {
-    const out = accept(oldBody({ 'input.reference_urls': ['https://x.com/a.png?name=b.mp4', 'https://x.com/b.Mov', dataUrl('video/quicktime', mp4(3, 'qt  '))] }));
+    const out = accept(
+      oldBody({
+        'input.reference_urls': [
+          'https://x.com/a.png?name=b.mp4',
+          'https://x.com/b.Mov',
+          dataUrl('video/quicktime', mp4(3, 'qt  ')),
+        ],
+      }),
+    );
     expect([out.billing.referenceImages, out.billing.referenceVideos]).toEqual([1, 2]);
   });
 
@@ -520,12 +769,25 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
       input: { prompt: 'character1 dances', reference_urls: [IMG] },
       parameters: { size: '1920*1080', duration: 5, shot_type: 'single', watermark: false },
     });
-    expect(out.billing).toEqual({ kind: 'ax-r2v', resolution: '1080P', durationSeconds: 5, referenceImages: 1, referenceVideos: 0, audio: null });
+    expect(out.billing).toEqual({
+      kind: 'ax-r2v',
+      resolution: '1080P',
+      durationSeconds: 5,
+      referenceImages: 1,
+      referenceVideos: 0,
+      audio: null,
+    });
   });
 
   it('applies audio true by default on flash and bills it', () => {
     const out = accept(flashBody());
-    expect(out.upstreamBody.parameters).toEqual({ size: '1920*1080', duration: 5, shot_type: 'single', audio: true, watermark: false });
+    expect(out.upstreamBody.parameters).toEqual({
+      size: '1920*1080',
+      duration: 5,
+      shot_type: 'single',
+      audio: true,
+      watermark: false,
+    });
     expect(out.billing.audio).toBe(true);
   });
 
@@ -546,22 +808,45 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
     ['1632*1248', '1080P'],
     ['1248*1632', '1080P'],
   ])('bills size %s at tier %s', (size, tier) => {
-    const out = accept(oldBody({ 'parameters.size': size, 'parameters.duration': 7, 'input.reference_urls': refs(2, 1) }));
+    const out = accept(
+      oldBody({ 'parameters.size': size, 'parameters.duration': 7, 'input.reference_urls': refs(2, 1) }),
+    );
     expect(out.upstreamBody.parameters.size).toBe(size);
-    expect(out.billing).toEqual({ kind: 'ax-r2v', resolution: tier, durationSeconds: 7, referenceImages: 2, referenceVideos: 1, audio: null });
+    expect(out.billing).toEqual({
+      kind: 'ax-r2v',
+      resolution: tier,
+      durationSeconds: 7,
+      referenceImages: 2,
+      referenceVideos: 1,
+      audio: null,
+    });
   });
 
   it('keeps given values', () => {
     const out = accept(
       flashBody({
         'input.negative_prompt': 'dark',
-        parameters: { size: '832*1088', duration: 10, shot_type: 'multi', audio: false, watermark: true, seed: 2147483647 },
+        parameters: {
+          size: '832*1088',
+          duration: 10,
+          shot_type: 'multi',
+          audio: false,
+          watermark: true,
+          seed: 2147483647,
+        },
       }),
     );
     expect(out.upstreamBody).toEqual({
       model: 'wx2.6-r2v-flash',
       input: { prompt: 'character1 dances', negative_prompt: 'dark', reference_urls: [IMG] },
-      parameters: { size: '832*1088', duration: 10, shot_type: 'multi', audio: false, watermark: true, seed: 2147483647 },
+      parameters: {
+        size: '832*1088',
+        duration: 10,
+        shot_type: 'multi',
+        audio: false,
+        watermark: true,
+        seed: 2147483647,
+      },
     });
   });
 
@@ -581,17 +866,32 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
     });
 
     it('names the deprecated field in its own errors', () => {
-      expectRejected(oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': refs(6) }), 'input.reference_video_urls');
-      expectRejected(oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': [IMG, 'https://x.com/a.gif'] }), 'input.reference_video_urls[1]');
+      expectRejected(
+        oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': refs(6) }),
+        'input.reference_video_urls',
+      );
+      expectRejected(
+        oldBody({ 'input.reference_urls': DELETE, 'input.reference_video_urls': [IMG, 'https://x.com/a.gif'] }),
+        'input.reference_video_urls[1]',
+      );
     });
   });
 
   it('never puts Base64 in the snapshot', () => {
     const video = mp4(5);
-    const out = accept(flashBody({ 'input.reference_urls': [PNG_OK, dataUrl('image/bmp', bmp(300, 300)), dataUrl('video/mp4', video), IMG] }));
+    const out = accept(
+      flashBody({
+        'input.reference_urls': [PNG_OK, dataUrl('image/bmp', bmp(300, 300)), dataUrl('video/mp4', video), IMG],
+      }),
+    );
     expect(out.snapshot.input).toEqual({
       prompt: 'character1 dances',
-      reference_urls: [`[base64 image/png ${png(240, 240).length} bytes]`, `[base64 image/bmp ${bmp(300, 300).length} bytes]`, `[base64 video/mp4 ${video.length} bytes]`, IMG],
+      reference_urls: [
+        `[base64 image/png ${png(240, 240).length} bytes]`,
+        `[base64 image/bmp ${bmp(300, 300).length} bytes]`,
+        `[base64 video/mp4 ${video.length} bytes]`,
+        IMG,
+      ],
     });
     expect(JSON.stringify(out.snapshot)).not.toMatch(/base64,/);
     expect((out.upstreamBody.input.reference_urls as string[])[0]).toBe(PNG_OK);

@@ -85,14 +85,20 @@ function resolveModel(body: Json): { model: string; rules: AxModelRules } {
 /** A field of the other protocol gets a message saying so, rather than a bare "unknown field". */
 function rejectForeignFields(body: Json, protocol: AxProtocol): void {
   const foreign = protocol === 'ax-r2v-new' ? AX_NEW.foreignFields : AX_OLD.foreignFields;
-  const other = protocol === 'ax-r2v-new' ? 'old protocol (wx2.6-r2v, wx2.6-r2v-flash)' : 'new protocol (wx2.7-r2v, wx2.7-r2v-2026-06-12)';
+  const other =
+    protocol === 'ax-r2v-new'
+      ? 'old protocol (wx2.6-r2v, wx2.6-r2v-flash)'
+      : 'new protocol (wx2.7-r2v, wx2.7-r2v-2026-06-12)';
   for (const section of ['input', 'parameters'] as const) {
     const part = body[section];
     if (!isObject(part)) continue;
     for (const key of foreign[section]) {
       if (has(part, key)) {
         const param = `${section}.${key}`;
-        throw GatewayError.invalid(`${param} belongs to the ${other}; model '${String(body.model)}' does not accept it.`, param);
+        throw GatewayError.invalid(
+          `${param} belongs to the ${other}; model '${String(body.model)}' does not accept it.`,
+          param,
+        );
       }
     }
   }
@@ -112,7 +118,10 @@ function validateNew(body: Json, model: string): AxCreateRequest {
   const duration = p.duration ?? AX_NEW.defaults.duration;
   if (duration < durationRange.min || duration > durationRange.max) {
     const when = counts.referenceVideos > 0 ? 'when the references include a video' : 'without reference videos';
-    throw GatewayError.invalid(`parameters.duration must be ${durationRange.min} to ${durationRange.max} seconds ${when}.`, 'parameters.duration');
+    throw GatewayError.invalid(
+      `parameters.duration must be ${durationRange.min} to ${durationRange.max} seconds ${when}.`,
+      'parameters.duration',
+    );
   }
   checkAxNewMediaItems(input.media);
 
@@ -182,7 +191,10 @@ function checkReferenceFieldNames(input: Json): void {
   if (!current && isEmptyList(input.reference_video_urls)) throw nativeMissingReferences();
   if (!deprecated && isEmptyList(input.reference_urls)) throw nativeMissingReferences();
   if (current && deprecated) {
-    throw GatewayError.invalid('Send input.reference_urls only; input.reference_video_urls is its deprecated name and may not be sent as well.', 'input.reference_video_urls');
+    throw GatewayError.invalid(
+      'Send input.reference_urls only; input.reference_video_urls is its deprecated name and may not be sent as well.',
+      'input.reference_video_urls',
+    );
   }
 }
 
@@ -203,7 +215,10 @@ function validateOld(body: Json, model: string, rules: AxModelRules): AxCreateRe
   const refs = (usedDeprecatedField ? input.reference_video_urls : input.reference_urls) ?? [];
 
   if (p.audio != null && rules.audio === null) {
-    throw GatewayError.invalid(`parameters.audio is only accepted by wx2.6-r2v-flash; model '${model}' has no audio switch.`, 'parameters.audio');
+    throw GatewayError.invalid(
+      `parameters.audio is only accepted by wx2.6-r2v-flash; model '${model}' has no audio switch.`,
+      'parameters.audio',
+    );
   }
   const counts = checkAxOldReferences(refs, refsParam);
 
@@ -213,7 +228,11 @@ function validateOld(body: Json, model: string, rules: AxModelRules): AxCreateRe
 
   const upstreamBody: AxUpstreamBody = {
     model,
-    input: defined({ prompt: input.prompt, negative_prompt: input.negative_prompt, reference_urls: [...(refs as string[])] }),
+    input: defined({
+      prompt: input.prompt,
+      negative_prompt: input.negative_prompt,
+      reference_urls: [...(refs as string[])],
+    }),
     parameters: defined({
       size,
       duration,

@@ -24,7 +24,9 @@ export class AxReferenceVideoController {
   @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
   @Idempotent()
   @ApiOperation({ summary: 'Create a reference-to-video task (protocol chosen by model)' })
-  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(AxNewCreateBodyDto) }, { $ref: getSchemaPath(AxOldCreateBodyDto) }] } })
+  @ApiBody({
+    schema: { oneOf: [{ $ref: getSchemaPath(AxNewCreateBodyDto) }, { $ref: getSchemaPath(AxOldCreateBodyDto) }] },
+  })
   @ApiOkResponse({ type: AxCreatedResponse })
   async create(
     @Ctx() ctx: RequestContext,
@@ -42,7 +44,11 @@ export class AxReferenceVideoController {
   @ClientRoute()
   @ApiOperation({ summary: 'Query a family B task from the gateway’s record' })
   @ApiOkResponse({ type: AxTaskResponse })
-  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('task_id') taskId: string): Promise<AxTaskResponse> {
+  get(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('task_id') taskId: string,
+  ): Promise<AxTaskResponse> {
     return this.service.get(ctx, principal, taskId);
   }
 }

@@ -18,7 +18,12 @@ export class AxReferenceVideoService {
   ) {}
 
   /** `deprecatedField`: the body used `input.reference_video_urls` (the caller gets a `Deprecation` header). */
-  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown): Promise<{ answer: AxCreatedResponse; deprecatedField: boolean }> {
+  async create(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    body: unknown,
+  ): Promise<{ answer: AxCreatedResponse; deprecatedField: boolean }> {
     const request = validateAxCreateRequest(body);
     const task = await this.engine.create(
       principal,

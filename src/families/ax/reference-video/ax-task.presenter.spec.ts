@@ -5,11 +5,22 @@ const CREATED = Date.UTC(2026, 10, 24, 9, 0, 0, 0);
 
 describe('presentAxTask', () => {
   it('a running task: only the fields that have a value, as keys', () => {
-    const task = taskRecord({ id: 'task_r', phase: 'active', nativeStatus: 'RUNNING', createdAt: CREATED, lastNative: { output: { scheduled_time: '2026-11-24 09:00:01.000' } } });
+    const task = taskRecord({
+      id: 'task_r',
+      phase: 'active',
+      nativeStatus: 'RUNNING',
+      createdAt: CREATED,
+      lastNative: { output: { scheduled_time: '2026-11-24 09:00:01.000' } },
+    });
     const answer = presentAxTask(task, 'req_1');
     expect(answer).toStrictEqual({
       request_id: 'req_1',
-      output: { task_id: 'task_r', task_status: 'RUNNING', submit_time: '2026-11-24 09:00:00.000', scheduled_time: '2026-11-24 09:00:01.000' },
+      output: {
+        task_id: 'task_r',
+        task_status: 'RUNNING',
+        submit_time: '2026-11-24 09:00:00.000',
+        scheduled_time: '2026-11-24 09:00:01.000',
+      },
     });
     expect(JSON.parse(JSON.stringify(answer))).toStrictEqual(answer);
   });
@@ -37,7 +48,14 @@ describe('presentAxTask', () => {
   });
 
   it('a failed task carries its code and message; another phase never does', () => {
-    const failed = taskRecord({ phase: 'failed', nativeStatus: 'FAILED', createdAt: CREATED, finishedAt: CREATED, failureCode: 'InvalidParameter', failureReason: 'bad image' });
+    const failed = taskRecord({
+      phase: 'failed',
+      nativeStatus: 'FAILED',
+      createdAt: CREATED,
+      finishedAt: CREATED,
+      failureCode: 'InvalidParameter',
+      failureReason: 'bad image',
+    });
     expect(presentAxTask(failed, 'r').output).toStrictEqual({
       task_id: 'task_1',
       task_status: 'FAILED',
@@ -46,7 +64,13 @@ describe('presentAxTask', () => {
       code: 'InvalidParameter',
       message: 'bad image',
     });
-    const running = taskRecord({ phase: 'active', nativeStatus: 'RUNNING', createdAt: CREATED, failureCode: 'x', failureReason: 'y' });
+    const running = taskRecord({
+      phase: 'active',
+      nativeStatus: 'RUNNING',
+      createdAt: CREATED,
+      failureCode: 'x',
+      failureReason: 'y',
+    });
     expect(Object.keys(presentAxTask(running, 'r').output)).toEqual(['task_id', 'task_status', 'submit_time']);
   });
 });

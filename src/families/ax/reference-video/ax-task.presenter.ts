@@ -12,7 +12,8 @@ const AX_STATUSES = new Set(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCE
 /** Family B `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function axTaskStatus(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'SUCCEEDED';
-  if (task.phase === 'failed' || task.phase === 'rejected') return task.nativeStatus === 'CANCELED' ? 'CANCELED' : 'FAILED';
+  if (task.phase === 'failed' || task.phase === 'rejected')
+    return task.nativeStatus === 'CANCELED' ? 'CANCELED' : 'FAILED';
   if (task.phase === 'submitting') return 'PENDING';
   return AX_STATUSES.has(task.nativeStatus) ? task.nativeStatus : 'UNKNOWN';
 }
@@ -33,7 +34,11 @@ export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()
   const native = (task.lastNative as { output?: { scheduled_time?: unknown } } | null)?.output;
   const failed = task.phase === 'failed' || task.phase === 'rejected';
   // Fields without a value are left out (not written as undefined): the native answer omits them.
-  const output: Record<string, unknown> = { task_id: task.id, task_status: axTaskStatus(task), submit_time: axTimestamp(task.createdAt) };
+  const output: Record<string, unknown> = {
+    task_id: task.id,
+    task_status: axTaskStatus(task),
+    submit_time: axTimestamp(task.createdAt),
+  };
   if (typeof native?.scheduled_time === 'string') output.scheduled_time = native.scheduled_time;
   if (task.finishedAt !== null && task.finishedAt !== undefined) output.end_time = axTimestamp(task.finishedAt);
   const videoUrl = task.phase === 'succeeded' ? task.result?.videos[0]?.url : undefined;

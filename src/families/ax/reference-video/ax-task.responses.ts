@@ -25,5 +25,9 @@ export class AxTaskOutput {
 export class AxTaskResponse {
   @ApiProperty() request_id: string;
   @ApiProperty({ type: AxTaskOutput }) output: AxTaskOutput;
-  @ApiPropertyOptional({ description: 'Native usage, informational only; the charge follows the usage log.', type: Object }) usage?: Record<string, unknown>;
+  @ApiPropertyOptional({
+    description: 'Native usage, informational only; the charge follows the usage log.',
+    type: Object,
+  })
+  usage?: Record<string, unknown>;
 }

@@ -23,7 +23,13 @@ import {
   AxProtocol,
   IntRange,
 } from './ax-model-rules';
-import { checkImageDataUrl, checkMediaUrl, checkVideoDataUrl, isDataUrl, urlPathExtension } from '../../common/media-probe';
+import {
+  checkImageDataUrl,
+  checkMediaUrl,
+  checkVideoDataUrl,
+  isDataUrl,
+  urlPathExtension,
+} from '../../common/media-probe';
 
 export interface AxReferenceCounts {
   referenceImages: number;
@@ -80,15 +86,20 @@ export function checkAxNewMediaItems(media: readonly AxMediaItem[], param = 'inp
       checkAxImageReference(item.url, 'ax-r2v-new', urlParam);
     } else {
       // Videos are remote only in the new protocol (SPEC.md: "videos: public HTTP(S) URL").
-      if (isDataUrl(item.url)) throw GatewayError.invalid(`${urlParam}: a ${item.type} must be an http(s) URL, not inline data.`, urlParam);
+      if (isDataUrl(item.url))
+        throw GatewayError.invalid(`${urlParam}: a ${item.type} must be an http(s) URL, not inline data.`, urlParam);
       checkMediaUrl(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video');
     }
     if (item.reference_voice != null) {
       const voiceParam = `${param}[${i}].reference_voice`;
       if (!AX_VOICE_MEDIA_TYPES.includes(item.type)) {
-        throw GatewayError.invalid(`${voiceParam} is only accepted on ${AX_VOICE_MEDIA_TYPES.join(' and ')} items.`, voiceParam);
+        throw GatewayError.invalid(
+          `${voiceParam} is only accepted on ${AX_VOICE_MEDIA_TYPES.join(' and ')} items.`,
+          voiceParam,
+        );
       }
-      if (isDataUrl(item.reference_voice)) throw GatewayError.invalid(`${voiceParam} must be an http(s) URL, not inline data.`, voiceParam);
+      if (isDataUrl(item.reference_voice))
+        throw GatewayError.invalid(`${voiceParam} must be an http(s) URL, not inline data.`, voiceParam);
       checkMediaUrl(item.reference_voice, AX_AUDIO_EXTENSIONS, voiceParam, 'audio');
     }
   });
@@ -126,13 +137,22 @@ export function checkAxOldReferences(refs: readonly unknown[], param: string): A
   const videos = kinds.length - images;
   const limits = AX_OLD.references;
   if (outside(images, limits.images)) {
-    throw GatewayError.invalid(`${param} may hold at most ${limits.images.max} reference images (got ${images}).`, param);
+    throw GatewayError.invalid(
+      `${param} may hold at most ${limits.images.max} reference images (got ${images}).`,
+      param,
+    );
   }
   if (outside(videos, limits.videos)) {
-    throw GatewayError.invalid(`${param} may hold at most ${limits.videos.max} reference videos (got ${videos}).`, param);
+    throw GatewayError.invalid(
+      `${param} may hold at most ${limits.videos.max} reference videos (got ${videos}).`,
+      param,
+    );
   }
   if (outside(urls.length, limits.total)) {
-    throw GatewayError.invalid(`${param} must hold ${limits.total.min} to ${limits.total.max} references, images and videos together (got ${urls.length}).`, param);
+    throw GatewayError.invalid(
+      `${param} must hold ${limits.total.min} to ${limits.total.max} references, images and videos together (got ${urls.length}).`,
+      param,
+    );
   }
   urls.forEach((url, i) => {
     const itemParam = `${param}[${i}]`;

@@ -12,5 +12,6 @@ const OTHER_KL_MODELS = ['kl-v1'];
  * lookup; an unknown name goes on to the guard's 404 `model_not_found`.
  */
 export const klEditingTaskSelection: ModelSelector = klModelSelector(KL_EDITING_TASK_MODEL, (name, param) => {
-  if (OTHER_KL_MODELS.includes(name)) throw GatewayError.invalid(`${param} must be ${KL_EDITING_TASK_MODEL} on the editing task endpoint.`, param);
+  if (OTHER_KL_MODELS.includes(name))
+    throw GatewayError.invalid(`${param} must be ${KL_EDITING_TASK_MODEL} on the editing task endpoint.`, param);
 });

@@ -24,7 +24,12 @@ export class KlEditingController {
   @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
   @ApiBody({ type: KlEditingCreateDto })
   @ApiOkResponse({ type: KlEditingCreatedResponse })
-  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  create(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.create(ctx, principal, model, body);
   }
 

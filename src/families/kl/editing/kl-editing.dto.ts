@@ -17,7 +17,10 @@ export const KL_DURATIONS = ['5', '10', 5, 10] as const;
 export const KL_PROMPT_MAX_CHARS = 2500;
 
 export class KlImageItemDto {
-  @ApiProperty({ description: 'Reachable http(s) URL (.jpg/.jpeg/.png) or raw Base64 without a data-URL prefix; <=10 MB, sides >=300 px, ratio 1:2.5 to 2.5:1.' })
+  @ApiProperty({
+    description:
+      'Reachable http(s) URL (.jpg/.jpeg/.png) or raw Base64 without a data-URL prefix; <=10 MB, sides >=300 px, ratio 1:2.5 to 2.5:1.',
+  })
   @NotBlank()
   @IsString()
   image: string;
@@ -41,14 +44,20 @@ export class KlEditingCreateDto extends KlModelFieldsDto {
   @IsString()
   edit_mode: KlEditMode;
 
-  @ApiPropertyOptional({ type: () => [KlImageItemDto], description: '1-2 for addition, exactly 1 for swap, none for removal.' })
+  @ApiPropertyOptional({
+    type: () => [KlImageItemDto],
+    description: '1-2 for addition, exactly 1 for swap, none for removal.',
+  })
   @IsOptional()
   @ValidateNested({ each: true })
   @Type(() => KlImageItemDto)
   @IsArray()
   image_list?: KlImageItemDto[];
 
-  @ApiProperty({ example: 'Using the context of <<<video_1>>>, seamlessly add the hat from <<<image_1>>>', maxLength: KL_PROMPT_MAX_CHARS })
+  @ApiProperty({
+    example: 'Using the context of <<<video_1>>>, seamlessly add the hat from <<<image_1>>>',
+    maxLength: KL_PROMPT_MAX_CHARS,
+  })
   @MaxChars(KL_PROMPT_MAX_CHARS)
   @NotBlank()
   @IsString()

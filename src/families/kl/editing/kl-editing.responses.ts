@@ -7,7 +7,11 @@ export class KlEditingCreatedResponse extends KlEnvelope {
 }
 
 export class KlEditingVideo {
-  @ApiProperty({ example: 'video_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'The gateway’s video ID, usable as `video_id` of a new session' }) id: string;
+  @ApiProperty({
+    example: 'video_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
+    description: 'The gateway’s video ID, usable as `video_id` of a new session',
+  })
+  id: string;
   @ApiProperty({ example: 'sess_01jd4z5q7v3m0r9s8t6w2x1y0z' }) session_id: string;
   @ApiProperty() url: string;
   @ApiProperty() watermark_url: string;

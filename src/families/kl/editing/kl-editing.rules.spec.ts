@@ -27,7 +27,8 @@ describe('family A editing images (real JPEG/PNG built in the test)', () => {
     expect(() => checkKlImage(b64(jpeg(300, 300)), 'p')).not.toThrow();
     expect(() => checkKlImage(b64(png(750, 300)), 'p')).not.toThrow(); // exactly 2.5:1
     expect(() => checkKlImage(b64(png(300, 750, { colourType: 6 })), 'p')).not.toThrow();
-    for (const url of ['https://x.test/a.JPG', 'http://x.test/a.jpeg?sig=1', 'https://x.test/img']) expect(() => checkKlImage(url, 'p')).not.toThrow();
+    for (const url of ['https://x.test/a.JPG', 'http://x.test/a.jpeg?sig=1', 'https://x.test/img'])
+      expect(() => checkKlImage(url, 'p')).not.toThrow();
   });
 
   it.each([
@@ -53,7 +54,11 @@ describe('family A editing images (real JPEG/PNG built in the test)', () => {
 describe('family A editing request rules', () => {
   it('applies defaults and forwards duration as a string', () => {
     const r = validateKlEditingRequest(body({ duration: 10, mode: 'pro' }));
-    expect(r).toMatchObject({ duration: '10', mode: 'pro', billing: { kind: 'kl-edit', mode: 'pro', durationSeconds: 10 } });
+    expect(r).toMatchObject({
+      duration: '10',
+      mode: 'pro',
+      billing: { kind: 'kl-edit', mode: 'pro', durationSeconds: 10 },
+    });
     expect(validateKlEditingRequest(body())).toMatchObject({ duration: '5', mode: 'std' });
   });
 
@@ -66,7 +71,11 @@ describe('family A editing request rules', () => {
     ['addition with 3 images', { image_list: [1, 2, 3].map(() => ({ image: 'https://x.test/a.png' })) }, 'image_list'],
     [
       'swap with 2 images',
-      { edit_mode: 'swap', image_list: [1, 2].map(() => ({ image: 'https://x.test/a.png' })), prompt: 'swap x from <<<image_1>>> for y from <<<video_1>>>' },
+      {
+        edit_mode: 'swap',
+        image_list: [1, 2].map(() => ({ image: 'https://x.test/a.png' })),
+        prompt: 'swap x from <<<image_1>>> for y from <<<video_1>>>',
+      },
       'image_list',
     ],
     ['removal with an image', { edit_mode: 'removal', prompt: 'Delete x from <<<video_1>>>' }, 'image_list'],
@@ -100,9 +109,17 @@ describe('family A editing request rules', () => {
 
   it('sends the upstream session and kl-v1-6, and never stores Base64', () => {
     const image = b64(png(400, 400, { padTo: 4000 }));
-    const r = validateKlEditingRequest(body({ image_list: [{ image }], external_task_id: 'mine', callback_url: 'https://x.test/h' }));
+    const r = validateKlEditingRequest(
+      body({ image_list: [{ image }], external_task_id: 'mine', callback_url: 'https://x.test/h' }),
+    );
     const { body: wire, snapshot } = klEditingUpstreamBody(r, 'up-123');
-    expect(wire).toMatchObject({ model_name: 'kl-v1-6', session_id: 'up-123', duration: '5', mode: 'std', image_list: [{ image }] });
+    expect(wire).toMatchObject({
+      model_name: 'kl-v1-6',
+      session_id: 'up-123',
+      duration: '5',
+      mode: 'std',
+      image_list: [{ image }],
+    });
     expect(wire).not.toHaveProperty('external_task_id');
     expect(JSON.stringify(snapshot)).not.toContain(image);
   });

@@ -5,7 +5,16 @@
  */
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
-import { ImageLimits, MiB, base64DecodedLength, checkImageBytes, checkMediaUrl, isDataUrl, parseHttpUrl, redactBase64 } from '../../common/media-probe';
+import {
+  ImageLimits,
+  MiB,
+  base64DecodedLength,
+  checkImageBytes,
+  checkMediaUrl,
+  isDataUrl,
+  parseHttpUrl,
+  redactBase64,
+} from '../../common/media-probe';
 import { KL_EDITING_TASK_MODEL } from '../kl.ids';
 import { KlEditUsage } from '../kl.pricing';
 import { KlEditMode, KlEditingCreateDto } from './kl-editing.dto';
@@ -29,7 +38,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** One `image_list[i].image`: an http(s) URL, or Base64 with no data-URL prefix, checked by content. */
 export function checkKlImage(value: string, param: string): void {
-  if (isDataUrl(value)) throw GatewayError.invalid(`${param} must be raw Base64 without a data-URL prefix (data:...;base64,).`, param);
+  if (isDataUrl(value))
+    throw GatewayError.invalid(`${param} must be raw Base64 without a data-URL prefix (data:...;base64,).`, param);
   if (/^https?:/i.test(value)) {
     checkMediaUrl(value, ['jpg', 'jpeg', 'png'], param, 'image');
     return;
@@ -39,7 +49,8 @@ export function checkKlImage(value: string, param: string): void {
   if (value.length === 0 || !BASE64.test(value) || value.length % 4 === 1 || (padding > 0 && value.length % 4 !== 0)) {
     throw GatewayError.invalid(`${param} must be an http(s) URL or Base64-encoded image data.`, param);
   }
-  if (base64DecodedLength(value) > KL_IMAGE_LIMITS.maxBytes) throw GatewayError.invalid(`${param}: the image is larger than 10 MB.`, param);
+  if (base64DecodedLength(value) > KL_IMAGE_LIMITS.maxBytes)
+    throw GatewayError.invalid(`${param}: the image is larger than 10 MB.`, param);
   checkImageBytes(Buffer.from(value, 'base64'), KL_IMAGE_LIMITS, param);
 }
 
@@ -57,7 +68,10 @@ export function validateKlEditingRequest(body: unknown): KlEditingRequest {
   const images = dto.image_list ?? [];
   const count = IMAGE_COUNTS[dto.edit_mode];
   if (images.length < count.min || images.length > count.max) {
-    throw GatewayError.invalid(`edit_mode ${dto.edit_mode} takes ${count.text} in image_list (got ${images.length}).`, 'image_list');
+    throw GatewayError.invalid(
+      `edit_mode ${dto.edit_mode} takes ${count.text} in image_list (got ${images.length}).`,
+      'image_list',
+    );
   }
   checkReferences(dto.prompt, images.length, 'prompt');
   if (dto.negative_prompt !== undefined) checkReferences(dto.negative_prompt, images.length, 'negative_prompt');
@@ -84,8 +98,12 @@ function checkReferences(text: string, imageCount: number, param: string): void 
     const n = Number(match[2]);
     const available = kind === 'image' ? imageCount : 1;
     if (n < 1 || n > available) {
-      const has = kind === 'image' ? `${imageCount} image${imageCount === 1 ? '' : 's'} given` : 'one video (the session)';
-      throw GatewayError.invalid(`${param} refers to <<<${kind}_${n}>>> but there ${imageCount === 1 || kind === 'video' ? 'is' : 'are'} ${has}.`, param);
+      const has =
+        kind === 'image' ? `${imageCount} image${imageCount === 1 ? '' : 's'} given` : 'one video (the session)';
+      throw GatewayError.invalid(
+        `${param} refers to <<<${kind}_${n}>>> but there ${imageCount === 1 || kind === 'video' ? 'is' : 'are'} ${has}.`,
+        param,
+      );
     }
   }
 }
@@ -94,12 +112,18 @@ function checkReferences(text: string, imageCount: number, param: string): void 
 export function checkDurationFits(duration: '5' | '10', originalDuration: number): void {
   const [min, max] = duration === '5' ? [2, 5] : [7, 10];
   if (originalDuration < min || originalDuration > max) {
-    throw GatewayError.invalid(`duration ${duration} needs a source video of ${min} to ${max} s; the session's video lasts ${originalDuration} s.`, 'duration');
+    throw GatewayError.invalid(
+      `duration ${duration} needs a source video of ${min} to ${max} s; the session's video lasts ${originalDuration} s.`,
+      'duration',
+    );
   }
 }
 
 /** The wire body (model and session replaced by what the upstream knows) and its Base64-free snapshot. */
-export function klEditingUpstreamBody(request: KlEditingRequest, upstreamSessionId: string): { body: Record<string, unknown>; snapshot: Record<string, unknown> } {
+export function klEditingUpstreamBody(
+  request: KlEditingRequest,
+  upstreamSessionId: string,
+): { body: Record<string, unknown>; snapshot: Record<string, unknown> } {
   const { dto } = request;
   const body: Record<string, unknown> = {
     model_name: KL_EDITING_TASK_MODEL,

@@ -36,7 +36,11 @@ export class KlEditingService {
         billing: request.billing,
         externalTaskId: request.dto.external_task_id ?? null,
         callbackUrl: request.dto.callback_url ?? null,
-        creationEcho: { session_id: session.id, duration: request.duration, watermark_enabled: request.dto.watermark_info?.enabled === true },
+        creationEcho: {
+          session_id: session.id,
+          duration: request.duration,
+          watermark_enabled: request.dto.watermark_info?.enabled === true,
+        },
         // The upstream session lives on one channel (one upstream account): the task must go there.
         channelId: session.channelId,
       },
@@ -46,7 +50,10 @@ export class KlEditingService {
   }
 
   async get(ctx: RequestContext, principal: Principal, taskId: string) {
-    return presentKlEditingTask(await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS), ctx.requestId);
+    return presentKlEditingTask(
+      await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS),
+      ctx.requestId,
+    );
   }
 
   async list(ctx: RequestContext, principal: Principal, rawQuery: Record<string, unknown>) {

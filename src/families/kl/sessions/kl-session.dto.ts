@@ -5,7 +5,19 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { NotBlank } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
@@ -13,13 +25,19 @@ export const KL_MAX_MARKED_FRAMES = 10;
 export const KL_MAX_POINTS_PER_FRAME = 10;
 
 export class KlInitSelectionDto extends KlModelFieldsDto {
-  @ApiPropertyOptional({ example: 'video_01jd..._0', description: 'A video this account generated (gateway public ID), at most 30 days old.' })
+  @ApiPropertyOptional({
+    example: 'video_01jd..._0',
+    description: 'A video this account generated (gateway public ID), at most 30 days old.',
+  })
   @IsOptional()
   @MaxLength(200)
   @IsString()
   video_id?: string;
 
-  @ApiPropertyOptional({ example: 'https://example.com/clip.mp4', description: 'http(s) URL of an MP4/MOV: 2-5 s or 7-10 s, sides 720-2160 px, 24/30/60 fps.' })
+  @ApiPropertyOptional({
+    example: 'https://example.com/clip.mp4',
+    description: 'http(s) URL of an MP4/MOV: 2-5 s or 7-10 s, sides 720-2160 px, 24/30/60 fps.',
+  })
   @IsOptional()
   @IsString()
   video_url?: string;

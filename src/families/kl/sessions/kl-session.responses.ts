@@ -3,8 +3,10 @@ import { KlEnvelope } from '../tasks/kl-task.responses';
 
 /** Typed answers of family A editing sessions, for `/docs`; the service builds objects of these shapes. */
 export class KlSessionData {
-  @ApiProperty({ example: 0, description: 'Recognition code; non-zero means the video was not recognised' }) status: number;
-  @ApiProperty({ example: 'sess_01jd4z5q7v3m0r9s8t6w2x1y0z', description: 'The gateway’s session ID, valid 24 hours' }) session_id: string;
+  @ApiProperty({ example: 0, description: 'Recognition code; non-zero means the video was not recognised' })
+  status: number;
+  @ApiProperty({ example: 'sess_01jd4z5q7v3m0r9s8t6w2x1y0z', description: 'The gateway’s session ID, valid 24 hours' })
+  session_id: string;
   @ApiProperty({ example: '0', description: 'Native credit figure, information only' }) final_unit_deduction: string;
 }
 

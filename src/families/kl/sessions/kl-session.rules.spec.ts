@@ -15,7 +15,10 @@ const p = (x: number, y: number) => ({ x, y });
 
 describe('family A session rules', () => {
   it('init: exactly one of video_id and video_url; URL scheme and extension', () => {
-    expect(initSource({ video_url: 'https://x.test/a.MP4?sig=1' })).toEqual({ kind: 'video_url', videoUrl: 'https://x.test/a.MP4?sig=1' });
+    expect(initSource({ video_url: 'https://x.test/a.MP4?sig=1' })).toEqual({
+      kind: 'video_url',
+      videoUrl: 'https://x.test/a.MP4?sig=1',
+    });
     expect(initSource({ video_url: 'https://x.test/clip' })).toMatchObject({ kind: 'video_url' });
     expect(initSource({ video_id: 'video_x_0' })).toEqual({ kind: 'video_id', videoId: 'video_x_0' });
     expect(param(() => initSource({}))).toBe('video_url');

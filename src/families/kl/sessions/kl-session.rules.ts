@@ -53,7 +53,10 @@ export function checkParsedVideo(video: KlParsedVideo, param: string): void {
     ['height', video.height],
   ] as const) {
     if (!(value >= KL_VIDEO_RULES.minSide && value <= KL_VIDEO_RULES.maxSide)) {
-      throw GatewayError.invalid(`${param}: the video ${side} is ${value} px; it must be ${KL_VIDEO_RULES.minSide} to ${KL_VIDEO_RULES.maxSide} px.`, param);
+      throw GatewayError.invalid(
+        `${param}: the video ${side} is ${value} px; it must be ${KL_VIDEO_RULES.minSide} to ${KL_VIDEO_RULES.maxSide} px.`,
+        param,
+      );
     }
   }
   // A nominal rate: 29.97 is "30 fps" to the upstream, 25 is not.
@@ -71,7 +74,10 @@ function samePoint(a: KlPoint, b: KlPoint): boolean {
 
 export function checkFrameIndex(frameIndex: number, totalFrame: number): void {
   if (frameIndex < 0 || frameIndex >= totalFrame) {
-    throw GatewayError.invalid(`frame_index must be from 0 to ${totalFrame - 1} (the video has ${totalFrame} frames).`, 'frame_index');
+    throw GatewayError.invalid(
+      `frame_index must be from 0 to ${totalFrame - 1} (the video has ${totalFrame} frames).`,
+      'frame_index',
+    );
   }
 }
 
@@ -80,14 +86,20 @@ export function addMarks(marks: KlMarks, frameIndex: number, points: KlPoint[]):
   const key = String(frameIndex);
   const existing = marks[key] ?? [];
   if (existing.length === 0 && Object.keys(marks).length >= KL_MAX_MARKED_FRAMES) {
-    throw GatewayError.invalid(`The session already has ${KL_MAX_MARKED_FRAMES} marked frames; delete or clear one first.`, 'frame_index');
+    throw GatewayError.invalid(
+      `The session already has ${KL_MAX_MARKED_FRAMES} marked frames; delete or clear one first.`,
+      'frame_index',
+    );
   }
   const added: KlPoint[] = [];
   for (const p of points) {
     if (!existing.some((m) => samePoint(m, p)) && !added.some((m) => samePoint(m, p))) added.push({ x: p.x, y: p.y });
   }
   if (existing.length + added.length > KL_MAX_POINTS_PER_FRAME) {
-    throw GatewayError.invalid(`A frame holds at most ${KL_MAX_POINTS_PER_FRAME} points; frame ${frameIndex} has ${existing.length}.`, 'points');
+    throw GatewayError.invalid(
+      `A frame holds at most ${KL_MAX_POINTS_PER_FRAME} points; frame ${frameIndex} has ${existing.length}.`,
+      'points',
+    );
   }
   return { marks: { ...marks, [key]: [...existing, ...added] }, added };
 }

@@ -5,7 +5,12 @@ import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/r
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { klModelSelection } from '../kl-model-selection';
-import { KlPreviewResponse, KlSelectionResponse, KlSessionClearedResponse, KlSessionInitResponse } from './kl-session.responses';
+import {
+  KlPreviewResponse,
+  KlSelectionResponse,
+  KlSessionClearedResponse,
+  KlSessionInitResponse,
+} from './kl-session.responses';
 import { KlSessionsService } from './kl-sessions.service';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
@@ -22,7 +27,12 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Initialise a source video into an editing session' })
   @ApiOkResponse({ type: KlSessionInitResponse })
-  init(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  init(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.init(ctx, principal, model, body);
   }
 
@@ -31,7 +41,12 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Mark points on one frame' })
   @ApiOkResponse({ type: KlSelectionResponse })
-  add(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  add(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.add(ctx, principal, model, body);
   }
 
@@ -40,7 +55,12 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove marked points (exactly as added) from one frame' })
   @ApiOkResponse({ type: KlSelectionResponse })
-  delete(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  delete(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.delete(ctx, principal, model, body);
   }
 
@@ -49,7 +69,12 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Remove every mark of the session' })
   @ApiOkResponse({ type: KlSessionClearedResponse })
-  clear(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  clear(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.clear(ctx, principal, model, body);
   }
 
@@ -58,7 +83,12 @@ export class KlSessionsController {
   @ClientRoute(selection)
   @ApiOperation({ summary: 'Render the masked preview of the selection' })
   @ApiOkResponse({ type: KlPreviewResponse })
-  preview(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  preview(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.preview(ctx, principal, model, body);
   }
 }

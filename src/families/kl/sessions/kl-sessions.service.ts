@@ -20,7 +20,15 @@ import { parseResultId } from '../tasks/kl-result-ids';
 import { klEnvelope } from '../tasks/kl-task.presenter';
 import { KlInitSelectionDto, KlSelectionDto, KlSessionIdDto } from './kl-session.dto';
 import { KlMarks, KlPoint, KlSessionEntity } from './kl-session.entity';
-import { addMarks, checkFrameIndex, checkParsedVideo, deleteMarks, initSource, withPoints, withoutPoints } from './kl-session.rules';
+import {
+  addMarks,
+  checkFrameIndex,
+  checkParsedVideo,
+  deleteMarks,
+  initSource,
+  withPoints,
+  withoutPoints,
+} from './kl-session.rules';
 import { KlSessionsRepository } from './kl-sessions.repository';
 
 export const KL_SESSION_VALIDITY_MS = 24 * 60 * 60 * 1000;
@@ -127,7 +135,11 @@ export class KlSessionsService {
     });
     try {
       const data = await this.priced(principal, model, 'add', () =>
-        this.upstream(ctx, channel, KL_PATHS.addSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
+        this.upstream(ctx, channel, KL_PATHS.addSelection, {
+          session_id: session.upstreamSessionId,
+          frame_index: dto.frame_index,
+          points,
+        }),
       );
       return this.answer(ctx, session, data);
     } catch (error) {
@@ -145,7 +157,11 @@ export class KlSessionsService {
     await this.mutate(session, (marks) => deleteMarks(marks, dto.frame_index, points));
     try {
       const data = await this.priced(principal, model, 'delete', () =>
-        this.upstream(ctx, channel, KL_PATHS.deleteSelection, { session_id: session.upstreamSessionId, frame_index: dto.frame_index, points }),
+        this.upstream(ctx, channel, KL_PATHS.deleteSelection, {
+          session_id: session.upstreamSessionId,
+          frame_index: dto.frame_index,
+          points,
+        }),
       );
       return this.answer(ctx, session, data);
     } catch (error) {
@@ -159,7 +175,9 @@ export class KlSessionsService {
     const session = await this.findLive(principal, dto.session_id);
     const channel = this.channelById(session.channelId);
     const data = await this.priced(principal, model, 'clear', async () => {
-      const answer = await this.upstream(ctx, channel, KL_PATHS.clearSelection, { session_id: session.upstreamSessionId });
+      const answer = await this.upstream(ctx, channel, KL_PATHS.clearSelection, {
+        session_id: session.upstreamSessionId,
+      });
       await this.mutate(session, () => ({}));
       return answer;
     });
@@ -173,7 +191,9 @@ export class KlSessionsService {
       throw GatewayError.invalid('The session has no selection to preview; add one first.', 'session_id');
     }
     const channel = this.channelById(session.channelId);
-    const data = await this.priced(principal, model, 'preview', () => this.upstream(ctx, channel, KL_PATHS.previewSelection, { session_id: session.upstreamSessionId }));
+    const data = await this.priced(principal, model, 'preview', () =>
+      this.upstream(ctx, channel, KL_PATHS.previewSelection, { session_id: session.upstreamSessionId }),
+    );
     return this.answer(ctx, session, data);
   }
 
@@ -183,7 +203,10 @@ export class KlSessionsService {
     // A key restricted to some models sees no session of another model (as for tasks).
     if (!session || !keyAllowsModel(principal.apiKey.models, session.model)) throw GatewayError.notFound('Session');
     if (session.expiresAt <= this.clock.nowMs()) {
-      throw GatewayError.invalid('The session has expired (sessions are valid 24 hours); initialise the video again.', 'session_id');
+      throw GatewayError.invalid(
+        'The session has expired (sessions are valid 24 hours); initialise the video again.',
+        'session_id',
+      );
     }
     return session;
   }
@@ -192,11 +215,18 @@ export class KlSessionsService {
    * A public video ID (`video_<task>_<n>`) -> the upstream's video ID, only for a video the gateway
    * produced for this account with a succeeded editing task; anything else is 404.
    */
-  private async resolveVideoId(principal: Principal, videoId: string): Promise<{ upstreamVideoId: string; channelId: string }> {
+  private async resolveVideoId(
+    principal: Principal,
+    videoId: string,
+  ): Promise<{ upstreamVideoId: string; channelId: string }> {
     const ref = parseResultId('video', videoId);
     const task = ref ? await this.tasks.findForAccount(ref.taskId, principal.account.id) : null;
-    const video = ref && task?.family === KL_FAMILY_ID && task.action === KL_MULTI_ELEMENTS && task.phase === 'succeeded' ? task.result?.videos?.[ref.index] : undefined;
-    if (!task || !video?.id || !keyAllowsModel(principal.apiKey.models, task.model)) throw GatewayError.notFound('Video');
+    const video =
+      ref && task?.family === KL_FAMILY_ID && task.action === KL_MULTI_ELEMENTS && task.phase === 'succeeded'
+        ? task.result?.videos?.[ref.index]
+        : undefined;
+    if (!task || !video?.id || !keyAllowsModel(principal.apiKey.models, task.model))
+      throw GatewayError.notFound('Video');
     if (this.clock.nowMs() - (task.finishedAt ?? task.updatedAt) > KL_VIDEO_ID_MAX_AGE_MS) {
       throw GatewayError.invalid('video_id: only videos generated within the last 30 days can be edited.', 'video_id');
     }
@@ -205,7 +235,10 @@ export class KlSessionsService {
 
   /** Native `data` with the public session ID in place of the upstream's. */
   private answer(ctx: RequestContext, session: KlSessionEntity, data: Json) {
-    return klEnvelope({ ...data, session_id: session.id, final_unit_deduction: deduction(data.final_unit_deduction) }, ctx.requestId);
+    return klEnvelope(
+      { ...data, session_id: session.id, final_unit_deduction: deduction(data.final_unit_deduction) },
+      ctx.requestId,
+    );
   }
 
   /** Conditional write of the marks, re-reading and re-applying `change` when another writer got there first. */
@@ -221,25 +254,43 @@ export class KlSessionsService {
     throw GatewayError.unavailable('The session is being changed by other requests; retry.');
   }
 
-  private priced<T>(principal: Principal, model: ModelDescriptor, operation: KlSessionOperation, work: () => Promise<T>): Promise<T> {
+  private priced<T>(
+    principal: Principal,
+    model: ModelDescriptor,
+    operation: KlSessionOperation,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const usage: KlSessionOpUsage = { kind: 'kl-session-op', operation };
     const estimate = this.pricing.estimate(model.name, usage);
     return this.ledger.chargeCall(
       principal.account.id,
       newId('hold'),
-      { amount: estimate.amount, priceVersion: estimate.priceVersion, model: model.name, action: `session_${operation}`, usage: { ...usage } },
+      {
+        amount: estimate.amount,
+        priceVersion: estimate.priceVersion,
+        model: model.name,
+        action: `session_${operation}`,
+        usage: { ...usage },
+      },
       work,
     );
   }
 
-  private async upstream(ctx: RequestContext, channel: UpstreamChannel, path: KlCallPath, payload: Json): Promise<Json> {
+  private async upstream(
+    ctx: RequestContext,
+    channel: UpstreamChannel,
+    path: KlCallPath,
+    payload: Json,
+  ): Promise<Json> {
     const timing = { upstreamMs: 0 };
     try {
       return await this.client.call<Json>(channel, 'POST', path, payload, { timing });
     } catch (error) {
       if (error instanceof GatewayError) throw error;
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, { native: { code: error.nativeCode, message: error.message } });
+        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
+          native: { code: error.nativeCode, message: error.message },
+        });
       }
       throw GatewayError.unavailable();
     } finally {

@@ -13,7 +13,9 @@ const param = (q: Record<string, unknown>) => {
 describe('family A list query', () => {
   it('defaults and both spellings of filters', () => {
     expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20, model: undefined, ids: undefined });
-    expect(parseKlListQuery({ pageNum: '2', pageSize: '500', 'filter.model': 'kl-v1-6', 'filter.task_ids': ['a', 'b'] })).toEqual({
+    expect(
+      parseKlListQuery({ pageNum: '2', pageSize: '500', 'filter.model': 'kl-v1-6', 'filter.task_ids': ['a', 'b'] }),
+    ).toEqual({
       page: 2,
       pageSize: 500,
       model: 'kl-v1-6',
@@ -30,7 +32,8 @@ describe('family A list query', () => {
     [{ 'filter.task_ids': Array.from({ length: 101 }, (_, i) => `t${i}`) }, 'filter.task_ids'],
   ])('refuses %p', (q, p) => expect(param(q)).toBe(p));
 
-  it('takes 100 task IDs', () => expect(param({ 'filter.task_ids': Array.from({ length: 100 }, (_, i) => `t${i}`) })).toBe('accepted'));
+  it('takes 100 task IDs', () =>
+    expect(param({ 'filter.task_ids': Array.from({ length: 100 }, (_, i) => `t${i}`) })).toBe('accepted'));
 });
 
 const paramOf = (fn: () => unknown): string | null | undefined => {
@@ -48,7 +51,9 @@ describe('family A list query: strict parameters', () => {
   });
 
   it('reads the flat and the nested filter forms alike', () => {
-    expect(parseKlListQuery({ pageNum: '2', pageSize: '5', 'filter.model': 'kl-v1', 'filter.task_ids': ['a', 'b'] })).toEqual({
+    expect(
+      parseKlListQuery({ pageNum: '2', pageSize: '5', 'filter.model': 'kl-v1', 'filter.task_ids': ['a', 'b'] }),
+    ).toEqual({
       page: 2,
       pageSize: 5,
       model: 'kl-v1',

@@ -28,10 +28,12 @@ export function parseKlListQuery(raw: RawQuery): KlListQuery {
   let taskIds: string[] | undefined;
   if (ids !== undefined) {
     taskIds = (Array.isArray(ids) ? ids : [ids]).map((id) => {
-      if (typeof id !== 'string' || id === '') throw GatewayError.invalid('filter.task_ids must be task IDs.', 'filter.task_ids');
+      if (typeof id !== 'string' || id === '')
+        throw GatewayError.invalid('filter.task_ids must be task IDs.', 'filter.task_ids');
       return id;
     });
-    if (taskIds.length > KL_TASK_IDS_MAX) throw GatewayError.invalid(`filter.task_ids takes at most ${KL_TASK_IDS_MAX} IDs.`, 'filter.task_ids');
+    if (taskIds.length > KL_TASK_IDS_MAX)
+      throw GatewayError.invalid(`filter.task_ids takes at most ${KL_TASK_IDS_MAX} IDs.`, 'filter.task_ids');
   }
   return {
     ...parsePage(query),
@@ -75,7 +77,8 @@ function rejectUnknown(query: RawQuery, known: string[]): void {
 function flattenFilter(raw: RawQuery): RawQuery {
   const { filter, ...rest } = raw;
   if (filter === undefined) return rest;
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) throw GatewayError.invalid("Unknown query parameter 'filter'.", 'filter');
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter))
+    throw GatewayError.invalid("Unknown query parameter 'filter'.", 'filter');
   const out: RawQuery = { ...rest };
   for (const [key, value] of Object.entries(filter as RawQuery)) out[`filter.${key}`] = value;
   return out;
@@ -97,6 +100,20 @@ export function presentKlListItem(task: TaskEntity, action: string, present: (ta
   };
 }
 
-export function presentKlList(page: { items: TaskEntity[]; total: number }, query: KlListQuery, action: string, present: (task: TaskEntity) => unknown, requestId?: string) {
-  return klEnvelope({ items: page.items.map((task) => presentKlListItem(task, action, present)), total: page.total, page_num: query.page, page_size: query.pageSize }, requestId);
+export function presentKlList(
+  page: { items: TaskEntity[]; total: number },
+  query: KlListQuery,
+  action: string,
+  present: (task: TaskEntity) => unknown,
+  requestId?: string,
+) {
+  return klEnvelope(
+    {
+      items: page.items.map((task) => presentKlListItem(task, action, present)),
+      total: page.total,
+      page_num: query.page,
+      page_size: query.pageSize,
+    },
+    requestId,
+  );
 }

@@ -10,7 +10,10 @@ export function klTaskStatus(task: TaskEntity): string {
 }
 
 /** The common envelope of every family A answer (SPEC.md): `code` 0 on success. */
-export function klEnvelope<T>(data: T, requestId: string = randomUUID()): { code: number; message: string; request_id: string; data: T } {
+export function klEnvelope<T>(
+  data: T,
+  requestId: string = randomUUID(),
+): { code: number; message: string; request_id: string; data: T } {
   return { code: 0, message: 'SUCCEED', request_id: requestId, data };
 }
 

@@ -25,7 +25,8 @@ export class KlListItemBase {
   @ApiProperty() task_id: string;
   @ApiProperty({ example: 'kl' }) platform: string;
   @ApiProperty({ enum: ['multi_elements', 'custom_voices'] }) action: string;
-  @ApiProperty({ enum: ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN'] }) status: string;
+  @ApiProperty({ enum: ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN'] })
+  status: string;
   @ApiProperty({ example: '100%' }) progress: string;
   @ApiProperty() fail_reason: string;
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;

@@ -62,7 +62,9 @@ export class KlPresetsService {
       return await this.fetchShared(key, pageNum, pageSize, context);
     } catch (error) {
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, { native: { code: error.nativeCode, message: error.message } });
+        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
+          native: { code: error.nativeCode, message: error.message },
+        });
       }
       if (cached && now - cached.fetchedAt < KL_PRESETS_STALE_MS) {
         this.logger.warn({ err: error, page: key }, 'preset voices served from the cache: the upstream is failing');
@@ -83,7 +85,12 @@ export class KlPresetsService {
     }
   }
 
-  private fetchShared(key: string, pageNum: number, pageSize: number, context: RequestContext | undefined): Promise<KlPresetItem[]> {
+  private fetchShared(
+    key: string,
+    pageNum: number,
+    pageSize: number,
+    context: RequestContext | undefined,
+  ): Promise<KlPresetItem[]> {
     const running = this.inFlight.get(key);
     if (running) return running;
     const call = this.fetch(key, pageNum, pageSize, context).finally(() => this.inFlight.delete(key));
@@ -91,10 +98,21 @@ export class KlPresetsService {
     return call;
   }
 
-  private async fetch(key: string, pageNum: number, pageSize: number, context: RequestContext | undefined): Promise<KlPresetItem[]> {
+  private async fetch(
+    key: string,
+    pageNum: number,
+    pageSize: number,
+    context: RequestContext | undefined,
+  ): Promise<KlPresetItem[]> {
     const timing: UpstreamTiming = { upstreamMs: 0 };
     try {
-      const data = await this.client.call<unknown>(this.channels.forFamily(KL_FAMILY_ID), 'GET', KL_PATHS.presetsVoices, { pageNum, pageSize }, { timing });
+      const data = await this.client.call<unknown>(
+        this.channels.forFamily(KL_FAMILY_ID),
+        'GET',
+        KL_PATHS.presetsVoices,
+        { pageNum, pageSize },
+        { timing },
+      );
       const items = Array.isArray(data) ? data.map(toPresetItem) : [];
       this.remember(key, items);
       return items;
@@ -122,7 +140,12 @@ function toPresetItem(raw: unknown): KlPresetItem {
     task_result: {
       voices: voices.map((v) => {
         const voice = record(v);
-        return { voice_id: str(voice.voice_id), voice_name: str(voice.voice_name), trial_url: str(voice.trial_url), owned_by: str(voice.owned_by) || 'kl' };
+        return {
+          voice_id: str(voice.voice_id),
+          voice_name: str(voice.voice_name),
+          trial_url: str(voice.trial_url),
+          owned_by: str(voice.owned_by) || 'kl',
+        };
       }),
     },
     created_at: num(item.created_at),

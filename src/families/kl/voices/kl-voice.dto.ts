@@ -21,7 +21,8 @@ export class KlCreateVoiceDto extends KlModelFieldsDto {
 
   @ApiPropertyOptional({
     example: 'https://example.com/voice.mp3',
-    description: 'http(s) URL of the voice file (.mp3, .wav, .mp4, .mov; 5 to 30 s, one clean voice). Exactly one of voice_url and video_id.',
+    description:
+      'http(s) URL of the voice file (.mp3, .wav, .mp4, .mov; 5 to 30 s, one clean voice). Exactly one of voice_url and video_id.',
   })
   @IsOptional()
   @NotBlank()
@@ -30,7 +31,8 @@ export class KlCreateVoiceDto extends KlModelFieldsDto {
 
   @ApiPropertyOptional({
     example: 'video_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
-    description: 'A video this account produced through the gateway (an editing task result). Exactly one of voice_url and video_id.',
+    description:
+      'A video this account produced through the gateway (an editing task result). Exactly one of voice_url and video_id.',
   })
   @IsOptional()
   @NotBlank()
@@ -51,7 +53,10 @@ export class KlCreateVoiceDto extends KlModelFieldsDto {
 }
 
 export class KlDeleteVoiceDto extends KlModelFieldsDto {
-  @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'A custom voice of this account (its gateway voice ID).' })
+  @ApiProperty({
+    example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
+    description: 'A custom voice of this account (its gateway voice ID).',
+  })
   @MaxLength(100)
   @NotBlank()
   @IsString()

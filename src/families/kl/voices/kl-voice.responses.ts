@@ -9,12 +9,18 @@ export class KlVoiceCreatedResponse extends KlEnvelope {
 }
 
 export class KlVoice {
-  @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'The gateway’s voice ID' }) voice_id: string;
+  @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'The gateway’s voice ID' })
+  voice_id: string;
   @ApiProperty() voice_name: string;
   @ApiProperty() trial_url: string;
-  @ApiProperty({ example: '2706130531', description: 'Custom voices: a stable number for the owning gateway account (never the upstream creator ID). Presets: `kl`.' })
+  @ApiProperty({
+    example: '2706130531',
+    description:
+      'Custom voices: a stable number for the owning gateway account (never the upstream creator ID). Presets: `kl`.',
+  })
   owned_by: string;
-  @ApiPropertyOptional({ description: 'Custom voices: true once the owner deleted it (it stays listed).' }) deleted?: boolean;
+  @ApiPropertyOptional({ description: 'Custom voices: true once the owner deleted it (it stays listed).' })
+  deleted?: boolean;
 }
 
 export class KlVoiceResult {
@@ -57,7 +63,11 @@ export class KlPresetsResponse extends KlEnvelope {
 }
 
 export class KlVoiceDeletedData {
-  @ApiProperty({ example: 'task_01jd4z5q7v3m0r9s8t6w2x1y0z', description: 'Public ID of the delete operation (not a queryable task)' }) task_id: string;
+  @ApiProperty({
+    example: 'task_01jd4z5q7v3m0r9s8t6w2x1y0z',
+    description: 'Public ID of the delete operation (not a queryable task)',
+  })
+  task_id: string;
   @ApiProperty({ example: 'succeed' }) task_status: string;
 }
 

@@ -5,7 +5,8 @@ function paramOf(fn: () => unknown): string | null | undefined {
   try {
     fn();
   } catch (error) {
-    if (error instanceof GatewayError) return error.status === 400 || error.status === 404 ? error.param : `status ${error.status}`;
+    if (error instanceof GatewayError)
+      return error.status === 400 || error.status === 404 ? error.param : `status ${error.status}`;
     throw error;
   }
   return undefined;
@@ -19,7 +20,11 @@ describe('validateKlVoiceCreate', () => {
   });
 
   it('maps a gateway video ID to its task and index', () => {
-    expect(validateKlVoiceCreate({ voice_name: 'n', video_id: 'video_01abc_2' }).source).toEqual({ kind: 'video', taskId: 'task_01abc', index: 2 });
+    expect(validateKlVoiceCreate({ voice_name: 'n', video_id: 'video_01abc_2' }).source).toEqual({
+      kind: 'video',
+      taskId: 'task_01abc',
+      index: 2,
+    });
   });
 
   it('counts characters, not UTF-16 units', () => {
@@ -44,8 +49,13 @@ describe('validateKlVoiceCreate', () => {
   });
 
   it('allows the extensions case-insensitively and URLs without one', () => {
-    for (const ext of ['mp3', 'WAV', 'mp4', 'Mov']) expect(paramOf(() => validateKlVoiceCreate({ voice_name: 'n', voice_url: `https://x.test/v.${ext}?s=1` }))).toBeUndefined();
-    expect(paramOf(() => validateKlVoiceCreate({ voice_name: 'n', voice_url: 'https://x.test/stream' }))).toBeUndefined();
+    for (const ext of ['mp3', 'WAV', 'mp4', 'Mov'])
+      expect(
+        paramOf(() => validateKlVoiceCreate({ voice_name: 'n', voice_url: `https://x.test/v.${ext}?s=1` })),
+      ).toBeUndefined();
+    expect(
+      paramOf(() => validateKlVoiceCreate({ voice_name: 'n', voice_url: 'https://x.test/stream' })),
+    ).toBeUndefined();
   });
 });
 

@@ -7,7 +7,13 @@ import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { klModelSelection } from '../kl-model-selection';
 import { KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
-import { KlPresetsResponse, KlVoiceCreatedResponse, KlVoiceDeletedResponse, KlVoiceListResponse, KlVoiceTaskResponse } from './kl-voice.responses';
+import {
+  KlPresetsResponse,
+  KlVoiceCreatedResponse,
+  KlVoiceDeletedResponse,
+  KlVoiceListResponse,
+  KlVoiceTaskResponse,
+} from './kl-voice.responses';
 import { KlVoicesService } from './kl-voices.service';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
@@ -24,7 +30,12 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Create a custom voice (asynchronous task)' })
   @ApiBody({ type: KlCreateVoiceDto })
   @ApiOkResponse({ type: KlVoiceCreatedResponse })
-  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown) {
+  create(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ) {
     return this.service.create(ctx, principal, model, body);
   }
 
@@ -42,7 +53,12 @@ export class KlVoicesController {
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiQuery({ name: 'filter.model', required: false, type: String })
-  @ApiQuery({ name: 'filter.task_ids', required: false, type: [String], description: 'Repeat for several IDs; at most 100' })
+  @ApiQuery({
+    name: 'filter.task_ids',
+    required: false,
+    type: [String],
+    description: 'Repeat for several IDs; at most 100',
+  })
   @ApiOkResponse({ type: KlVoiceListResponse })
   list(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
     return this.service.list(ctx, principal, query);
@@ -50,7 +66,9 @@ export class KlVoicesController {
 
   @Get('presets-voices')
   @ClientRoute({ capability: 'voices', selection: 'none' })
-  @ApiOperation({ summary: 'List the official preset voices (cached 60 s; served from the cache while the upstream fails)' })
+  @ApiOperation({
+    summary: 'List the official preset voices (cached 60 s; served from the cache while the upstream fails)',
+  })
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiOkResponse({ type: KlPresetsResponse })

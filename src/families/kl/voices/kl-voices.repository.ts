@@ -83,7 +83,11 @@ export class KlVoicesRepository {
       .set({ deleteTaskId, deleteState: 'pending', updatedAt: now })
       .where('id = :id AND account_id = :accountId', { id, accountId })
       .andWhere(
-        new Brackets((w) => w.where('delete_task_id IS NULL').orWhere("delete_state = 'pending' AND updated_at < :staleBefore", { staleBefore: now - KL_DELETE_CLAIM_TTL_MS })),
+        new Brackets((w) =>
+          w.where('delete_task_id IS NULL').orWhere("delete_state = 'pending' AND updated_at < :staleBefore", {
+            staleBefore: now - KL_DELETE_CLAIM_TTL_MS,
+          }),
+        ),
       )
       .execute();
     return (result.affected ?? 0) === 1;
@@ -95,13 +99,19 @@ export class KlVoicesRepository {
 
   /** Gives a claim back (the upstream call failed), so that a retry can delete the voice. */
   async releaseDeletion(id: string, deleteTaskId: string, now: number): Promise<void> {
-    await this.repo.update({ id, deleteTaskId, deleteState: 'pending' }, { deleteTaskId: null, deleteState: null, updatedAt: now });
+    await this.repo.update(
+      { id, deleteTaskId, deleteState: 'pending' },
+      { deleteTaskId: null, deleteState: null, updatedAt: now },
+    );
   }
 
   /** Public IDs of the account's deleted voices among those tasks. */
   async deletedIds(accountId: string, taskIds: string[]): Promise<Set<string>> {
     if (taskIds.length === 0) return new Set();
-    const rows = await this.repo.find({ select: { id: true }, where: { accountId, taskId: In(taskIds), deleteState: 'deleted' } });
+    const rows = await this.repo.find({
+      select: { id: true },
+      where: { accountId, taskId: In(taskIds), deleteState: 'deleted' },
+    });
     return new Set(rows.map((row) => row.id));
   }
 }

@@ -19,7 +19,13 @@ import { parseKlListQuery, presentKlList } from '../tasks/kl-task-list';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
 import { KlPresetItem, KlPresetsService } from './kl-presets.service';
 import { presentKlVoiceTask } from './kl-voice-task.presenter';
-import { KlVoiceSource, parseKlPresetsQuery, validateKlVoiceCreate, validateKlVoiceDelete, videoNotFound } from './kl-voice.rules';
+import {
+  KlVoiceSource,
+  parseKlPresetsQuery,
+  validateKlVoiceCreate,
+  validateKlVoiceDelete,
+  videoNotFound,
+} from './kl-voice.rules';
 import { KlVoicesRepository } from './kl-voices.repository';
 
 /** Family A voices: custom voice tasks on the engine, their deletion, the official presets. */
@@ -48,7 +54,10 @@ export class KlVoicesService {
         model,
         upstreamBody,
         // The caller's own video ID is kept, not the upstream's.
-        snapshot: { voice_name: dto.voice_name, ...(source.kind === 'url' ? { voice_url: source.url } : { video_id: dto.video_id }) },
+        snapshot: {
+          voice_name: dto.voice_name,
+          ...(source.kind === 'url' ? { voice_url: source.url } : { video_id: dto.video_id }),
+        },
         billing,
         externalTaskId: dto.external_task_id ?? null,
         callbackUrl: dto.callback_url ?? null,
@@ -73,7 +82,13 @@ export class KlVoicesService {
       principal.account.id,
       page.items.map((t) => t.id),
     );
-    return presentKlList(page, request, KL_CUSTOM_VOICES, (task) => presentKlVoiceTask(task, undefined, deleted), ctx.requestId);
+    return presentKlList(
+      page,
+      request,
+      KL_CUSTOM_VOICES,
+      (task) => presentKlVoiceTask(task, undefined, deleted),
+      ctx.requestId,
+    );
   }
 
   async presetVoices(ctx: RequestContext, query: Record<string, unknown>) {
@@ -91,19 +106,33 @@ export class KlVoicesService {
     const accountId = principal.account.id;
     const ref = parseResultId('voice', voiceId);
     if (!ref) {
-      if (await this.presets.isOfficial(voiceId, ctx)) throw GatewayError.invalid('Only custom voices can be deleted; this is an official voice.', 'voice_id');
+      if (await this.presets.isOfficial(voiceId, ctx))
+        throw GatewayError.invalid('Only custom voices can be deleted; this is an official voice.', 'voice_id');
       throw voiceNotFound();
     }
-    const task = await this.queries.findVisible(principal, KL_FAMILY_ID, ref.taskId, KL_CUSTOM_VOICES).catch(() => null);
+    const task = await this.queries
+      .findVisible(principal, KL_FAMILY_ID, ref.taskId, KL_CUSTOM_VOICES)
+      .catch(() => null);
     const upstreamVoice = task?.phase === 'succeeded' ? task.result?.voices?.[ref.index] : undefined;
     if (!task || !upstreamVoice?.voiceId) throw voiceNotFound();
 
     const now = this.clock.nowMs();
-    await this.voices.ensure({ id: voiceId, accountId, taskId: task.id, voiceIndex: ref.index, upstreamVoiceId: upstreamVoice.voiceId, createdAt: now, updatedAt: now });
+    await this.voices.ensure({
+      id: voiceId,
+      accountId,
+      taskId: task.id,
+      voiceIndex: ref.index,
+      upstreamVoiceId: upstreamVoice.voiceId,
+      createdAt: now,
+      updatedAt: now,
+    });
     const deleteTaskId = newId('task');
     if (!(await this.voices.claimDeletion(voiceId, accountId, deleteTaskId, now))) {
       const row = await this.voices.findOwned(voiceId, accountId);
-      throw GatewayError.invalid(row?.deleteState === 'deleted' ? 'This voice is already deleted.' : 'This voice is already being deleted.', 'voice_id');
+      throw GatewayError.invalid(
+        row?.deleteState === 'deleted' ? 'This voice is already deleted.' : 'This voice is already being deleted.',
+        'voice_id',
+      );
     }
     try {
       await this.deleteUpstream(ctx, task, upstreamVoice.voiceId);
@@ -124,7 +153,9 @@ export class KlVoicesService {
       // The upstream no longer knows the voice (e.g. an earlier deletion whose answer was lost): it is gone.
       if (error instanceof UpstreamRejectedError && error.httpStatus === 404) return;
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the deletion: ${error.message}`, 'voice_id', { native: { code: error.nativeCode, message: error.message } });
+        throw GatewayError.invalid(`The upstream rejected the deletion: ${error.message}`, 'voice_id', {
+          native: { code: error.nativeCode, message: error.message },
+        });
       }
       throw GatewayError.unavailable('The voice could not be deleted now; try again.');
     } finally {
@@ -133,9 +164,14 @@ export class KlVoicesService {
   }
 
   /** The upstream body's voice source; a `video_id` must name a succeeded editing result of this account. */
-  private async upstreamSource(principal: Principal, source: KlVoiceSource): Promise<{ body: Record<string, unknown>; channelId: string | null }> {
+  private async upstreamSource(
+    principal: Principal,
+    source: KlVoiceSource,
+  ): Promise<{ body: Record<string, unknown>; channelId: string | null }> {
     if (source.kind === 'url') return { body: { voice_url: source.url }, channelId: null };
-    const task = await this.queries.findVisible(principal, KL_FAMILY_ID, source.taskId, KL_MULTI_ELEMENTS).catch(() => null);
+    const task = await this.queries
+      .findVisible(principal, KL_FAMILY_ID, source.taskId, KL_MULTI_ELEMENTS)
+      .catch(() => null);
     const video = task?.phase === 'succeeded' ? task.result?.videos?.[source.index] : undefined;
     if (!task || !video?.id) throw videoNotFound();
     return { body: { video_id: video.id }, channelId: task.channelId };

@@ -6,7 +6,21 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, ValidateBy, ValidateNested, ValidationOptions, buildMessage } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateNested,
+  ValidationOptions,
+  buildMessage,
+} from 'class-validator';
 import { MaxChars } from '../../common/text-rules';
 import { VD_LIMITS, VD_MODEL_NAMES } from '../rules/vd-model-rules';
 import { isHttpUrl } from '../rules/vd-media';
@@ -56,7 +70,8 @@ export class VdSubjectDto {
   name: string;
 
   @ApiPropertyOptional({
-    description: 'At most 3 images: URL or Base64 with its content-type prefix; png, jpeg, jpg, webp. `images` or `videos` is required.',
+    description:
+      'At most 3 images: URL or Base64 with its content-type prefix; png, jpeg, jpg, webp. `images` or `videos` is required.',
     type: [String],
     example: [PNG_EXAMPLE, 'data:image/png;base64,iVBORw0KGgo...'],
   })
@@ -64,12 +79,19 @@ export class VdSubjectDto {
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
   images?: string[];
 
-  @ApiPropertyOptional({ description: 'Only `vdq2-pro`: one 5-second video; mp4, avi, mov.', type: [String], example: ['https://example.com/refs/dance.mp4'] })
+  @ApiPropertyOptional({
+    description: 'Only `vdq2-pro`: one 5-second video; mp4, avi, mov.',
+    type: [String],
+    example: ['https://example.com/refs/dance.mp4'],
+  })
   @IsOptional()
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
   videos?: string[];
 
-  @ApiPropertyOptional({ description: 'Voice ID; the system recommends one when empty; no effect on q3 models.', example: 'voice_01' })
+  @ApiPropertyOptional({
+    description: 'Voice ID; the system recommends one when empty; no effect on q3 models.',
+    example: 'voice_01',
+  })
   @IsOptional()
   @IsString()
   voice_id?: string;
@@ -86,12 +108,18 @@ export abstract class VdCreateCommonDto {
   @IsString()
   model: string;
 
-  @ApiProperty({ description: 'Prompt; at most 5000 characters in subject mode, 2000 in non-subject mode.', example: '@cat chases a ball across the lawn' })
+  @ApiProperty({
+    description: 'Prompt; at most 5000 characters in subject mode, 2000 in non-subject mode.',
+    example: '@cat chases a ball across the lawn',
+  })
   @IsString()
   @IsNotEmpty()
   prompt: string;
 
-  @ApiPropertyOptional({ description: 'Joint audio-video output. Default and support depend on model and mode.', example: true })
+  @ApiPropertyOptional({
+    description: 'Joint audio-video output. Default and support depend on model and mode.',
+    example: true,
+  })
   @IsOptional()
   @IsBoolean()
   audio?: boolean;
@@ -101,7 +129,10 @@ export abstract class VdCreateCommonDto {
   @IsInt()
   duration?: number;
 
-  @ApiPropertyOptional({ description: 'Random seed; random (1..2147483647) when absent or 0. The creation response shows the value used.', example: 42 })
+  @ApiPropertyOptional({
+    description: 'Random seed; random (1..2147483647) when absent or 0. The creation response shows the value used.',
+    example: 42,
+  })
   @IsOptional()
   @IsInt()
   @Min(VD_LIMITS.seed.min)
@@ -118,13 +149,20 @@ export abstract class VdCreateCommonDto {
   @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ description: 'Default `auto`; no effect on q2 and q3 models.', enum: VD_LIMITS.movementAmplitudes, example: 'auto' })
+  @ApiPropertyOptional({
+    description: 'Default `auto`; no effect on q2 and q3 models.',
+    enum: VD_LIMITS.movementAmplitudes,
+    example: 'auto',
+  })
   @IsOptional()
   @IsString()
   @IsIn(VD_LIMITS.movementAmplitudes as string[])
   movement_amplitude?: string;
 
-  @ApiPropertyOptional({ description: 'Off-peak mode; default false. Support depends on series and audio.', example: false })
+  @ApiPropertyOptional({
+    description: 'Off-peak mode; default false. Support depends on series and audio.',
+    example: false,
+  })
   @IsOptional()
   @IsBoolean()
   off_peak?: boolean;
@@ -134,7 +172,12 @@ export abstract class VdCreateCommonDto {
   @IsBoolean()
   watermark?: boolean;
 
-  @ApiPropertyOptional({ description: '1 top-left, 2 top-right, 3 bottom-right (default), 4 bottom-left.', minimum: 1, maximum: 4, example: 3 })
+  @ApiPropertyOptional({
+    description: '1 top-left, 2 top-right, 3 bottom-right (default), 4 bottom-left.',
+    minimum: 1,
+    maximum: 4,
+    example: 3,
+  })
   @IsOptional()
   @IsInt()
   @Min(VD_LIMITS.wmPosition.min)
@@ -147,19 +190,29 @@ export abstract class VdCreateCommonDto {
   @IsHttpUrl()
   wm_url?: string;
 
-  @ApiPropertyOptional({ description: 'Pass-through, at most 1048576 characters.', maxLength: VD_LIMITS.payloadMaxChars, example: 'order-7781' })
+  @ApiPropertyOptional({
+    description: 'Pass-through, at most 1048576 characters.',
+    maxLength: VD_LIMITS.payloadMaxChars,
+    example: 'order-7781',
+  })
   @IsOptional()
   @IsString()
   @MaxChars(VD_LIMITS.payloadMaxChars)
   payload?: string;
 
-  @ApiPropertyOptional({ description: 'Pass-through metadata, a JSON-formatted string.', example: '{"campaign":"spring"}' })
+  @ApiPropertyOptional({
+    description: 'Pass-through metadata, a JSON-formatted string.',
+    example: '{"campaign":"spring"}',
+  })
   @IsOptional()
   @IsString()
   @IsJsonText()
   meta_data?: string;
 
-  @ApiPropertyOptional({ description: 'http(s) address the gateway POSTs the task result to.', example: 'https://example.com/hooks/vd' })
+  @ApiPropertyOptional({
+    description: 'http(s) address the gateway POSTs the task result to.',
+    example: 'https://example.com/hooks/vd',
+  })
   @IsOptional()
   @IsString()
   @IsHttpUrl()
@@ -182,7 +235,11 @@ export class VdSubjectModeRequestDto extends VdCreateCommonDto {
   @IsBoolean()
   auto_subjects?: boolean;
 
-  @ApiPropertyOptional({ description: 'Effective when `audio` is true; default `all`.', enum: VD_LIMITS.audioTypes, example: 'all' })
+  @ApiPropertyOptional({
+    description: 'Effective when `audio` is true; default `all`.',
+    enum: VD_LIMITS.audioTypes,
+    example: 'all',
+  })
   @IsOptional()
   @IsString()
   @IsIn(VD_LIMITS.audioTypes as string[])
@@ -192,7 +249,8 @@ export class VdSubjectModeRequestDto extends VdCreateCommonDto {
 /** Mode 2: the body carries `images` (and, for `vdq2-pro`, optionally `videos`). */
 export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   @ApiProperty({
-    description: '1 to 7 images (1 to 4 with `vdq2-pro` video input): URL or Base64 with its content-type prefix; png, jpeg, jpg, webp; at least 128x128.',
+    description:
+      '1 to 7 images (1 to 4 with `vdq2-pro` video input): URL or Base64 with its content-type prefix; png, jpeg, jpg, webp; at least 128x128.',
     type: [String],
     example: [PNG_EXAMPLE],
   })
@@ -208,7 +266,10 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
   videos?: string[];
 
-  @ApiPropertyOptional({ description: 'Background music; default false. No effect on q3, nor on q2 at 9 or 10 s.', example: false })
+  @ApiPropertyOptional({
+    description: 'Background music; default false. No effect on q3, nor on q2 at 9 or 10 s.',
+    example: false,
+  })
   @IsOptional()
   @IsBoolean()
   bgm?: boolean;
@@ -222,11 +283,17 @@ export class VdTaskCreationResponseDto {
   @ApiProperty({ example: '@cat chases a ball across the lawn' }) prompt: string;
   @ApiProperty({
     type: [String],
-    description: 'Reference images used (subject mode: every subject image, in subject order). Base64 images appear as `[base64 <type> <n> bytes]`.',
+    description:
+      'Reference images used (subject mode: every subject image, in subject order). Base64 images appear as `[base64 <type> <n> bytes]`.',
     example: [PNG_EXAMPLE, '[base64 image/png 2048 bytes]'],
   })
   images: string[];
-  @ApiPropertyOptional({ type: [String], description: 'Only non-subject calls with `vdq2-pro`.', example: ['https://example.com/refs/walk.mp4'] }) videos?: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Only non-subject calls with `vdq2-pro`.',
+    example: ['https://example.com/refs/walk.mp4'],
+  })
+  videos?: string[];
   @ApiProperty({ example: 5 }) duration: number;
   @ApiProperty({ example: 1234567 }) seed: number;
   @ApiProperty({ example: '16:9' }) aspect_ratio: string;
@@ -237,7 +304,8 @@ export class VdTaskCreationResponseDto {
   @ApiProperty({ example: 'auto' }) movement_amplitude: string;
   @ApiProperty({ example: '' }) payload: string;
   @ApiProperty({ example: false }) off_peak: boolean;
-  @ApiProperty({ description: 'Native credit information; the charge follows the usage log.', example: 0 }) credits: number;
+  @ApiProperty({ description: 'Native credit information; the charge follows the usage log.', example: 0 })
+  credits: number;
   @ApiProperty({ example: false }) watermark: boolean;
   @ApiProperty({ example: '2026-01-01T00:00:00.000Z' }) created_at: string;
 }

@@ -30,12 +30,26 @@ function errorOf(body: unknown): GatewayError {
 
 const rejects = (body: unknown, param: string | null) => {
   const err = errorOf(body);
-  expect({ status: err.status, code: err.code, param: err.param }).toEqual({ status: 400, code: 'invalid_request', param });
+  expect({ status: err.status, code: err.code, param: err.param }).toEqual({
+    status: 400,
+    code: 'invalid_request',
+    param,
+  });
   return err;
 };
 
-const nonSubject = (patch: Record<string, unknown> = {}) => ({ model: 'vdq2-pro', prompt: 'a cat', images: [IMG], ...patch });
-const subject = (patch: Record<string, unknown> = {}) => ({ model: 'vdq3', prompt: '@cat runs', subjects: [{ name: 'cat', images: [IMG] }], ...patch });
+const nonSubject = (patch: Record<string, unknown> = {}) => ({
+  model: 'vdq2-pro',
+  prompt: 'a cat',
+  images: [IMG],
+  ...patch,
+});
+const subject = (patch: Record<string, unknown> = {}) => ({
+  model: 'vdq3',
+  prompt: '@cat runs',
+  subjects: [{ name: 'cat', images: [IMG] }],
+  ...patch,
+});
 
 describe('mode detection', () => {
   it('chooses the mode from the body', () => {
@@ -71,7 +85,11 @@ describe('model', () => {
   it('is 404 model_not_found when unknown or of another family', () => {
     for (const model of ['vdq9', 'kl-v1', 'wx2.6-r2v', 'toString']) {
       const err = errorOf(nonSubject({ model }));
-      expect({ status: err.status, code: err.code, param: err.param }).toEqual({ status: 404, code: 'model_not_found', param: 'model' });
+      expect({ status: err.status, code: err.code, param: err.param }).toEqual({
+        status: 404,
+        code: 'model_not_found',
+        param: 'model',
+      });
     }
   });
 });
@@ -104,7 +122,8 @@ describe('body shape', () => {
   });
 
   it('checks movement_amplitude values', () => {
-    for (const value of ['auto', 'small', 'medium', 'large']) expect(validateVdCreateRequest(nonSubject({ movement_amplitude: value })).echo.movement_amplitude).toBe(value);
+    for (const value of ['auto', 'small', 'medium', 'large'])
+      expect(validateVdCreateRequest(nonSubject({ movement_amplitude: value })).echo.movement_amplitude).toBe(value);
     rejects(nonSubject({ movement_amplitude: 'huge' }), 'movement_amplitude');
   });
 
@@ -123,7 +142,13 @@ describe('body shape', () => {
 
 describe('media references', () => {
   it('accepts the allowed formats by URL extension, and URLs without one', () => {
-    const images = ['https://x.example/a.png', 'https://x.example/a.JPEG', 'https://x.example/a.jpg?x=1', 'https://x.example/a.webp', 'https://x.example/img/123'];
+    const images = [
+      'https://x.example/a.png',
+      'https://x.example/a.JPEG',
+      'https://x.example/a.jpg?x=1',
+      'https://x.example/a.webp',
+      'https://x.example/img/123',
+    ];
     expect(validateVdCreateRequest(nonSubject({ images: images.slice(0, 4) })).echo.images).toHaveLength(4);
     expect(validateVdCreateRequest(nonSubject({ images: [images[4]] })).echo.images).toEqual([images[4]]);
   });
@@ -149,7 +174,9 @@ describe('media references', () => {
     rejects(nonSubject({ images: [png(128, 127)] }), 'images[0]');
     expect(validateVdCreateRequest(nonSubject({ images: [png(128, 128)] })).echo.images).toHaveLength(1);
     // The 128-pixel minimum is a non-subject rule only.
-    expect(validateVdCreateRequest(subject({ subjects: [{ name: 'cat', images: [png(64, 64)] }] })).echo.images).toHaveLength(1);
+    expect(
+      validateVdCreateRequest(subject({ subjects: [{ name: 'cat', images: [png(64, 64)] }] })).echo.images,
+    ).toHaveLength(1);
   });
 
   it('accepts Base64 videos of an allowed type', () => {
@@ -218,7 +245,8 @@ describe('echo and hand-over', () => {
     expect(r.callbackUrl).toBe('https://hooks.example.com/vd');
     expect('callback_url' in r.upstreamBody).toBe(false);
     expect(validateVdCreateRequest(nonSubject()).callbackUrl).toBeUndefined();
-    for (const url of ['ftp://x.example/h', 'not a url', 'javascript:alert(1)']) rejects(nonSubject({ callback_url: url }), 'callback_url');
+    for (const url of ['ftp://x.example/h', 'not a url', 'javascript:alert(1)'])
+      rejects(nonSubject({ callback_url: url }), 'callback_url');
   });
 
   it('keeps long Base64-looking pass-through text verbatim in the snapshot (only data URLs are redacted)', () => {
@@ -229,11 +257,26 @@ describe('echo and hand-over', () => {
   });
 
   it('forwards the pass-through fields when given and echoes the payload', () => {
-    const r = validateVdCreateRequest(nonSubject({ payload: 'p1', meta_data: '{"a":1}', wm_url: 'https://x.example/logo.png', watermark: true, wm_position: 1 }));
-    expect(r.upstreamBody).toMatchObject({ payload: 'p1', meta_data: '{"a":1}', wm_url: 'https://x.example/logo.png', watermark: true, wm_position: 1 });
+    const r = validateVdCreateRequest(
+      nonSubject({
+        payload: 'p1',
+        meta_data: '{"a":1}',
+        wm_url: 'https://x.example/logo.png',
+        watermark: true,
+        wm_position: 1,
+      }),
+    );
+    expect(r.upstreamBody).toMatchObject({
+      payload: 'p1',
+      meta_data: '{"a":1}',
+      wm_url: 'https://x.example/logo.png',
+      watermark: true,
+      wm_position: 1,
+    });
     expect([r.echo.payload, r.echo.watermark]).toEqual(['p1', true]);
     rejects(nonSubject({ wm_url: 'logo.png' }), 'wm_url');
-    for (const key of ['payload', 'meta_data', 'wm_url']) expect(key in validateVdCreateRequest(nonSubject()).upstreamBody).toBe(false);
+    for (const key of ['payload', 'meta_data', 'wm_url'])
+      expect(key in validateVdCreateRequest(nonSubject()).upstreamBody).toBe(false);
   });
 
   it('echoes audio as off for non-q3 models in non-subject mode and sends no audio field', () => {

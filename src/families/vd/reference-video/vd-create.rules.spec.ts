@@ -193,7 +193,13 @@ function matrixFromTable(): Matrix {
         resolution: { default: r.resolution.default, allowed: [...r.resolution.allowed] },
         ratios: r.aspectRatio.allowed === 'any' ? 'any' : [...r.aspectRatio.allowed],
         audio: { ...r.audio },
-        offPeak: !r.offPeak.supported ? 'never' : r.offPeak.whenAudio === 'any' ? 'any' : r.offPeak.whenAudio ? 'audio-on' : 'audio-off',
+        offPeak: !r.offPeak.supported
+          ? 'never'
+          : r.offPeak.whenAudio === 'any'
+            ? 'any'
+            : r.offPeak.whenAudio
+              ? 'audio-on'
+              : 'audio-off',
         bgm: !bgm.field
           ? 'not-a-field'
           : 'noEffectDurations' in bgm
@@ -241,7 +247,8 @@ function run(body: unknown): VdCreateRequest | GatewayError {
 
 function accepted(body: unknown): VdCreateRequest {
   const result = run(body);
-  if (result instanceof GatewayError) throw new Error(`expected acceptance, got 400 param=${result.param}: ${result.message}`);
+  if (result instanceof GatewayError)
+    throw new Error(`expected acceptance, got 400 param=${result.param}: ${result.message}`);
   return result;
 }
 
@@ -253,10 +260,13 @@ function expectRejected(body: unknown, param: string | null, status = 400, code 
 }
 
 function baseBody(model: string, mode: VdMode): Record<string, unknown> {
-  return mode === 'subject' ? { model, prompt: 'a @s0 walks', subjects: [{ name: 's0', images: [IMG] }] } : { model, prompt: 'a cat walks', images: [IMG] };
+  return mode === 'subject'
+    ? { model, prompt: 'a @s0 walks', subjects: [{ name: 's0', images: [IMG] }] }
+    : { model, prompt: 'a cat walks', images: [IMG] };
 }
 
-const subjectsOf = (count: number, each: (i: number) => Record<string, unknown>) => Array.from({ length: count }, (_, i) => ({ name: `s${i}`, ...each(i) }));
+const subjectsOf = (count: number, each: (i: number) => Record<string, unknown>) =>
+  Array.from({ length: count }, (_, i) => ({ name: `s${i}`, ...each(i) }));
 const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
 
 // ---- case generation -----------------------------------------------------------------------------
@@ -284,7 +294,8 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
   const cases: Case[] = [];
   const ok = (name: string, patch: Record<string, unknown>, check: (r: VdCreateRequest) => void = () => undefined) =>
     cases.push({ name: `${model} ${mode}: ${name} accepted`, body: { ...base, ...patch }, check });
-  const bad = (name: string, patch: Record<string, unknown>, param: string) => cases.push({ name: `${model} ${mode}: ${name} -> ${param}`, body: { ...base, ...patch }, param });
+  const bad = (name: string, patch: Record<string, unknown>, param: string) =>
+    cases.push({ name: `${model} ${mode}: ${name} -> ${param}`, body: { ...base, ...patch }, param });
 
   // Defaults, echoed and sent upstream.
   ok('defaults', {}, (r) => {
@@ -306,7 +317,14 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
       off_peak: false,
       watermark: false,
     });
-    expect(r.upstreamBody).toMatchObject({ model, duration: e.duration.default, resolution: e.resolution.default, aspect_ratio: '16:9', seed: SEED, wm_position: 3 });
+    expect(r.upstreamBody).toMatchObject({
+      model,
+      duration: e.duration.default,
+      resolution: e.resolution.default,
+      aspect_ratio: '16:9',
+      seed: SEED,
+      wm_position: 3,
+    });
     expect('audio' in r.upstreamBody).toBe(e.audio.supported);
     expect(r.billing).toEqual({
       kind: 'vd-r2v',
@@ -332,30 +350,38 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
 
   // Resolution: every allowed value; every other known value rejected.
   for (const value of ALL_RESOLUTIONS) {
-    if (e.resolution.allowed.includes(value)) ok(`resolution ${value}`, { resolution: value }, (r) => expect(r.echo.resolution).toBe(value));
+    if (e.resolution.allowed.includes(value))
+      ok(`resolution ${value}`, { resolution: value }, (r) => expect(r.echo.resolution).toBe(value));
     else bad(`resolution ${value}`, { resolution: value }, 'resolution');
   }
   bad('resolution upper-case', { resolution: e.resolution.default.toUpperCase() }, 'resolution');
 
   // Aspect ratio: a list, or any W:H ratio.
   if (e.ratios === 'any') {
-    for (const value of [...ALL_RATIOS, '21:9', '2:1']) ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
-    for (const value of ['wide', '16/9', '0:1', '16:']) bad(`aspect_ratio ${value}`, { aspect_ratio: value }, 'aspect_ratio');
+    for (const value of [...ALL_RATIOS, '21:9', '2:1'])
+      ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
+    for (const value of ['wide', '16/9', '0:1', '16:'])
+      bad(`aspect_ratio ${value}`, { aspect_ratio: value }, 'aspect_ratio');
   } else {
     for (const value of [...ALL_RATIOS, '21:9']) {
-      if (e.ratios.includes(value)) ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
+      if (e.ratios.includes(value))
+        ok(`aspect_ratio ${value}`, { aspect_ratio: value }, (r) => expect(r.echo.aspect_ratio).toBe(value));
       else bad(`aspect_ratio ${value}`, { aspect_ratio: value }, 'aspect_ratio');
     }
   }
 
   // Audio: switchable, or only "off" accepted.
   ok('audio false', { audio: false }, (r) => expect(r.echo.audio).toBe(false));
-  if (e.audio.supported) ok('audio true', { audio: true }, (r) => expect([r.echo.audio, r.billing.audio, r.upstreamBody.audio]).toEqual([true, true, true]));
+  if (e.audio.supported)
+    ok('audio true', { audio: true }, (r) =>
+      expect([r.echo.audio, r.billing.audio, r.upstreamBody.audio]).toEqual([true, true, true]),
+    );
   else bad('audio true', { audio: true }, 'audio');
 
   // audio_type: a subject-mode field.
   if (mode === 'subject') {
-    for (const value of ['all', 'speech_only', 'sound_effect_only']) ok(`audio_type ${value}`, { audio_type: value }, (r) => expect(r.echo.audio_type).toBe(value));
+    for (const value of ['all', 'speech_only', 'sound_effect_only'])
+      ok(`audio_type ${value}`, { audio_type: value }, (r) => expect(r.echo.audio_type).toBe(value));
     bad('audio_type loud', { audio_type: 'loud' }, 'audio_type');
   } else {
     bad('audio_type (not a field of this mode)', { audio_type: 'all' }, 'audio_type');
@@ -364,7 +390,10 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
   // off_peak by series and audio.
   for (const audio of e.audio.supported ? [true, false] : [false]) {
     ok(`off_peak false with audio ${audio}`, { audio, off_peak: false }, (r) => expect(r.echo.off_peak).toBe(false));
-    if (offPeakOk(e.offPeak, audio)) ok(`off_peak true with audio ${audio}`, { audio, off_peak: true }, (r) => expect([r.echo.off_peak, r.billing.offPeak]).toEqual([true, true]));
+    if (offPeakOk(e.offPeak, audio))
+      ok(`off_peak true with audio ${audio}`, { audio, off_peak: true }, (r) =>
+        expect([r.echo.off_peak, r.billing.offPeak]).toEqual([true, true]),
+      );
     else bad(`off_peak true with audio ${audio}`, { audio, off_peak: true }, 'off_peak');
   }
 
@@ -393,11 +422,23 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
     const s = e.subjects!;
     const imageSubject = () => ({ images: [IMG] });
     const videoSubject = () => ({ videos: [vid(0)] });
-    ok(`${s.imageSubjects} image subjects`, { subjects: subjectsOf(s.imageSubjects, imageSubject) }, (r) => expect(r.echo.images).toHaveLength(s.imageSubjects));
-    bad(`${s.imageSubjects + 1} image subjects`, { subjects: subjectsOf(s.imageSubjects + 1, imageSubject) }, 'subjects');
+    ok(`${s.imageSubjects} image subjects`, { subjects: subjectsOf(s.imageSubjects, imageSubject) }, (r) =>
+      expect(r.echo.images).toHaveLength(s.imageSubjects),
+    );
+    bad(
+      `${s.imageSubjects + 1} image subjects`,
+      { subjects: subjectsOf(s.imageSubjects + 1, imageSubject) },
+      'subjects',
+    );
     bad('no subjects', { subjects: [] }, 'subjects');
-    ok(`${s.imagesEach} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach, img) }] }, (r) => expect(r.echo.images).toEqual(range(s.imagesEach, img)));
-    bad(`${s.imagesEach + 1} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach + 1, img) }] }, 'subjects[0].images');
+    ok(`${s.imagesEach} images in a subject`, { subjects: [{ name: 'a', images: range(s.imagesEach, img) }] }, (r) =>
+      expect(r.echo.images).toEqual(range(s.imagesEach, img)),
+    );
+    bad(
+      `${s.imagesEach + 1} images in a subject`,
+      { subjects: [{ name: 'a', images: range(s.imagesEach + 1, img) }] },
+      'subjects[0].images',
+    );
     bad('subject without images or videos', { subjects: [{ name: 'a' }] }, 'subjects[0].images');
     bad('subject with empty images', { subjects: [{ name: 'a', images: [] }] }, 'subjects[0].images');
     bad(
@@ -411,14 +452,29 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
       'subjects[1].images[0]',
     );
     if (s.videosEach > 0) {
-      const mixed = [...subjectsOf(s.imageSubjects, imageSubject), ...subjectsOf(s.videoSubjects, videoSubject).map((x, i) => ({ ...x, name: `v${i}` }))];
+      const mixed = [
+        ...subjectsOf(s.imageSubjects, imageSubject),
+        ...subjectsOf(s.videoSubjects, videoSubject).map((x, i) => ({ ...x, name: `v${i}` })),
+      ];
       ok(`${s.imageSubjects} image + ${s.videoSubjects} video subjects`, { subjects: mixed }, (r) => {
         expect(r.billing.referenceVideos).toBe(s.videoSubjects);
         expect(r.echo.videos).toBeUndefined();
       });
-      bad(`${s.videoSubjects + 1} video subjects`, { subjects: subjectsOf(s.videoSubjects + 1, videoSubject) }, 'subjects');
-      bad(`${s.videosEach + 1} videos in a subject`, { subjects: [{ name: 'a', videos: range(s.videosEach + 1, vid) }] }, 'subjects[0].videos');
-      bad('subject video of another format', { subjects: [{ name: 'a', videos: ['https://x.example/a.mkv'] }] }, 'subjects[0].videos[0]');
+      bad(
+        `${s.videoSubjects + 1} video subjects`,
+        { subjects: subjectsOf(s.videoSubjects + 1, videoSubject) },
+        'subjects',
+      );
+      bad(
+        `${s.videosEach + 1} videos in a subject`,
+        { subjects: [{ name: 'a', videos: range(s.videosEach + 1, vid) }] },
+        'subjects[0].videos',
+      );
+      bad(
+        'subject video of another format',
+        { subjects: [{ name: 'a', videos: ['https://x.example/a.mkv'] }] },
+        'subjects[0].videos[0]',
+      );
     } else {
       bad('a video subject', { subjects: [{ name: 'a', images: [IMG], videos: [vid(0)] }] }, 'subjects[0].videos');
     }
@@ -426,15 +482,25 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
     const refs = e.references!;
     ok(`${refs.minImages} image`, { images: range(refs.minImages, img) });
     bad(`${refs.minImages - 1} images`, { images: range(refs.minImages - 1, img) }, 'images');
-    ok(`${refs.maxImages} images`, { images: range(refs.maxImages, img) }, (r) => expect(r.echo.images).toEqual(range(refs.maxImages, img)));
+    ok(`${refs.maxImages} images`, { images: range(refs.maxImages, img) }, (r) =>
+      expect(r.echo.images).toEqual(range(refs.maxImages, img)),
+    );
     bad(`${refs.maxImages + 1} images`, { images: range(refs.maxImages + 1, img) }, 'images');
     if (refs.maxVideos > 0) {
-      ok(`${refs.maxVideos} videos with ${refs.maxImagesWithVideo} images`, { images: range(refs.maxImagesWithVideo, img), videos: range(refs.maxVideos, vid) }, (r) => {
-        expect(r.echo.videos).toEqual(range(refs.maxVideos, vid));
-        expect(r.upstreamBody.videos).toEqual(range(refs.maxVideos, vid));
-        expect(r.billing.referenceVideos).toBe(refs.maxVideos);
-      });
-      bad(`${refs.maxImagesWithVideo + 1} images with a video`, { images: range(refs.maxImagesWithVideo + 1, img), videos: [vid(0)] }, 'images');
+      ok(
+        `${refs.maxVideos} videos with ${refs.maxImagesWithVideo} images`,
+        { images: range(refs.maxImagesWithVideo, img), videos: range(refs.maxVideos, vid) },
+        (r) => {
+          expect(r.echo.videos).toEqual(range(refs.maxVideos, vid));
+          expect(r.upstreamBody.videos).toEqual(range(refs.maxVideos, vid));
+          expect(r.billing.referenceVideos).toBe(refs.maxVideos);
+        },
+      );
+      bad(
+        `${refs.maxImagesWithVideo + 1} images with a video`,
+        { images: range(refs.maxImagesWithVideo + 1, img), videos: [vid(0)] },
+        'images',
+      );
       bad(`${refs.maxVideos + 1} videos`, { videos: range(refs.maxVideos + 1, vid) }, 'videos');
       bad('video of another format', { videos: ['https://x.example/a.webm'] }, 'videos[0]');
     } else {
@@ -447,16 +513,21 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
   bad('payload past its limit', { payload: PAYLOAD_OVER }, 'payload');
   // "at most 1048576 characters", counted as Unicode code points like the prompt: an emoji is one
   // character (two UTF-16 units), a variation selector is one more (class-validator's MaxLength drops it).
-  ok('payload of 1048576 emoji', { payload: '🎬'.repeat(1_048_576) }, (r) => expect([...(r.echo.payload as string)]).toHaveLength(1_048_576));
+  ok('payload of 1048576 emoji', { payload: '🎬'.repeat(1_048_576) }, (r) =>
+    expect([...(r.echo.payload as string)]).toHaveLength(1_048_576),
+  );
   bad('payload of 1048577 emoji', { payload: '🎬'.repeat(1_048_577) }, 'payload');
   bad('payload of 1048578 code points with variation selectors', { payload: 'a\uFE0F'.repeat(524_289) }, 'payload');
   ok('meta_data JSON', { meta_data: '{"k":[1,2]}' }, (r) => expect(r.upstreamBody.meta_data).toBe('{"k":[1,2]}'));
   bad('meta_data not JSON', { meta_data: '{k:1}' }, 'meta_data');
   bad('meta_data as an object', { meta_data: { k: 1 } }, 'meta_data');
-  for (const p of [1, 4]) ok(`wm_position ${p}`, { watermark: true, wm_position: p }, (r) => expect(r.upstreamBody.wm_position).toBe(p));
+  for (const p of [1, 4])
+    ok(`wm_position ${p}`, { watermark: true, wm_position: p }, (r) => expect(r.upstreamBody.wm_position).toBe(p));
   for (const p of [0, 5]) bad(`wm_position ${p}`, { wm_position: p }, 'wm_position');
   ok('seed 0 is random', { seed: 0 }, (r) => expect(r.echo.seed).toBe(SEED));
-  ok('seed 2147483647', { seed: 2147483647 }, (r) => expect([r.echo.seed, r.upstreamBody.seed]).toEqual([2147483647, 2147483647]));
+  ok('seed 2147483647', { seed: 2147483647 }, (r) =>
+    expect([r.echo.seed, r.upstreamBody.seed]).toEqual([2147483647, 2147483647]),
+  );
   bad('seed 2147483648', { seed: 2147483648 }, 'seed');
   bad('seed -1', { seed: -1 }, 'seed');
   bad('unknown field', { colour: 'red' }, 'colour');
@@ -469,7 +540,12 @@ function allCases(matrix: Matrix): Case[] {
     for (const mode of ['subject', 'non-subject'] as VdMode[]) {
       const e = modes[mode];
       if (e) cases.push(...casesFor(model, mode, e));
-      else cases.push({ name: `${model}: ${mode} mode not offered -> model`, body: baseBody(model, mode), param: 'model' });
+      else
+        cases.push({
+          name: `${model}: ${mode} mode not offered -> model`,
+          body: baseBody(model, mode),
+          param: 'model',
+        });
     }
   }
   return cases;
@@ -499,7 +575,10 @@ describe.each([
 
   it('generates a case for every model and mode', () => {
     for (const model of Object.keys(VD_MODEL_RULES) as VdModelName[]) {
-      for (const mode of ['subject', 'non-subject']) expect(cases.some((c) => c.name.startsWith(`${model} ${mode}:`) || c.name.startsWith(`${model}: ${mode}`))).toBe(true);
+      for (const mode of ['subject', 'non-subject'])
+        expect(
+          cases.some((c) => c.name.startsWith(`${model} ${mode}:`) || c.name.startsWith(`${model}: ${mode}`)),
+        ).toBe(true);
     }
     expect(cases.length).toBeGreaterThan(500);
   });

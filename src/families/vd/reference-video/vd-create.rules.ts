@@ -82,7 +82,9 @@ const defaultRandomSeed = () => randomInt(1, VD_LIMITS.seed.max + 1);
 const MODE_FIELD: Record<VdMode, string> = { subject: 'subjects', 'non-subject': 'images' };
 
 /** Models whose non-subject mode accepts videos, for messages (read from the table). */
-const VIDEO_MODELS = VD_MODEL_NAMES.filter((m) => (VD_MODEL_RULES[m].modes['non-subject']?.references.maxVideos ?? 0) > 0);
+const VIDEO_MODELS = VD_MODEL_NAMES.filter(
+  (m) => (VD_MODEL_RULES[m].modes['non-subject']?.references.maxVideos ?? 0) > 0,
+);
 
 export function validateVdCreateRequest(body: unknown, options: VdValidateOptions = {}): VdCreateRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -93,14 +95,25 @@ export function validateVdCreateRequest(body: unknown, options: VdValidateOption
   const mode = detectMode(raw, rules);
   const random = options.randomSeed ?? defaultRandomSeed;
   return mode === 'subject'
-    ? buildSubjectRequest(validateDto(VdSubjectModeRequestDto, raw), rules, rules.modes.subject as VdSubjectModeRules, random)
-    : buildNonSubjectRequest(validateDto(VdNonSubjectModeRequestDto, raw), rules, rules.modes['non-subject'] as VdNonSubjectModeRules, random);
+    ? buildSubjectRequest(
+        validateDto(VdSubjectModeRequestDto, raw),
+        rules,
+        rules.modes.subject as VdSubjectModeRules,
+        random,
+      )
+    : buildNonSubjectRequest(
+        validateDto(VdNonSubjectModeRequestDto, raw),
+        rules,
+        rules.modes['non-subject'] as VdNonSubjectModeRules,
+        random,
+      );
 }
 
 // ---- model and mode --------------------------------------------------------------------------------
 
 function resolveModel(model: unknown): VdModelRules {
-  if (typeof model !== 'string' || model.length === 0) throw GatewayError.invalid('model is required and must be a string.', 'model');
+  if (typeof model !== 'string' || model.length === 0)
+    throw GatewayError.invalid('model is required and must be a string.', 'model');
   const rules = vdModelRules(model);
   // Names of other families are not models of this endpoint either (CONTRACT §3: 404 naming the field).
   if (!rules) throw GatewayError.modelNotFound(shownModelName(model), 'model');
@@ -111,7 +124,10 @@ function detectMode(raw: Record<string, unknown>, rules: VdModelRules): VdMode {
   const hasSubjects = raw.subjects !== undefined;
   const referenceField = ['images', 'videos'].find((f) => raw[f] !== undefined);
   if (hasSubjects && referenceField) {
-    throw GatewayError.invalid(`'subjects' (subject mode) cannot be combined with '${referenceField}' (non-subject mode); send one of them.`, referenceField);
+    throw GatewayError.invalid(
+      `'subjects' (subject mode) cannot be combined with '${referenceField}' (non-subject mode); send one of them.`,
+      referenceField,
+    );
   }
   const offered = vdModesOf(rules);
   if (!hasSubjects && !referenceField) {
@@ -122,7 +138,10 @@ function detectMode(raw: Record<string, unknown>, rules: VdModelRules): VdMode {
   }
   const mode: VdMode = hasSubjects ? 'subject' : 'non-subject';
   if (!offered.includes(mode)) {
-    throw GatewayError.invalid(`Model '${rules.model}' does not support ${mode} mode ('${MODE_FIELD[mode]}'); it supports ${offered.join(', ')} mode.`, 'model');
+    throw GatewayError.invalid(
+      `Model '${rules.model}' does not support ${mode} mode ('${MODE_FIELD[mode]}'); it supports ${offered.join(', ')} mode.`,
+      'model',
+    );
   }
   return mode;
 }
@@ -146,11 +165,20 @@ function checkPrompt(prompt: string, modeRules: VdModeRules, mode: VdMode): void
   if (!/\S/.test(prompt)) throw GatewayError.invalid('prompt must not be empty or blank.', 'prompt');
   const length = [...prompt].length;
   if (length > modeRules.promptMaxChars) {
-    throw GatewayError.invalid(`prompt must be at most ${modeRules.promptMaxChars} characters in ${mode} mode; got ${length}.`, 'prompt');
+    throw GatewayError.invalid(
+      `prompt must be at most ${modeRules.promptMaxChars} characters in ${mode} mode; got ${length}.`,
+      'prompt',
+    );
   }
 }
 
-function applyCommonRules(dto: VdCreateCommonDto, rules: VdModelRules, modeRules: VdModeRules, mode: VdMode, random: () => number): CommonValues {
+function applyCommonRules(
+  dto: VdCreateCommonDto,
+  rules: VdModelRules,
+  modeRules: VdModeRules,
+  mode: VdMode,
+  random: () => number,
+): CommonValues {
   const model = rules.model;
 
   const { audio: audioRule } = modeRules;
@@ -161,20 +189,28 @@ function applyCommonRules(dto: VdCreateCommonDto, rules: VdModelRules, modeRules
 
   const { duration: durationRule } = modeRules;
   if (dto.duration !== undefined && !durationAccepted(durationRule, dto.duration)) {
-    const allowed = durationRule.min === durationRule.max ? `only ${durationRule.min}` : `${durationRule.min} to ${durationRule.max}`;
+    const allowed =
+      durationRule.min === durationRule.max ? `only ${durationRule.min}` : `${durationRule.min} to ${durationRule.max}`;
     throw GatewayError.invalid(`duration for '${model}' must be ${allowed} seconds; got ${dto.duration}.`, 'duration');
   }
   const duration = effectiveDuration(durationRule, dto.duration);
 
   const { aspectRatio } = modeRules;
   if (dto.aspect_ratio !== undefined && !aspectRatioAccepted(aspectRatio, dto.aspect_ratio)) {
-    const allowed = aspectRatio.allowed === 'any' ? 'a ratio W:H of positive integers' : `one of ${aspectRatio.allowed.join(', ')}`;
-    throw GatewayError.invalid(`aspect_ratio for '${model}' in ${mode} mode must be ${allowed}; got '${dto.aspect_ratio}'.`, 'aspect_ratio');
+    const allowed =
+      aspectRatio.allowed === 'any' ? 'a ratio W:H of positive integers' : `one of ${aspectRatio.allowed.join(', ')}`;
+    throw GatewayError.invalid(
+      `aspect_ratio for '${model}' in ${mode} mode must be ${allowed}; got '${dto.aspect_ratio}'.`,
+      'aspect_ratio',
+    );
   }
 
   const { resolution } = modeRules;
   if (dto.resolution !== undefined && !resolution.allowed.includes(dto.resolution)) {
-    throw GatewayError.invalid(`resolution for '${model}' must be one of ${resolution.allowed.join(', ')}; got '${dto.resolution}'.`, 'resolution');
+    throw GatewayError.invalid(
+      `resolution for '${model}' must be one of ${resolution.allowed.join(', ')}; got '${dto.resolution}'.`,
+      'resolution',
+    );
   }
 
   const { offPeak } = modeRules;
@@ -219,7 +255,12 @@ function sharedUpstreamFields(values: CommonValues, dto: VdCreateCommonDto): Rec
   };
 }
 
-function echoOf(dto: VdCreateCommonDto, values: CommonValues, images: string[], extra: { bgm: boolean; audio_type: string; videos?: string[] }): VdCreateEcho {
+function echoOf(
+  dto: VdCreateCommonDto,
+  values: CommonValues,
+  images: string[],
+  extra: { bgm: boolean; audio_type: string; videos?: string[] },
+): VdCreateEcho {
   return {
     model: dto.model,
     prompt: dto.prompt,
@@ -241,7 +282,12 @@ function echoOf(dto: VdCreateCommonDto, values: CommonValues, images: string[], 
 
 // ---- subject mode ----------------------------------------------------------------------------------
 
-function buildSubjectRequest(dto: VdSubjectModeRequestDto, rules: VdModelRules, modeRules: VdSubjectModeRules, random: () => number): VdCreateRequest {
+function buildSubjectRequest(
+  dto: VdSubjectModeRequestDto,
+  rules: VdModelRules,
+  modeRules: VdSubjectModeRules,
+  random: () => number,
+): VdCreateRequest {
   checkPrompt(dto.prompt, modeRules, 'subject');
   const videoCount = checkSubjects(dto, rules, modeRules);
   const values = applyCommonRules(dto, rules, modeRules, 'subject', random);
@@ -249,7 +295,9 @@ function buildSubjectRequest(dto: VdSubjectModeRequestDto, rules: VdModelRules, 
 
   const upstreamBody: Record<string, unknown> = {
     model: dto.model,
-    subjects: dto.subjects.map((s) => compact({ name: s.name, images: s.images, videos: s.videos, voice_id: s.voice_id, server_id: s.server_id })),
+    subjects: dto.subjects.map((s) =>
+      compact({ name: s.name, images: s.images, videos: s.videos, voice_id: s.voice_id, server_id: s.server_id }),
+    ),
     prompt: dto.prompt,
     auto_subjects: dto.auto_subjects ?? false,
     audio: values.audio,
@@ -280,15 +328,22 @@ function checkSubjects(dto: VdSubjectModeRequestDto, rules: VdModelRules, modeRu
   dto.subjects.forEach((subject, i) => {
     const at = `subjects[${i}]`;
     // The prompt refers to subjects as `@name`, so two subjects with one name would be ambiguous.
-    if (names.has(subject.name)) throw GatewayError.invalid(`${at}.name '${subject.name}' is used by an earlier subject.`, `${at}.name`);
+    if (names.has(subject.name))
+      throw GatewayError.invalid(`${at}.name '${subject.name}' is used by an earlier subject.`, `${at}.name`);
     names.add(subject.name);
     const subjectImages = subject.images ?? [];
     const subjectVideos = subject.videos ?? [];
     if (subjectImages.length === 0 && subjectVideos.length === 0) {
-      throw GatewayError.invalid(`${at} needs images${limits.maxVideosPerSubject > 0 ? ' or videos' : ''}.`, `${at}.images`);
+      throw GatewayError.invalid(
+        `${at} needs images${limits.maxVideosPerSubject > 0 ? ' or videos' : ''}.`,
+        `${at}.images`,
+      );
     }
     if (subjectImages.length > limits.maxImagesPerSubject) {
-      throw GatewayError.invalid(`${at}.images holds at most ${limits.maxImagesPerSubject} images; got ${subjectImages.length}.`, `${at}.images`);
+      throw GatewayError.invalid(
+        `${at}.images holds at most ${limits.maxImagesPerSubject} images; got ${subjectImages.length}.`,
+        `${at}.images`,
+      );
     }
     if (subjectVideos.length > limits.maxVideosPerSubject) {
       const message =
@@ -305,15 +360,25 @@ function checkSubjects(dto: VdSubjectModeRequestDto, rules: VdModelRules, modeRu
     videos += subjectVideos.length;
   });
   if (imageSubjects > limits.maxImageSubjects || videoSubjects > limits.maxVideoSubjects) {
-    const allowed = `at most ${limits.maxImageSubjects} image subjects` + (limits.maxVideosPerSubject > 0 ? ` and ${limits.maxVideoSubjects} video subjects` : '');
-    throw GatewayError.invalid(`subjects for '${rules.model}' allow ${allowed}; got ${imageSubjects} image and ${videoSubjects} video subjects.`, 'subjects');
+    const allowed =
+      `at most ${limits.maxImageSubjects} image subjects` +
+      (limits.maxVideosPerSubject > 0 ? ` and ${limits.maxVideoSubjects} video subjects` : '');
+    throw GatewayError.invalid(
+      `subjects for '${rules.model}' allow ${allowed}; got ${imageSubjects} image and ${videoSubjects} video subjects.`,
+      'subjects',
+    );
   }
   return videos;
 }
 
 // ---- non-subject mode ------------------------------------------------------------------------------
 
-function buildNonSubjectRequest(dto: VdNonSubjectModeRequestDto, rules: VdModelRules, modeRules: VdNonSubjectModeRules, random: () => number): VdCreateRequest {
+function buildNonSubjectRequest(
+  dto: VdNonSubjectModeRequestDto,
+  rules: VdModelRules,
+  modeRules: VdNonSubjectModeRules,
+  random: () => number,
+): VdCreateRequest {
   checkPrompt(dto.prompt, modeRules, 'non-subject');
   const videos = checkReferences(dto, rules, modeRules);
   const values = applyCommonRules(dto, rules, modeRules, 'non-subject', random);
@@ -348,7 +413,11 @@ function buildNonSubjectRequest(dto: VdNonSubjectModeRequestDto, rules: VdModelR
 }
 
 /** Checks images and videos; returns the videos (an empty `videos` list counts as none). */
-function checkReferences(dto: VdNonSubjectModeRequestDto, rules: VdModelRules, modeRules: VdNonSubjectModeRules): string[] {
+function checkReferences(
+  dto: VdNonSubjectModeRequestDto,
+  rules: VdModelRules,
+  modeRules: VdNonSubjectModeRules,
+): string[] {
   const limits = modeRules.references;
   const videos = dto.videos ?? [];
   if (videos.length > limits.maxVideos) {
@@ -361,7 +430,10 @@ function checkReferences(dto: VdNonSubjectModeRequestDto, rules: VdModelRules, m
   const maxImages = maxImagesFor(limits, videos.length);
   if (dto.images.length < limits.minImages || dto.images.length > maxImages) {
     const withVideo = videos.length > 0 ? ' with video input' : '';
-    throw GatewayError.invalid(`images must hold ${limits.minImages} to ${maxImages} images for '${rules.model}'${withVideo}; got ${dto.images.length}.`, 'images');
+    throw GatewayError.invalid(
+      `images must hold ${limits.minImages} to ${maxImages} images for '${rules.model}'${withVideo}; got ${dto.images.length}.`,
+      'images',
+    );
   }
   dto.images.forEach((image, j) => checkVdImage(image, `images[${j}]`, VD_LIMITS.nonSubjectImageMinSide));
   videos.forEach((video, j) => checkVdVideo(video, `videos[${j}]`));

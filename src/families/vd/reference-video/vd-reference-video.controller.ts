@@ -22,10 +22,21 @@ export class VdReferenceVideoController {
   @HttpCode(200)
   @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
   @Idempotent()
-  @ApiOperation({ summary: 'Create a reference-to-video task (subject mode with `subjects`, non-subject mode with `images`/`videos`)' })
-  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(VdSubjectModeRequestDto) }, { $ref: getSchemaPath(VdNonSubjectModeRequestDto) }] } })
+  @ApiOperation({
+    summary: 'Create a reference-to-video task (subject mode with `subjects`, non-subject mode with `images`/`videos`)',
+  })
+  @ApiBody({
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(VdSubjectModeRequestDto) }, { $ref: getSchemaPath(VdNonSubjectModeRequestDto) }],
+    },
+  })
   @ApiOkResponse({ type: VdTaskCreationResponseDto })
-  create(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @SelectedModel() model: ModelDescriptor, @Body() body: unknown): Promise<VdTaskCreationResponseDto> {
+  create(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: unknown,
+  ): Promise<VdTaskCreationResponseDto> {
     return this.service.create(ctx, principal, model, body);
   }
 

@@ -18,7 +18,12 @@ export class VdReferenceVideoService {
     private readonly queries: TaskQueries,
   ) {}
 
-  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown): Promise<VdTaskCreationResponseDto> {
+  async create(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    body: unknown,
+  ): Promise<VdTaskCreationResponseDto> {
     const request = validateVdCreateRequest(body);
     const task = await this.engine.create(
       principal,

@@ -24,19 +24,35 @@ function paramOf(fn: () => unknown): string | null {
 
 describe('family C media checks', () => {
   it('accepts png/jpeg/jpg/webp URLs and URLs without an extension', () => {
-    for (const url of ['https://x.example/a.png', 'http://x.example/a.JPEG', 'https://x.example/a.jpg?sig=1', 'https://x.example/a.webp', 'https://x.example/img/42']) {
+    for (const url of [
+      'https://x.example/a.png',
+      'http://x.example/a.JPEG',
+      'https://x.example/a.jpg?sig=1',
+      'https://x.example/a.webp',
+      'https://x.example/img/42',
+    ]) {
       expect(checkVdImage(url, 'images[0]')).toEqual({ kind: 'url', url });
     }
   });
 
   it('rejects other formats, schemes, bare Base64 and non-strings, naming the param', () => {
-    for (const value of ['https://x.example/a.gif', 'ftp://x.example/a.png', pngBytes(200, 200).toString('base64'), 'data:image/png,abc', 7]) {
+    for (const value of [
+      'https://x.example/a.gif',
+      'ftp://x.example/a.png',
+      pngBytes(200, 200).toString('base64'),
+      'data:image/png,abc',
+      7,
+    ]) {
       expect(paramOf(() => checkVdImage(value, 'subjects[1].images[0]'))).toBe('subjects[1].images[0]');
     }
   });
 
   it('checks Base64 images: declared type, readable bytes, same format, minimum side', () => {
-    expect(checkVdImage(png(128, 128), 'images[0]', 128)).toEqual({ kind: 'base64', mime: 'image/png', byteLength: 33 });
+    expect(checkVdImage(png(128, 128), 'images[0]', 128)).toEqual({
+      kind: 'base64',
+      mime: 'image/png',
+      byteLength: 33,
+    });
     expect(paramOf(() => checkVdImage(png(128, 127), 'images[0]', 128))).toBe('images[0]');
     expect(paramOf(() => checkVdImage(png(200, 200, 'image/gif'), 'images[0]'))).toBe('images[0]');
     expect(paramOf(() => checkVdImage(png(200, 200, 'image/webp'), 'images[0]'))).toBe('images[0]');
@@ -56,10 +72,17 @@ describe('family C media checks', () => {
 
   it('knows http(s) URLs', () => {
     expect(['https://a.example/x', 'http://a.example'].map(isHttpUrl)).toEqual([true, true]);
-    expect(['ftp://a.example/x', 'not a url', 'javascript:alert(1)', 'https://'].map(isHttpUrl)).toEqual([false, false, false, false]);
+    expect(['ftp://a.example/x', 'not a url', 'javascript:alert(1)', 'https://'].map(isHttpUrl)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('redacts Base64 data URLs to a placeholder', () => {
-    expect(redactBase64({ images: ['https://x.example/a.png', png(1, 1)] })).toEqual({ images: ['https://x.example/a.png', '[base64 image/png 33 bytes]'] });
+    expect(redactBase64({ images: ['https://x.example/a.png', png(1, 1)] })).toEqual({
+      images: ['https://x.example/a.png', '[base64 image/png 33 bytes]'],
+    });
   });
 });

@@ -15,7 +15,16 @@
  *   video", "one 8-second or two 5-second") are NOT checked, for Base64 videos either.
  */
 import { GatewayError } from '../../../platform/errors';
-import { ImageLimits, base64Placeholder, checkImageDataUrl, checkMediaUrl, isDataUrl, parseBase64DataUrl, parseHttpUrl, redactBase64 } from '../../common/media-probe';
+import {
+  ImageLimits,
+  base64Placeholder,
+  checkImageDataUrl,
+  checkMediaUrl,
+  isDataUrl,
+  parseBase64DataUrl,
+  parseHttpUrl,
+  redactBase64,
+} from '../../common/media-probe';
 import { VD_LIMITS } from './vd-model-rules';
 
 export { base64Placeholder, redactBase64 };
@@ -45,7 +54,10 @@ function imageLimits(minSide: number): ImageLimits {
 }
 
 function requirePrefix(param: string, example: string): never {
-  throw GatewayError.invalid(`${param} must be an http(s) URL or Base64 with its content-type prefix (${example}).`, param);
+  throw GatewayError.invalid(
+    `${param} must be an http(s) URL or Base64 with its content-type prefix (${example}).`,
+    param,
+  );
 }
 
 /** Checks one image reference; throws a 400 naming `param`. `minSide` applies to Base64 images. */
@@ -67,10 +79,16 @@ export function checkVdVideo(value: unknown, param: string, maxBytes = VD_LIMITS
     const data = parseBase64DataUrl(value, param);
     const format = VD_VIDEO_MIME_FORMATS[data.mime];
     if (!format || !VD_LIMITS.videoFormats.includes(format)) {
-      throw GatewayError.invalid(`${param}: video type ${data.mime} is not supported (allowed: ${VD_LIMITS.videoFormats.join(', ')}).`, param);
+      throw GatewayError.invalid(
+        `${param}: video type ${data.mime} is not supported (allowed: ${VD_LIMITS.videoFormats.join(', ')}).`,
+        param,
+      );
     }
     if (data.byteLength > maxBytes) {
-      throw GatewayError.invalid(`${param}: the video is ${data.byteLength} bytes; at most ${maxBytes} are allowed.`, param);
+      throw GatewayError.invalid(
+        `${param}: the video is ${data.byteLength} bytes; at most ${maxBytes} are allowed.`,
+        param,
+      );
     }
     return { kind: 'base64', mime: data.mime, byteLength: data.byteLength };
   }

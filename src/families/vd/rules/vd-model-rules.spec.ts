@@ -27,34 +27,53 @@ describe('family C rule functions', () => {
 
   it('finds rows by own name only', () => {
     expect(vdModelRules('vdq2-pro')?.series).toBe('q2');
-    for (const name of ['toString', '__proto__', 'constructor', 'kl-v1', '']) expect(vdModelRules(name)).toBeUndefined();
+    for (const name of ['toString', '__proto__', 'constructor', 'kl-v1', ''])
+      expect(vdModelRules(name)).toBeUndefined();
   });
 
   it('offers non-subject mode only for vdq3-mix, both modes for the others', () => {
-    for (const name of VD_MODEL_NAMES) expect(vdModesOf(VD_MODEL_RULES[name])).toEqual(name === 'vdq3-mix' ? ['non-subject'] : ['subject', 'non-subject']);
+    for (const name of VD_MODEL_NAMES)
+      expect(vdModesOf(VD_MODEL_RULES[name])).toEqual(
+        name === 'vdq3-mix' ? ['non-subject'] : ['subject', 'non-subject'],
+      );
   });
 
   it('accepts exactly the integers of a duration range, and 0 only where allowed', () => {
-    const arb = fc.record({ min: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 20 }), zeroAllowed: fc.boolean() });
+    const arb = fc.record({
+      min: fc.integer({ min: 1, max: 20 }),
+      span: fc.integer({ min: 0, max: 20 }),
+      zeroAllowed: fc.boolean(),
+    });
     fc.assert(
-      fc.property(arb, fc.oneof(fc.integer({ min: -50, max: 60 }), fc.double({ min: -50, max: 60, noNaN: true })), ({ min, span, zeroAllowed }, value) => {
-        const rule: VdDurationRule = { default: min, min, max: min + span, zeroAllowed };
-        const expected = value === 0 ? zeroAllowed : Number.isInteger(value) && value >= min && value <= min + span;
-        expect(durationAccepted(rule, value)).toBe(expected);
-      }),
+      fc.property(
+        arb,
+        fc.oneof(fc.integer({ min: -50, max: 60 }), fc.double({ min: -50, max: 60, noNaN: true })),
+        ({ min, span, zeroAllowed }, value) => {
+          const rule: VdDurationRule = { default: min, min, max: min + span, zeroAllowed };
+          const expected = value === 0 ? zeroAllowed : Number.isInteger(value) && value >= min && value <= min + span;
+          expect(durationAccepted(rule, value)).toBe(expected);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('uses the default for an absent duration, and for 0 where 0 is allowed', () => {
     const rule: VdDurationRule = { default: 5, min: 1, max: 10, zeroAllowed: true };
-    expect([effectiveDuration(rule, undefined), effectiveDuration(rule, 0), effectiveDuration(rule, 7)]).toEqual([5, 5, 7]);
+    expect([effectiveDuration(rule, undefined), effectiveDuration(rule, 0), effectiveDuration(rule, 7)]).toEqual([
+      5, 5, 7,
+    ]);
   });
 
   it("reads 'any' aspect ratio as any W:H of positive integers", () => {
     const any = { default: '16:9', allowed: 'any' as const };
-    fc.assert(fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 9999 }), (w, h) => aspectRatioAccepted(any, `${w}:${h}`)));
-    for (const bad of ['0:1', '1:0', '16/9', '16:9 ', ':9', '01:2', 'a:b', '']) expect(aspectRatioAccepted(any, bad)).toBe(false);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 9999 }), (w, h) =>
+        aspectRatioAccepted(any, `${w}:${h}`),
+      ),
+    );
+    for (const bad of ['0:1', '1:0', '16/9', '16:9 ', ':9', '01:2', 'a:b', ''])
+      expect(aspectRatioAccepted(any, bad)).toBe(false);
     const list = { default: '16:9', allowed: ['16:9', '1:1'] };
     expect([aspectRatioAccepted(list, '1:1'), aspectRatioAccepted(list, '4:3')]).toEqual([true, false]);
   });

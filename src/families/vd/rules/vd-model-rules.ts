@@ -129,7 +129,12 @@ export const VD_LIMITS = Object.freeze({
 
 // ---- building blocks, each a SPEC.md sentence --------------------------------------------------
 
-const range = (def: number, min: number, max: number): VdDurationRule => ({ default: def, min, max, zeroAllowed: false });
+const range = (def: number, min: number, max: number): VdDurationRule => ({
+  default: def,
+  min,
+  max,
+  zeroAllowed: false,
+});
 const only = (value: number): VdDurationRule => range(value, value, value);
 const res = (def: string, ...allowed: string[]): VdResolutionRule => ({ default: def, allowed });
 
@@ -156,9 +161,19 @@ const BGM_NO_EFFECT: VdBgmRule = { field: true, effect: 'never' }; // q3 series
 const BGM_Q2: VdBgmRule = { field: true, effect: 'unless-duration', noEffectDurations: [9, 10] };
 const BGM: VdBgmRule = { field: true, effect: 'always' };
 
-const SUBJECTS: VdSubjectLimits = { maxImageSubjects: 7, maxVideoSubjects: 0, maxImagesPerSubject: 3, maxVideosPerSubject: 0 };
+const SUBJECTS: VdSubjectLimits = {
+  maxImageSubjects: 7,
+  maxVideoSubjects: 0,
+  maxImagesPerSubject: 3,
+  maxVideosPerSubject: 0,
+};
 // vdq2-pro: 4 image/text subjects plus 2 video subjects, each with "one 5-second video".
-const SUBJECTS_Q2_PRO: VdSubjectLimits = { maxImageSubjects: 4, maxVideoSubjects: 2, maxImagesPerSubject: 3, maxVideosPerSubject: 1 };
+const SUBJECTS_Q2_PRO: VdSubjectLimits = {
+  maxImageSubjects: 4,
+  maxVideoSubjects: 2,
+  maxImagesPerSubject: 3,
+  maxVideosPerSubject: 1,
+};
 
 const REFS: VdReferenceLimits = { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 };
 // vdq2-pro: "at most one 8-second video or two 5-second videos"; 1 to 4 images with video input.
@@ -167,11 +182,15 @@ const REFS_Q2_PRO: VdReferenceLimits = { minImages: 1, maxImages: 7, maxImagesWi
 const SUBJECT_PROMPT = 5000;
 const NON_SUBJECT_PROMPT = 2000;
 
-function subjectMode(rules: Omit<VdSubjectModeRules, 'bgm' | 'promptMaxChars' | 'subjects'> & { subjects?: VdSubjectLimits }): VdSubjectModeRules {
+function subjectMode(
+  rules: Omit<VdSubjectModeRules, 'bgm' | 'promptMaxChars' | 'subjects'> & { subjects?: VdSubjectLimits },
+): VdSubjectModeRules {
   return { bgm: NO_BGM_FIELD, promptMaxChars: SUBJECT_PROMPT, subjects: SUBJECTS, ...rules };
 }
 
-function nonSubjectMode(rules: Omit<VdNonSubjectModeRules, 'promptMaxChars' | 'references'> & { references?: VdReferenceLimits }): VdNonSubjectModeRules {
+function nonSubjectMode(
+  rules: Omit<VdNonSubjectModeRules, 'promptMaxChars' | 'references'> & { references?: VdReferenceLimits },
+): VdNonSubjectModeRules {
   return { promptMaxChars: NON_SUBJECT_PROMPT, references: REFS, ...rules };
 }
 

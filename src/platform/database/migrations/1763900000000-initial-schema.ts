@@ -2,11 +2,30 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex 
 
 // Written with TypeORM's portable Table API so one migration runs on SQLite and PostgreSQL.
 const id = (name = 'id'): TableColumnOptions => ({ name, type: 'varchar', length: '64', isPrimary: true });
-const str = (name: string, length = 64, isNullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable });
+const str = (name: string, length = 64, isNullable = false): TableColumnOptions => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable,
+});
 const text = (name: string, isNullable = true): TableColumnOptions => ({ name, type: 'text', isNullable });
-const big = (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({ name, type: 'bigint', isNullable, default: defaultValue });
-const int = (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({ name, type: 'integer', isNullable, default: defaultValue });
-const bool = (name: string, defaultValue: boolean): TableColumnOptions => ({ name, type: 'boolean', default: defaultValue });
+const big = (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({
+  name,
+  type: 'bigint',
+  isNullable,
+  default: defaultValue,
+});
+const int = (name: string, isNullable = false, defaultValue?: number): TableColumnOptions => ({
+  name,
+  type: 'integer',
+  isNullable,
+  default: defaultValue,
+});
+const bool = (name: string, defaultValue: boolean): TableColumnOptions => ({
+  name,
+  type: 'boolean',
+  default: defaultValue,
+});
 
 export class InitialSchema1763900000000 implements MigrationInterface {
   name = 'InitialSchema1763900000000';
@@ -55,7 +74,13 @@ export class InitialSchema1763900000000 implements MigrationInterface {
       new Table({
         name: 'model_grants',
         columns: [id(), str('account_id'), str('model', 100), text('capabilities', false), big('created_at')],
-        indices: [new TableIndex({ name: 'uq_model_grants_account_model', columnNames: ['account_id', 'model'], isUnique: true })],
+        indices: [
+          new TableIndex({
+            name: 'uq_model_grants_account_model',
+            columnNames: ['account_id', 'model'],
+            isUnique: true,
+          }),
+        ],
       }),
     );
     await q.createTable(
@@ -99,8 +124,15 @@ export class InitialSchema1763900000000 implements MigrationInterface {
           big('deadline_at'),
         ],
         indices: [
-          new TableIndex({ name: 'idx_tasks_account_action_created', columnNames: ['account_id', 'action', 'created_at'] }),
-          new TableIndex({ name: 'uq_tasks_account_external', columnNames: ['account_id', 'external_task_id'], isUnique: true }),
+          new TableIndex({
+            name: 'idx_tasks_account_action_created',
+            columnNames: ['account_id', 'action', 'created_at'],
+          }),
+          new TableIndex({
+            name: 'uq_tasks_account_external',
+            columnNames: ['account_id', 'external_task_id'],
+            isUnique: true,
+          }),
           new TableIndex({ name: 'idx_tasks_upstream', columnNames: ['upstream_task_id'] }),
           new TableIndex({ name: 'idx_tasks_sync_due', columnNames: ['sync_due_at'] }),
         ],
@@ -144,7 +176,16 @@ export class InitialSchema1763900000000 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'ledger_entries',
-        columns: [id(), str('account_id'), str('kind', 16), big('amount'), str('task_id', 64, true), text('reason'), int('price_version', true), big('created_at')],
+        columns: [
+          id(),
+          str('account_id'),
+          str('kind', 16),
+          big('amount'),
+          str('task_id', 64, true),
+          text('reason'),
+          int('price_version', true),
+          big('created_at'),
+        ],
         indices: [
           new TableIndex({ name: 'idx_ledger_account', columnNames: ['account_id', 'created_at'] }),
           new TableIndex({ name: 'uq_ledger_task_kind', columnNames: ['task_id', 'kind'], isUnique: true }),
@@ -154,7 +195,17 @@ export class InitialSchema1763900000000 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'usage_records',
-        columns: [id(), str('task_id'), str('account_id'), str('model', 100), str('action', 32), big('amount'), int('price_version'), text('usage', false), big('created_at')],
+        columns: [
+          id(),
+          str('task_id'),
+          str('account_id'),
+          str('model', 100),
+          str('action', 32),
+          big('amount'),
+          int('price_version'),
+          text('usage', false),
+          big('created_at'),
+        ],
         indices: [
           new TableIndex({ name: 'uq_usage_task', columnNames: ['task_id'], isUnique: true }),
           new TableIndex({ name: 'idx_usage_account_created', columnNames: ['account_id', 'created_at'] }),
@@ -162,11 +213,26 @@ export class InitialSchema1763900000000 implements MigrationInterface {
         ],
       }),
     );
-    await q.createTable(new Table({ name: 'price_versions', columns: [{ name: 'version', type: 'integer', isPrimary: true }, text('table', false), big('created_at')] }));
+    await q.createTable(
+      new Table({
+        name: 'price_versions',
+        columns: [{ name: 'version', type: 'integer', isPrimary: true }, text('table', false), big('created_at')],
+      }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['price_versions', 'usage_records', 'ledger_entries', 'callback_deliveries', 'idempotency_records', 'tasks', 'model_grants', 'api_keys', 'accounts']) {
+    for (const table of [
+      'price_versions',
+      'usage_records',
+      'ledger_entries',
+      'callback_deliveries',
+      'idempotency_records',
+      'tasks',
+      'model_grants',
+      'api_keys',
+      'accounts',
+    ]) {
       await q.dropTable(table);
     }
   }

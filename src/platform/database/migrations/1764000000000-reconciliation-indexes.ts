@@ -12,9 +12,18 @@ export class ReconciliationIndexes1764000000000 implements MigrationInterface {
   name = 'ReconciliationIndexes1764000000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.createIndex('tasks', new TableIndex({ name: 'idx_tasks_billing_finished', columnNames: ['billing_state', 'finished_at'] }));
-    await q.createIndex('tasks', new TableIndex({ name: 'idx_tasks_account_phase', columnNames: ['account_id', 'phase'] }));
-    await q.createIndex('usage_records', new TableIndex({ name: 'idx_usage_model_created', columnNames: ['model', 'created_at'] }));
+    await q.createIndex(
+      'tasks',
+      new TableIndex({ name: 'idx_tasks_billing_finished', columnNames: ['billing_state', 'finished_at'] }),
+    );
+    await q.createIndex(
+      'tasks',
+      new TableIndex({ name: 'idx_tasks_account_phase', columnNames: ['account_id', 'phase'] }),
+    );
+    await q.createIndex(
+      'usage_records',
+      new TableIndex({ name: 'idx_usage_model_created', columnNames: ['model', 'created_at'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -2,7 +2,11 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions, TableIndex 
 
 const str = (name: string, length = 64): TableColumnOptions => ({ name, type: 'varchar', length: String(length) });
 const big = (name: string): TableColumnOptions => ({ name, type: 'bigint' });
-const int = (name: string, defaultValue?: number): TableColumnOptions => ({ name, type: 'integer', default: defaultValue });
+const int = (name: string, defaultValue?: number): TableColumnOptions => ({
+  name,
+  type: 'integer',
+  default: defaultValue,
+});
 
 /**
  * Family A editing sessions (the gateway's own record, `KlSessionEntity`). `version` is the

@@ -8,7 +8,10 @@ export class IdempotencyTask1764400000000 implements MigrationInterface {
   name = 'IdempotencyTask1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.addColumn('idempotency_records', new TableColumn({ name: 'task_id', type: 'varchar', length: '64', isNullable: true }));
+    await q.addColumn(
+      'idempotency_records',
+      new TableColumn({ name: 'task_id', type: 'varchar', length: '64', isNullable: true }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

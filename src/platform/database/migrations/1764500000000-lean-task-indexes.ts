@@ -26,15 +26,35 @@ export class LeanTaskIndexes1764500000000 implements MigrationInterface {
       'uq_tasks_account_external',
       `CREATE UNIQUE INDEX "uq_tasks_account_external" ON "tasks" ("account_id", "external_task_id") WHERE "external_task_id" IS NOT NULL`,
     );
-    await replace(q, 'idx_tasks_sync_due', `CREATE INDEX "idx_tasks_sync_due" ON "tasks" ("sync_due_at") WHERE "sync_due_at" IS NOT NULL`);
-    await replace(q, 'idx_tasks_account_phase', `CREATE INDEX "idx_tasks_account_phase" ON "tasks" ("account_id", "phase") WHERE "phase" IN ('submitting', 'active')`);
+    await replace(
+      q,
+      'idx_tasks_sync_due',
+      `CREATE INDEX "idx_tasks_sync_due" ON "tasks" ("sync_due_at") WHERE "sync_due_at" IS NOT NULL`,
+    );
+    await replace(
+      q,
+      'idx_tasks_account_phase',
+      `CREATE INDEX "idx_tasks_account_phase" ON "tasks" ("account_id", "phase") WHERE "phase" IN ('submitting', 'active')`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await replace(q, 'idx_tasks_account_phase', `CREATE INDEX "idx_tasks_account_phase" ON "tasks" ("account_id", "phase")`);
+    await replace(
+      q,
+      'idx_tasks_account_phase',
+      `CREATE INDEX "idx_tasks_account_phase" ON "tasks" ("account_id", "phase")`,
+    );
     await replace(q, 'idx_tasks_sync_due', `CREATE INDEX "idx_tasks_sync_due" ON "tasks" ("sync_due_at")`);
-    await replace(q, 'uq_tasks_account_external', `CREATE UNIQUE INDEX "uq_tasks_account_external" ON "tasks" ("account_id", "external_task_id")`);
-    await replace(q, 'idx_tasks_billing_finished', `CREATE INDEX "idx_tasks_billing_finished" ON "tasks" ("billing_state", "finished_at")`);
+    await replace(
+      q,
+      'uq_tasks_account_external',
+      `CREATE UNIQUE INDEX "uq_tasks_account_external" ON "tasks" ("account_id", "external_task_id")`,
+    );
+    await replace(
+      q,
+      'idx_tasks_billing_finished',
+      `CREATE INDEX "idx_tasks_billing_finished" ON "tasks" ("billing_state", "finished_at")`,
+    );
     await q.query(`CREATE INDEX "idx_tasks_upstream" ON "tasks" ("upstream_task_id")`);
   }
 }

@@ -10,7 +10,9 @@ export class CallbackTokenIndex1764600000000 implements MigrationInterface {
   name = 'CallbackTokenIndex1764600000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE UNIQUE INDEX "uq_tasks_callback_token" ON "tasks" ("callback_token") WHERE "callback_token" IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX "uq_tasks_callback_token" ON "tasks" ("callback_token") WHERE "callback_token" IS NOT NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
