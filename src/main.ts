@@ -1,5 +1,5 @@
-// First: the V8 heap settings must be in place before the modules below fill the heap.
-import './platform/memory/apply-heap-tuning';
+// First: tracing, when the OTEL_* variables ask for it (its instrumentation patches Express, pg and ioredis as they load).
+import './platform/telemetry/preload';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from './app.factory';
@@ -11,6 +11,7 @@ import { resolveAdminToken } from './bootstrap/admin-token-file';
 import { seedDemoAccount } from './bootstrap/demo-seed';
 import { resolveChannels } from './bootstrap/resolve-channels';
 import { startBanner } from './bootstrap/start-banner';
+import { shutdownTracing } from './platform/telemetry/spans';
 
 async function bootstrap(): Promise<void> {
   // `.env` first (real environment variables win over it), then one validated configuration.
@@ -37,6 +38,7 @@ async function bootstrap(): Promise<void> {
   const stop = async () => {
     await app.close();
     await simulator?.close();
+    await shutdownTracing();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -1,9 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { CORE_MIGRATIONS, MigrationClass } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { TransactionRunner } from './database/transaction-runner';
 import { HealthController } from './health/health.controller';
+import { ReadinessDetails } from './health/readiness-details';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
@@ -15,8 +17,12 @@ import { Clock, SystemClock } from './time/clock';
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
-    const database = DatabaseModule.forRoot(config);
+  static forRoot(
+    config: AppConfig,
+    clock: Clock = new SystemClock(),
+    migrations: readonly MigrationClass[] = CORE_MIGRATIONS,
+  ): DynamicModule {
+    const database = DatabaseModule.forRoot(config, migrations);
     return {
       module: PlatformModule,
       imports: [ConfigModule.forRoot(config), database, LoggingModule.forRoot(config)],
@@ -27,8 +33,18 @@ export class PlatformModule {
         RateLimiterService,
         MetricsService,
         TransactionRunner,
+        ReadinessDetails,
       ],
-      exports: [ConfigModule, database, Clock, RedisConnection, RateLimiterService, MetricsService, TransactionRunner],
+      exports: [
+        ConfigModule,
+        database,
+        Clock,
+        RedisConnection,
+        RateLimiterService,
+        MetricsService,
+        TransactionRunner,
+        ReadinessDetails,
+      ],
     };
   }
 }

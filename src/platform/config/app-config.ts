@@ -13,7 +13,7 @@ const toBool = ({ value }: { value: unknown }) =>
         : value;
 
 /**
- * Every environment variable the gateway reads (CONTRACT.md §1 and operational knobs), typed and
+ * Every environment variable the gateway reads (the documented ones and operational knobs), typed and
  * validated at start. Upstream channel variables are read by `upstream/channels`.
  */
 export class AppConfig {
@@ -40,10 +40,19 @@ export class AppConfig {
   @IsOptional() @Transform(toBool) @IsBoolean() DEMO_SEED?: boolean;
   @Transform(toBool) @IsBoolean() MIGRATIONS_RUN = true;
   @Transform(toBool) @IsBoolean() CALLBACK_ALLOW_PRIVATE = false;
+  /**
+   * Image URLs the gateway reads the first bytes of (to check format, size and pixels) may point to loopback, private,
+   * link-local or metadata addresses: tests and local demos only.
+   */
+  @Transform(toBool) @IsBoolean() MEDIA_FETCH_ALLOW_PRIVATE = false;
+  /** Failed admin authentications one client address may make per 10 minutes before it is refused (429). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000) ADMIN_AUTH_MAX_FAILURES = 20;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
   /** `auto`: human-readable lines when stdout is a terminal, JSON lines otherwise. */
   @IsIn(['auto', 'json', 'pretty']) LOG_FORMAT: LogFormat = 'auto';
-  /** Where the generated admin token is kept when ADMIN_TOKEN is unset (created with mode 0600, reused at every start). */
+  /**
+   * Where the generated admin token is kept when ADMIN_TOKEN is unset (created with mode 0600, reused at every start).
+   */
   @IsString() @Matches(/\S/, { message: 'ADMIN_TOKEN_FILE must be a file path' }) ADMIN_TOKEN_FILE = 'data/admin-token';
   /** Request body limit, bytes (413 above). Base64 references make bodies large. */
   @Transform(toInt) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -84,11 +93,50 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_READ_TIMEOUT_MS = 10000;
+  /** Channels one create may try when each refuses it before taking it (1: no failover). */
+  @Transform(toInt) @IsInt() @Min(1) @Max(20) UPSTREAM_FAILOVER_MAX = 3;
   /** How often the reconciliation sweep runs (terminal tasks still holding money, drifted in-flight counts). */
   @Transform(toInt) @IsInt() @Min(10) RECONCILE_INTERVAL_MS = 60000;
   /** Run the background workers (sync, callbacks, sweeps) in this process. */
   @Transform(toBool) @IsBoolean() WORKERS_ENABLED = true;
   @IsOptional() @IsString() PRICES_FILE?: string;
+  /** Where finished tasks' files are kept: `fs` (RESULT_STORE_DIR), `s3` (RESULT_S3_*), or `off` (upstream URLs passed through). */
+  @IsIn(['fs', 's3', 'off']) RESULT_STORE: 'fs' | 's3' | 'off' = 'fs';
+  @IsString() @Matches(/\S/, { message: 'RESULT_STORE_DIR must be a directory path' }) RESULT_STORE_DIR =
+    'data/results';
+  @IsOptional() @IsString() RESULT_S3_BUCKET?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'RESULT_S3_ENDPOINT must be an http(s) URL' })
+  RESULT_S3_ENDPOINT?: string;
+  @IsString() RESULT_S3_REGION = 'us-east-1';
+  @Transform(toBool) @IsBoolean() RESULT_S3_FORCE_PATH_STYLE = false;
+  /** With `s3`: `proxy` streams kept files through the gateway, `redirect` answers 302 to a short presigned URL. */
+  @IsIn(['proxy', 'redirect']) RESULT_SERVE: 'proxy' | 'redirect' = 'proxy';
+  /** Largest file kept (bytes); a larger one stays at the upstream. */
+  @Transform(toInt) @IsInt() @Min(1) RESULT_MAX_BYTES = 2 * 1024 * 1024 * 1024;
+  /** Total bytes kept; when reached, new results are not kept (nothing is evicted early). 0: no limit. */
+  @Transform(toInt) @IsInt() @Min(0) RESULT_STORE_MAX_BYTES = 0;
+  /** Kept files are removed this many days after their task ended. */
+  @Transform(toInt) @IsInt() @Min(1) RESULT_RETENTION_DAYS = 30;
+  /** Lifetime of a result URL handed to a client (seconds); each query signs afresh. */
+  @Transform(toInt) @IsInt() @Min(1) RESULT_URL_TTL_S = 86400;
+  /** Key of result URL signatures (unset: derived from the admin token); the previous key is still accepted. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{16,}$/, { message: 'RESULT_URL_SECRET must be at least 16 characters' })
+  RESULT_URL_SECRET?: string;
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{16,}$/, { message: 'RESULT_URL_SECRET_PREVIOUS must be at least 16 characters' })
+  RESULT_URL_SECRET_PREVIOUS?: string;
+  /** Downloads in flight at once per instance, and attempts before a file is given up. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(64) RESULT_DOWNLOAD_CONCURRENCY = 4;
+  @Transform(toInt) @IsInt() @Min(1) @Max(30) RESULT_DOWNLOAD_MAX_ATTEMPTS = 8;
+  /** First retry delay of a failed download (ms); doubles per attempt, with jitter. */
+  @Transform(toInt) @IsInt() @Min(10) RESULT_RETRY_BASE_MS = 2000;
+  /** One download's whole time limit (ms), also its lease. */
+  @Transform(toInt) @IsInt() @Min(100) RESULT_DOWNLOAD_TIMEOUT_MS = 300000;
 }
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -96,7 +144,7 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 /** Type checks first: `PORT=abc` is "must be an integer", not a range complaint about NaN. */
 const TYPE_CONSTRAINTS = ['isInt', 'isBoolean', 'isString', 'isIn'];
 /** Values never echoed in an error (the message names the variable and the rule only). */
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN']);
+const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'RESULT_URL_SECRET', 'RESULT_URL_SECRET_PREVIOUS']);
 
 /** Validates the environment; on a bad value throws one clear line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -111,6 +159,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'DEMO_SEED',
     'PRICES_FILE',
     'SYNC_WRITE_CONCURRENCY',
+    'RESULT_S3_BUCKET',
+    'RESULT_S3_ENDPOINT',
+    'RESULT_URL_SECRET',
+    'RESULT_URL_SECRET_PREVIOUS',
   ]) {
     if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   }

@@ -1,25 +1,44 @@
 import { mkdirSync } from 'fs';
 import { dirname } from 'path';
-import { DataSourceOptions } from 'typeorm';
+import { DataSourceOptions, MigrationInterface } from 'typeorm';
 import { InitialSchema1763900000000 } from './migrations/1763900000000-initial-schema';
 import { ReconciliationIndexes1764000000000 } from './migrations/1764000000000-reconciliation-indexes';
 import { OneActionName1764100000000 } from './migrations/1764100000000-one-action-name';
-import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions';
-import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
 import { IdempotencyTask1764400000000 } from './migrations/1764400000000-idempotency-task';
 import { LeanTaskIndexes1764500000000 } from './migrations/1764500000000-lean-task-indexes';
 import { CallbackTokenIndex1764600000000 } from './migrations/1764600000000-callback-token-index';
+import { ResultFiles1764700000000 } from './migrations/1764700000000-result-files';
+import { TaskTraceContext1764800000000 } from './migrations/1764800000000-task-trace-context';
+import { ChannelSettings1764960000000 } from './migrations/1764960000000-channel-settings';
 
-export const MIGRATIONS = [
+export type MigrationClass = new () => MigrationInterface;
+export type EntityClass = new () => object;
+
+/** The tables the core owns; each family brings its own (`FamilyDefinition.migrations`). */
+export const CORE_MIGRATIONS: readonly MigrationClass[] = [
   InitialSchema1763900000000,
   ReconciliationIndexes1764000000000,
   OneActionName1764100000000,
-  KlSessions1764200000000,
-  KlVoices1764300000000,
   IdempotencyTask1764400000000,
   LeanTaskIndexes1764500000000,
   CallbackTokenIndex1764600000000,
+  ResultFiles1764700000000,
+  TaskTraceContext1764800000000,
+  ChannelSettings1764960000000,
 ];
+
+/**
+ * Core and family migrations in one list, by the timestamp their class name ends in (the order
+ * they were written in, which existing databases ran them in). Throws on a name without one.
+ */
+export function migrationsInOrder(migrations: readonly MigrationClass[]): MigrationClass[] {
+  const stamped = [...new Set(migrations)].map((migration) => {
+    const match = /(\d{13})$/.exec(migration.name);
+    if (!match) throw new Error(`Migration ${migration.name} does not end in a 13-digit timestamp.`);
+    return { migration, at: Number(match[1]) };
+  });
+  return stamped.sort((a, b) => a.at - b.at).map(({ migration }) => migration);
+}
 
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 /** PostgreSQL connections per instance unless DATABASE_POOL_SIZE says otherwise. */
@@ -29,15 +48,17 @@ export const DEFAULT_PG_POOL_SIZE = 20;
  * TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`
  * (a pool of `poolSize` connections).
  * Entities are registered by the modules that own them (`forFeature` + `autoLoadEntities`); the
- * TypeORM CLI passes its own list.
+ * TypeORM CLI passes its own list. `migrations`: the core's unless the caller adds the families'.
  */
 export function dataSourceOptions(
   databaseUrl: string | undefined,
   migrationsRun = true,
   entities: NonNullable<DataSourceOptions['entities']> = [],
   poolSize = DEFAULT_PG_POOL_SIZE,
+  migrations: readonly MigrationClass[] = CORE_MIGRATIONS,
 ): DataSourceOptions {
-  const common = { entities, migrations: MIGRATIONS, migrationsRun, synchronize: false, logging: false } as const;
+  const ordered = migrationsInOrder(migrations);
+  const common = { entities, migrations: ordered, migrationsRun, synchronize: false, logging: false } as const;
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     return { ...common, type: 'postgres', url: databaseUrl, extra: { max: poolSize } };
   }
@@ -49,7 +70,7 @@ export function dataSourceOptions(
     database: path,
     // WAL lets readers run beside the writer; busy_timeout waits instead of failing on a lock.
     // cache_size stays better-sqlite3's 16 MB: 4 MB (~14 MB less peak RSS) made creates 21-27%
-    // slower in a short run once the file held ~13,000 tasks (bench/README.md, "Before/after").
+    // slower in a short run once the file held ~13,000 tasks.
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { CORE_MIGRATIONS, MigrationClass, dataSourceOptions } from './data-source-options';
 import { WalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -10,12 +10,13 @@ import { WalCheckpointer } from './wal-checkpointer';
  */
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `migrations`: the core's and the families', assembled by the app (this floor names no family). */
+  static forRoot(config: AppConfig, migrations: readonly MigrationClass[] = CORE_MIGRATIONS): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE),
+          ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE, migrations),
           autoLoadEntities: true,
         }),
       ],

@@ -1,6 +1,8 @@
 import { inlineParams } from './hot-sql';
 
-/** Statements sent with a PostgreSQL COMMIT take their values as literals (the simple query protocol has no parameters). */
+/**
+ * Statements sent with a PostgreSQL COMMIT take their values as literals (the simple query protocol has no parameters).
+ */
 describe('inlineParams', () => {
   // As pg's Client#escapeLiteral: quotes doubled, and E'' with doubled backslashes when there are any.
   const client = {

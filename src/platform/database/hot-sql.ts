@@ -28,7 +28,9 @@ interface EntityShape {
   byProperty: Map<string, ColumnMetadata>;
   insertSql: string;
   selectList: string;
-  /** `findOne` texts by WHERE clause (built once: a long text rebuilt per call is hashed anew for the statement lookup). */
+  /**
+   * `findOne` texts by WHERE clause (built once: a long text rebuilt per call is hashed anew for the statement lookup).
+   */
   selectTexts: Map<string, string>;
   /** SQLite: a row read as an array (select-list order) into an entity; built on first use. */
   fromValues?: (values: unknown[]) => unknown;
@@ -53,6 +55,9 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
  * round trip each.
  *
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
+ *
+ * Hand-written because: statement preparations per create 3.1 -> 0, creates -15 to -30% gateway CPU
+ * (docs/hand-written.md).
  */
 export class HotSql {
   readonly isPostgres: boolean;

@@ -41,6 +41,8 @@ function conversionOf(column: ColumnMetadata, driver: HydratingDriver): ((value:
  * function's text names only properties and column positions, taken from the entity metadata.
  *
  * Entities with embedded columns are not handled (null is returned, the caller hydrates generically).
+ *
+ * Hand-written because: a task row 16-27 -> 12-19 µs (docs/hand-written.md).
  */
 export function compileSqliteHydrator<T>(
   metadata: EntityMetadata,

@@ -27,7 +27,7 @@ const INSTANCES = new WeakMap<DataSource, SqliteSerializer>();
  * So every transaction of `TransactionRunner` (a "unit") runs here, one at a time, on a query runner
  * of its own (same connection), and while one is open a write from outside it (TypeORM's shared
  * query runner, or `HotSql` without the unit's manager) waits for it to end and then runs, in the
- * order it came. Reads are not held: they may see a unit's uncommitted rows, as before. A unit
+ * order it came. Reads are not held: they may see a unit's uncommitted rows. A unit
  * starts only when no transaction that TypeORM opened by itself (a non-transactional `save`) is
  * open, so units never nest into one.
  *
@@ -36,6 +36,9 @@ const INSTANCES = new WeakMap<DataSource, SqliteSerializer>();
  * fails instead of stopping every write of the process, a held write that has not started after
  * `holdLimitMs` (30 s; the gateway's transactions take milliseconds) is not sent: its caller gets
  * an error, and the unit that waited for it fails and rolls back.
+ *
+ * Hand-written because: correctness on SQLite's one connection, which neither TypeORM nor
+ * better-sqlite3 provides (docs/hand-written.md).
  */
 export class SqliteSerializer {
   /** The units' query runner: same connection, but not the one TypeORM's non-transactional calls share. */

@@ -11,7 +11,7 @@ export const WAL_CHECKPOINT_INTERVAL_MS = 250;
  * never catch up with the writer (a write always lands while one runs), and SQLite only restarts
  * the WAL when a write begins with every frame already copied: the file grew without bound
  * (1.1 GB over a 3-minute benchmark), and writing into ever new file space cost the writer
- * ~45% more system time (bench/README.md, "Bounded WAL").
+ * ~45% more system time.
  */
 export const WAL_RESTART_FRAMES = 4096;
 
@@ -81,7 +81,8 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
       }
     ).databaseConnection;
     const finish = () => {
-      // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports again.
+      // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports
+      // again.
       if (db.inTransaction) return;
       try {
         db.pragma('wal_checkpoint(PASSIVE)');

@@ -1,4 +1,4 @@
-/** Machine-readable error codes of the gateway error object (SPEC.md Errors, CONTRACT.md §3). */
+/** Machine-readable error codes of the gateway error object (its `code` field). */
 export type GatewayErrorCode =
   | 'invalid_request'
   | 'invalid_api_key'
@@ -7,6 +7,7 @@ export type GatewayErrorCode =
   | 'model_not_found'
   | 'not_found'
   | 'idempotency_in_progress'
+  | 'session_busy'
   | 'request_too_large'
   | 'idempotency_mismatch'
   | 'rate_limit_exceeded'

@@ -3,7 +3,7 @@ import { GatewayError } from './gateway-error';
 
 /**
  * A family's native error fields, added to the gateway error object so its native clients keep
- * working (CONTRACT §3). Each family brings its own; the platform only picks one by path.
+ * working. Each family brings its own; the platform only picks one by path.
  */
 export interface ErrorDialect {
   /** Requests under this path prefix get these fields, e.g. `/kl/`. */

@@ -2,7 +2,9 @@ import type { Request, Response } from 'express';
 import { ErrorDialect, gatewayErrorObject } from './error-dialect';
 import { GatewayError } from './gateway-error';
 
-/** Writes a GatewayError as the response: status, extra headers, the error object and the route family's native fields. */
+/**
+ * Writes a GatewayError as the response: status, extra headers, the error object and the route family's native fields.
+ */
 export class ErrorWriter {
   constructor(private readonly dialects: readonly ErrorDialect[] = []) {}
 

@@ -7,7 +7,7 @@ export interface UpstreamNativeError {
 }
 
 export interface GatewayErrorOptions {
-  /** Upstream's own rejection, which replaces the gateway's native code table (CONTRACT §3). */
+  /** Upstream's own rejection, which replaces the gateway's native code table. */
   native?: UpstreamNativeError;
   /** Extra response headers, e.g. Retry-After. */
   headers?: Record<string, string>;

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { RedisConnection } from '../redis/redis.provider';
+import { ReadinessDetails } from './readiness-details';
 
 @ApiTags('health')
 @Controller()
@@ -10,6 +11,7 @@ export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnection,
+    private readonly details: ReadinessDetails,
   ) {}
 
   /** Alive: the process answers. */
@@ -19,7 +21,7 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready: the database (and Redis when configured) answer. */
+  /** Ready: the database (and Redis when configured) answer; `details` informs (e.g. the result store's fill). */
   @Get('readyz')
   async ready(@Res() res: Response): Promise<void> {
     const checks: Record<string, string> = {};
@@ -33,6 +35,7 @@ export class HealthController {
         () => 'down',
       );
     const ok = Object.values(checks).every((v) => v === 'ok');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks });
+    const details = await this.details.collect();
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'unavailable', checks, ...(details ? { details } : {}) });
   }
 }

@@ -18,6 +18,9 @@ export interface MessageClasses {
  *
  * Plain constructor functions, not classes: a class's `prototype` cannot be replaced, and the
  * instance's prototype must be the app's object itself for Express's call to be a no-op.
+ *
+ * Hand-written because: gateway CPU per request 0.99 -> 0.86 ms (family B create), 0.33 -> 0.21 ms
+ * (family B query) (docs/hand-written.md).
  */
 export function expressMessageClasses(app: Express): MessageClasses {
   function GatewayIncomingMessage(

@@ -1,5 +1,6 @@
 import express from 'express';
 import type { Request, Response } from 'express';
+import { request as httpRequest } from 'http';
 import { AddressInfo, Socket, connect } from 'net';
 import request from 'supertest';
 import { ErrorWriter } from '../errors';
@@ -37,6 +38,27 @@ function gatewayApp(options: { limitBytes?: number; level?: string } = {}) {
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A JSON POST without Content-Length (sent chunked), as streaming clients send it. */
+function postChunked(app: express.Express, text: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
+      const req = httpRequest({ port, method: 'POST', path: '/echo/1', headers }, (res) => {
+        let answer = '';
+        res.on('data', (c) => (answer += c));
+        res.on('end', () => {
+          server.close();
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(answer) });
+        });
+      });
+      req.on('error', reject);
+      req.write(text); // written before end(): no Content-Length, so the body goes chunked
+      req.end();
+    });
+  });
+}
 
 describe('gateway HTTP middleware', () => {
   it('gives every response X-Request-Id (a sane incoming one kept) and Server-Timing', async () => {
@@ -121,13 +143,6 @@ describe('gateway HTTP middleware', () => {
       .send('\ufeff"text"')
       .expect(200);
     expect(withBom.body.body).toBe('text');
-    const empty = await request(app)
-      .post('/echo/1')
-      .set(auth)
-      .set('Content-Type', 'application/json')
-      .send('')
-      .expect(200);
-    expect(empty.body.body).toEqual({});
     // Other spellings go through body-parser.
     const other = await request(app)
       .post('/echo/1')
@@ -136,6 +151,44 @@ describe('gateway HTTP middleware', () => {
       .send('{"x":1}')
       .expect(200);
     expect(other.body).toEqual({ body: { x: 1 }, requestId: other.headers['x-request-id'] });
+  });
+
+  it('says where a body stops being JSON, without quoting it', async () => {
+    const { app } = gatewayApp();
+    const send = (text: string) =>
+      request(app).post('/echo/1').set('Authorization', 'Bearer k').set('Content-Type', 'application/json').send(text);
+    const cases: Array<[string, string]> = [
+      ['{"model": "secret-value",}', "expected a double-quoted property name, found '}' at line 1, column 26"],
+      [
+        '{\n  "model": "x"\n  "prompt": "y"\n}',
+        "expected ',' or '}' after a property value, found '\"' at line 3, column 3",
+      ],
+      ['{"model": tru}', "expected 'true', found '}' at line 1, column 14"],
+      ['{"a": 1} trailing', "unexpected 't' after the JSON value at line 1, column 10"],
+    ];
+    for (const [text, where] of cases) {
+      const res = await send(text).expect(400);
+      expect(res.body.error.message).toContain(where);
+      expect(res.body.error.message).not.toContain('secret-value');
+    }
+  });
+
+  it('says the body is empty when it is, with or without a length, chunked or blank', async () => {
+    const { app } = gatewayApp();
+    const empty = { code: 'invalid_request', message: 'The request body is empty; send a JSON object.', param: null };
+    const json = () =>
+      request(app).post('/echo/1').set('Authorization', 'Bearer k').set('Content-Type', 'application/json');
+    expect((await json().send('').expect(400)).body.error).toEqual(expect.objectContaining(empty));
+    expect((await json().send('  \n ').expect(400)).body.error).toEqual(expect.objectContaining(empty));
+    expect((await json().expect(400)).body.error).toEqual(expect.objectContaining(empty));
+    const chunked = await postChunked(app, '');
+    expect(chunked.status).toBe(400);
+    expect(chunked.body.error).toEqual(expect.objectContaining(empty));
+    // A chunked body with content is read as usual.
+    expect(await postChunked(app, '{"a":1}')).toMatchObject({ status: 200, body: { body: { a: 1 } } });
+    // The wrong type on an empty body is still the type's error.
+    const text = await request(app).post('/echo/1').set('Authorization', 'Bearer k').set('Content-Type', 'text/plain');
+    expect(text.body.error.message).toMatch(/Content-Type/);
   });
 
   it('refuses what it cannot read with the gateway errors', async () => {
@@ -149,7 +202,9 @@ describe('gateway HTTP middleware', () => {
       .expect(400);
     expect(broken.body.error).toMatchObject({
       code: 'invalid_request',
-      message: 'The request body is not valid JSON.',
+      message:
+        'The request body is not valid JSON: expected a value, found the end of the body at line 1, column 6 (character 6).',
+      param: null,
     });
     const text = await request(app).post('/echo/1').set(auth).set('Content-Type', 'text/plain').send('x').expect(400);
     expect(text.body.error.message).toMatch(/Content-Type/);

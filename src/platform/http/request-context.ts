@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'http';
  *
  * Explicit rather than an AsyncLocalStorage: on Node 20 an AsyncLocalStorage in use puts hooks on
  * every promise the process makes (50-140 per request), which cost 10% of a task query's CPU and
- * 3-7% of a create's (see bench/README.md, "Fourth pass").
+ * 3-7% of a create's.
  */
 export interface RequestContext {
   requestId: string;

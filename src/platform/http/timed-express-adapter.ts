@@ -21,6 +21,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * `connectionsCheckingInterval`, which can be set only when the server is created: hence this
  * adapter instead of setting the timeouts after the fact. The same server builds each request and
  * response with Express's prototypes already in place (see `expressMessageClasses`).
+ *
+ * Hand-written because: Nest's adapter cannot pass `connectionsCheckingInterval` or the message
+ * classes to the server it creates; `reply` skips Express's ETag hash and freshness check on
+ * plain answers (docs/hand-written.md).
  */
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];

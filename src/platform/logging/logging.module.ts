@@ -1,8 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { trace } from '@opentelemetry/api';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import PinoPretty from 'pino-pretty';
 import { AppConfig, LogFormat } from '../config/app-config';
+import { tracingStarted } from '../telemetry/spans';
 
 /** Paths pino blanks out: credentials and anything that may carry a key or a Base64 payload. */
 export const REDACTED_PATHS = [
@@ -26,7 +28,7 @@ export const ACCESS_LOGGER = Symbol('ACCESS_LOGGER');
 const MAX_LOGGED_MESSAGE = 500;
 
 /**
- * Errors are logged by type, code and message only: never a stack trace (CONTRACT §3), which
+ * Errors are logged by type, code and message only: never a stack trace (answers and logs name no source file), which
  * would also name the gateway's source layout. The type and message say what failed; the line's
  * context and request ID say where.
  */
@@ -83,6 +85,8 @@ export function createLoggers(
 ): { root: pino.Logger; access: pino.Logger } {
   const options: pino.LoggerOptions = {
     level,
+    // With tracing on, each line names the trace and span it was written in; off, no per-line work.
+    ...(tracingStarted() ? { mixin: traceIds } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: errorWithoutStack, error: errorWithoutStack },
     hooks: {
@@ -104,7 +108,18 @@ export function createLoggers(
   // One output for both (pino's default is an asynchronous SonicBoom on stdout, as here).
   const out =
     format === 'pretty' ? prettyStream(destination) : (destination ?? pino.destination(process.stdout.fd || 1));
-  return { root: pino(options, out), access: pino({ level }, out) };
+  return {
+    root: pino(options, out),
+    access: pino({ level, ...(tracingStarted() ? { mixin: traceIds } : {}) }, out),
+  };
+}
+
+/** `trace_id` and `span_id` of the active span, for a log line (none outside a span). */
+export function traceIds(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
 }
 
 /** Readable lines: time, level, `[context]`, the message; an access line as `GET /path -> 200 (3 ms)`. */

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Counter, Histogram } from 'prom-client';
+import { NO_LABEL, requestLabels } from '../telemetry/request-labels';
 import { MetricsService } from './metrics.service';
 
 type CounterChild = ReturnType<Counter<string>['labels']>;
@@ -21,6 +22,11 @@ export class HttpMetrics {
   private readonly byRoute = new WeakMap<object, RouteSeries>();
   /** Unmatched requests, and a second method on a route (HEAD on a GET route). */
   private readonly byKey = new Map<string, RouteSeries>();
+  /** Family and model series, found once per pair (models are a catalogue's worth: bounded). */
+  private readonly byFamily = new Map<
+    string,
+    { latency: HistogramChild; ok: CounterChild; clientError: CounterChild; serverError: CounterChild }
+  >();
 
   constructor(private readonly metrics: MetricsService) {}
 
@@ -34,6 +40,27 @@ export class HttpMetrics {
       series.byStatus.set(status, counter);
     }
     counter.inc();
+    series.latency.observe(Number(elapsedNs) / 1e9);
+    this.recordFamily(req, status, elapsedNs);
+  }
+
+  /** Client requests again, by family and model (see `requestLabels`); other requests are not about one. */
+  private recordFamily(req: Request, status: number, elapsedNs: bigint): void {
+    const { family, model } = requestLabels(req);
+    if (family === NO_LABEL) return;
+    const key = `${family}\u0000${model}`;
+    let series = this.byFamily.get(key);
+    if (series === undefined) {
+      const outcome = (o: string) => this.metrics.familyRequests.labels(family, model, o);
+      series = {
+        latency: this.metrics.familyLatency.labels(family, model),
+        ok: outcome('ok'),
+        clientError: outcome('client_error'),
+        serverError: outcome('server_error'),
+      };
+      this.byFamily.set(key, series);
+    }
+    (status >= 500 ? series.serverError : status >= 400 ? series.clientError : series.ok).inc();
     series.latency.observe(Number(elapsedNs) / 1e9);
   }
 

@@ -35,7 +35,9 @@ interface Allowance {
   left: number;
   /** Monotonic time the shared window ends at. */
   endsAt: number;
-  /** What the shared count had left after this instance's last take; at 0, once `left` is spent, refuse until `endsAt`. */
+  /**
+   * What the shared count had left after this instance's last take; at 0, once `left` is spent, refuse until `endsAt`.
+   */
   sharedRemaining: number;
   /** A take in flight; requests that find nothing left wait for it instead of sending their own. */
   pending?: Promise<void>;

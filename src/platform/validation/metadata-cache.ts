@@ -10,6 +10,9 @@ const INSTALLED = Symbol.for('gateway.validationMetadataCache');
  * them by property, each time. The answer only changes when rules are added (when a decorated
  * class is loaded), so it is kept per class and dropped whenever a rule is added. Lookups with
  * validation groups are not kept (the gateway uses none).
+ *
+ * Hand-written because: gateway CPU per create 0.99 -> 0.75 ms (family B), 0.80 -> 0.73 ms (family C)
+ * (docs/hand-written.md). class-validator offers no cache of its own.
  */
 export function installValidationMetadataCache(storage: MetadataStorage = getMetadataStorage()): void {
   const marked = storage as MetadataStorage & { [INSTALLED]?: true };

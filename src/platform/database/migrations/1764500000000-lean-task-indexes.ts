@@ -2,8 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Every create writes a task row and each of its index entries to the WAL (a 4 KB page each), so
- * an index the row does not belong in is a cost on the hot path (bench/README.md, "Lean task
- * indexes"):
+ * an index the row does not belong in is a cost on the hot path:
  * - `idx_tasks_upstream` is read by no query: dropped.
  * - The rest hold only the rows their queries look for (partial indexes; each query's WHERE
  *   implies the index's, on SQLite and PostgreSQL alike): ended tasks still holding money for the

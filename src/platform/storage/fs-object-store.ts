@@ -1,0 +1,76 @@
+import { createReadStream, createWriteStream, promises as fs } from 'fs';
+import { randomBytes } from 'crypto';
+import { dirname, join, resolve, sep } from 'path';
+import { Readable } from 'stream';
+import { pipeline } from 'stream/promises';
+import { parseByteRange } from './byte-range';
+import type { ObjectInfo, ObjectRead } from './object-types';
+
+/**
+ * Kept files on the local disk, under one directory: written to a temporary name and renamed
+ * once complete, so a file is either whole or absent (a crash leaves only a `.part` to overwrite).
+ * For one instance, or several sharing a network disk; several machines want the S3 store.
+ */
+export class FsObjectStore {
+  readonly kind = 'fs' as const;
+  private readonly root: string;
+
+  constructor(directory: string) {
+    this.root = resolve(directory);
+  }
+
+  async put(key: string, body: Readable, _contentType: string): Promise<number> {
+    const path = this.localPath(key);
+    await fs.mkdir(dirname(path), { recursive: true });
+    const part = `${path}.${randomBytes(6).toString('hex')}.part`;
+    try {
+      await pipeline(body, createWriteStream(part, { flags: 'w' }));
+      const { size } = await fs.stat(part);
+      await fs.rename(part, path);
+      return size;
+    } catch (error) {
+      await fs.rm(part, { force: true });
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const stat = await fs.stat(this.localPath(key));
+      return {
+        size: stat.size,
+        contentType: 'application/octet-stream',
+        etag: `W/"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`,
+        lastModified: stat.mtime,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  async read(key: string, range?: string): Promise<ObjectRead | null> {
+    const info = await this.head(key);
+    if (!info) return null;
+    const span = parseByteRange(range, info.size);
+    if (span === 'unsatisfiable') return { status: 416, info, contentRange: `bytes */${info.size}`, contentLength: 0 };
+    if (!span) return { status: 200, info, contentLength: info.size, body: createReadStream(this.localPath(key)) };
+    return {
+      status: 206,
+      info,
+      contentRange: `bytes ${span.start}-${span.end}/${info.size}`,
+      contentLength: span.end - span.start + 1,
+      body: createReadStream(this.localPath(key), { start: span.start, end: span.end }),
+    };
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.localPath(key), { force: true });
+  }
+
+  /** Keys are the gateway's own (`<task id>/<slot>`); anything escaping the directory is refused. */
+  localPath(key: string): string {
+    const path = resolve(join(this.root, key));
+    if (!path.startsWith(this.root + sep)) throw new Error(`object key outside the store: ${key}`);
+    return path;
+  }
+}

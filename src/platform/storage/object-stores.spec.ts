@@ -1,0 +1,88 @@
+import { mkdtempSync, readdirSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { Readable } from 'stream';
+import { startTestS3, useTestS3Credentials } from '../../../test/support/s3';
+import { FsObjectStore } from './fs-object-store';
+import { S3ObjectStore } from './s3-object-store';
+
+/** A stream of `size` patterned bytes made 64 KB at a time, never as a whole. */
+function pattern(size: number): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= size) return this.push(null);
+      const n = Math.min(65536, size - sent);
+      const chunk = Buffer.alloc(n);
+      for (let i = 0; i < n; i++) chunk[i] = (sent + i) & 0xff;
+      sent += n;
+      this.push(chunk);
+    },
+  });
+}
+
+async function readAll(stream: Readable | undefined): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream!) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('FsObjectStore', () => {
+  it('writes whole files only, reads ranges, refuses keys outside its directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const store = new FsObjectStore(dir);
+    expect(await store.put('task_1/v0', pattern(200_000), 'video/mp4')).toBe(200_000);
+    expect(readdirSync(join(dir, 'task_1'))).toEqual(['v0']);
+    const part = await store.read('task_1/v0', 'bytes=1000-1009');
+    expect(part).toMatchObject({ status: 206, contentRange: 'bytes 1000-1009/200000', contentLength: 10 });
+    expect([...(await readAll(part!.body))]).toEqual([...Array(10)].map((_, i) => (1000 + i) & 0xff));
+    expect(await store.read('task_1/v0', 'bytes=300000-')).toMatchObject({ status: 416 });
+    expect(await store.read('task_1/none')).toBeNull();
+
+    // A failed write leaves nothing behind, not even its partial file.
+    const broken = new Readable({
+      read() {
+        this.destroy(new Error('connection reset'));
+      },
+    });
+    await expect(store.put('task_1/v1', broken, 'video/mp4')).rejects.toThrow('connection reset');
+    expect(readdirSync(join(dir, 'task_1'))).toEqual(['v0']);
+    expect(() => store.localPath('../escape')).toThrow(/outside/);
+  });
+});
+
+describe('S3ObjectStore against an S3-compatible server (s3rver)', () => {
+  it('streams a multipart upload and reads it back whole and by range', async () => {
+    const restore = useTestS3Credentials();
+    const s3 = await startTestS3('store-spec');
+    const store = new S3ObjectStore({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+    });
+    try {
+      // 12 MB: three parts of a multipart upload.
+      const size = 12 * 1024 * 1024;
+      expect(await store.put('task_1/v0', pattern(size), 'video/mp4')).toBe(size);
+      expect(await store.head('task_1/v0')).toMatchObject({ size, contentType: 'video/mp4' });
+      const part = await store.read('task_1/v0', `bytes=${size - 5}-`);
+      expect(part).toMatchObject({
+        status: 206,
+        contentRange: `bytes ${size - 5}-${size - 1}/${size}`,
+        contentLength: 5,
+      });
+      expect([...(await readAll(part!.body))]).toEqual([...Array(5)].map((_, i) => (size - 5 + i) & 0xff));
+      const whole = await store.read('task_1/v0');
+      expect((await readAll(whole!.body)).length).toBe(size);
+      expect(await store.presignedUrl('task_1/v0', 60)).toMatch(/X-Amz-Signature=/);
+      await store.delete('task_1/v0');
+      expect(await store.head('task_1/v0')).toBeNull();
+      expect(await store.read('task_1/v0')).toBeNull();
+    } finally {
+      store.close();
+      await s3.close();
+      restore();
+    }
+  }, 60_000);
+});
