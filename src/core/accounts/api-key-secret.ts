@@ -17,8 +17,3 @@ export function hashApiKey(secret: string): string {
 export function shownPrefix(secret: string): string {
   return secret.slice(0, SHOWN_PREFIX_LENGTH);
 }
-
-/** For logs and error records: never more than the prefix. */
-export function maskApiKey(secret: string): string {
-  return `${shownPrefix(secret)}…`;
-}

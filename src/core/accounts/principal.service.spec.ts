@@ -21,13 +21,13 @@ function setup() {
       if (calls.delayMs > 0) await new Promise((r) => setTimeout(r, calls.delayMs));
       return hash === key.keyHash ? { ...key } : null;
     },
-    touch: async () => undefined,
+    touch: jest.fn(async () => undefined),
   };
   const accounts = { findById: async () => ({ ...account }) };
   const grants = { listForAccount: async () => [{ model: 'vdq3', capabilities: ['reference2video'] }] };
   const clock = new ManualClock();
   const service = new PrincipalService(accounts as never, keys as never, grants as never, clock);
-  return { service, key, account, calls, clock };
+  return { service, key, account, calls, clock, keys };
 }
 
 describe('PrincipalService', () => {
@@ -56,6 +56,17 @@ describe('PrincipalService', () => {
     key.revokedAt = clock.nowMs();
     await service.invalidate();
     expect(await service.resolve('vgw_good')).toBeNull();
+  });
+
+  it("records a key's last use at most once a minute", async () => {
+    const { service, clock, keys } = setup();
+    await service.resolve('vgw_good');
+    clock.advance(30_000);
+    await service.resolve('vgw_good');
+    expect(keys.touch).toHaveBeenCalledTimes(1);
+    clock.advance(31_000);
+    await service.resolve('vgw_good');
+    expect(keys.touch).toHaveBeenCalledTimes(2);
   });
 
   it('refuses an expired key', async () => {

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { RedisConnection } from '../../platform/redis/redis.provider';
 import { Clock } from '../../platform/time/clock';
 import { hashApiKey } from './api-key-secret';
@@ -10,9 +11,9 @@ import { ModelGrantsRepository } from './repositories/model-grants.repository';
 
 const CACHE_TTL_MS = 5000;
 /**
- * Bounds each of the two caches (keys found, keys not found); the oldest entries go first. Apart,
- * so that a flood of random keys fills only the second and never pushes a real key out of the
- * first (each real key pushed out would cost three reads on its next request).
+ * Bounds each of the two caches (keys found, keys not found); the least recently used go first.
+ * Apart, so that a flood of random keys fills only the second and never pushes a real key out of
+ * the first (each real key pushed out would cost three reads on its next request).
  */
 const CACHE_MAX_ENTRIES = 10000;
 const TOUCH_EVERY_MS = 60000;
@@ -24,7 +25,6 @@ interface CachedPrincipal {
   expiresAt: number | null;
   revoked: boolean;
   disabled: boolean;
-  cachedAt: number;
 }
 
 /**
@@ -37,12 +37,13 @@ interface CachedPrincipal {
 export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('PrincipalService');
   private subscriber: Redis | null = null;
-  private readonly cache = new Map<string, CachedPrincipal>();
-  /** Hashes that matched no key (or a key whose account is gone): the same TTL as `cache`, cleared with it on any admin change. */
-  private readonly misses = new Map<string, CachedPrincipal>();
+  private readonly cache = this.newCache<CachedPrincipal>(CACHE_TTL_MS);
+  /** Hashes that matched no key (or a key whose account is gone), cleared with `cache` on any admin change. */
+  private readonly misses = this.newCache<CachedPrincipal>(CACHE_TTL_MS);
   /** Loads in progress, shared by concurrent requests with the same key. */
   private readonly loading = new Map<string, Promise<CachedPrincipal>>();
-  private readonly lastTouched = new Map<string, number>();
+  /** Keys whose last use was recorded within the last minute. */
+  private readonly touched = this.newCache<true>(TOUCH_EVERY_MS);
 
   constructor(
     private readonly accounts: AccountsRepository,
@@ -71,8 +72,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   async resolve(secret: string): Promise<Principal | null> {
     const hash = hashApiKey(secret);
     const now = this.clock.nowMs();
-    let entry = this.cache.get(hash) ?? this.misses.get(hash);
-    if (!entry || now - entry.cachedAt > CACHE_TTL_MS) entry = await this.loadOnce(hash, now);
+    const entry = this.cache.get(hash) ?? this.misses.get(hash) ?? (await this.loadOnce(hash));
     if (!entry.principal || entry.revoked || entry.disabled) return null;
     if (entry.expiresAt !== null && entry.expiresAt <= now) return null;
     this.touch(entry.principal.apiKey.id, now);
@@ -98,19 +98,24 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  private loadOnce(hash: string, now: number): Promise<CachedPrincipal> {
+  /** Expiry reads the injected clock; `ttlResolution: 0` so that no timer is set per lookup. */
+  private newCache<V extends object | true>(ttl: number): LRUCache<string, V> {
+    return new LRUCache<string, V>({
+      max: CACHE_MAX_ENTRIES,
+      ttl,
+      ttlResolution: 0,
+      perf: { now: () => this.clock.nowMs() },
+    });
+  }
+
+  private loadOnce(hash: string): Promise<CachedPrincipal> {
     let pending = this.loading.get(hash);
     if (!pending) {
-      pending = this.load(hash, now)
+      pending = this.load(hash)
         .then((entry) => {
           this.cache.delete(hash);
           this.misses.delete(hash);
-          const cache = entry.principal ? this.cache : this.misses;
-          cache.set(hash, entry);
-          for (const oldest of cache.keys()) {
-            if (cache.size <= CACHE_MAX_ENTRIES) break;
-            cache.delete(oldest);
-          }
+          (entry.principal ? this.cache : this.misses).set(hash, entry);
           return entry;
         })
         .finally(() => this.loading.delete(hash));
@@ -119,9 +124,9 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
     return pending;
   }
 
-  private async load(hash: string, now: number): Promise<CachedPrincipal> {
+  private async load(hash: string): Promise<CachedPrincipal> {
     const key = await this.keys.findByHash(hash);
-    const miss = { principal: null, expiresAt: null, revoked: false, disabled: false, cachedAt: now };
+    const miss = { principal: null, expiresAt: null, revoked: false, disabled: false };
     if (!key) return miss;
     const [account, grants] = await Promise.all([
       this.accounts.findById(key.accountId),
@@ -142,7 +147,6 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
       expiresAt: key.expiresAt,
       revoked: key.revokedAt !== null,
       disabled: account.disabled,
-      cachedAt: now,
     };
   }
 
@@ -153,8 +157,8 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
 
   /** Records last use at most once a minute per key, off the request path. */
   private touch(keyId: string, now: number): void {
-    if (now - (this.lastTouched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
-    this.lastTouched.set(keyId, now);
+    if (this.touched.has(keyId)) return;
+    this.touched.set(keyId, true);
     void this.keys.touch(keyId, now).catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The cost-affecting facts of one request, as its family's rules extract them (SPEC.md names
- * these parameters). Each family declares its own kinds and the pricing rule of each; the core
+ * The cost-affecting facts of one request, as its family's rules extract them (the request
+ * parameters that change the price). Each family declares its own kinds and the pricing rule of each; the core
  * only carries them from creation to settlement. Nothing here is money yet.
  */
 export interface BillableUsage {

@@ -16,7 +16,10 @@ const totals = (accountId: string, t: Partial<Record<LedgerKind, number>>): Ledg
 
 function ledgerWith(accounts: AccountEntity[], sums: LedgerTotals[], repo: Partial<LedgerRepository> = {}) {
   const ledger = { totalsByAccount: async () => sums, ...repo } as unknown as LedgerRepository;
-  const accountsRepo = { all: async () => accounts } as unknown as AccountsRepository;
+  const accountsRepo = {
+    all: async () => accounts,
+    findById: async (id: string) => accounts.find((a) => a.id === id) ?? null,
+  } as unknown as AccountsRepository;
   const transactions = {
     run: (work: (tx: EntityManager) => Promise<unknown>) => work({} as EntityManager),
   } as unknown as TransactionRunner;
@@ -145,6 +148,15 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
     });
     expect(work).not.toHaveBeenCalled();
     expect(calls).toEqual(['takeHold']);
+  });
+
+  it('insufficient_quota says the available balance, the amount held and the price of the call', async () => {
+    const service = ledgerWith([account('a', 25, 60)], [], { takeHold: async () => false });
+    const refusal = service.chargeCall('a', 'ref1', charge(40), async () => 'ok');
+    await expect(refusal).rejects.toMatchObject({
+      code: 'insufficient_quota',
+      message: expect.stringContaining('available balance 25, held for tasks in flight 60, price of this request 40'),
+    });
   });
 
   it('a free call holds nothing but is still in the usage log; a failed free call leaves no trace', async () => {

@@ -7,6 +7,7 @@ import { Clock } from '../../platform/time/clock';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { HoldGate } from './hold-gate';
+import { insufficientQuota } from './insufficient-quota';
 import { LedgerRepository } from './ledger.repository';
 import { wholeNumber } from './pricing/units';
 
@@ -152,13 +153,15 @@ export class LedgerService {
   ): Promise<T> {
     const amount = units(charge.amount, 'charge amount');
     if (amount > 0) {
-      await this.transactions.run(async (tx) => {
-        if (!(await this.ledger.takeHold(tx, accountId, amount))) throw GatewayError.insufficientQuota();
+      const held = await this.transactions.run(async (tx) => {
+        if (!(await this.ledger.takeHold(tx, accountId, amount))) return false;
         await this.ledger.addEntry(
           tx,
           this.entry(accountId, 'hold', amount, reference, `held for ${charge.action}`, charge.priceVersion),
         );
+        return true;
       });
+      if (!held) throw insufficientQuota(await this.accounts.findById(accountId).catch(() => null), amount);
     }
     let result: T;
     try {

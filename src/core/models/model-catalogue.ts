@@ -6,7 +6,7 @@
 /** A family's short name, also its URL segment and its upstream protocol (`kl`, `ax`, `vd`). */
 export type FamilyId = string;
 
-/** Capabilities are named by endpoint group (CONTRACT §2), e.g. `reference2video`, `voices`. */
+/** Capabilities are named by endpoint group, e.g. `reference2video`, `voices`. */
 export type Capability = string;
 
 export interface ModelDescriptor {

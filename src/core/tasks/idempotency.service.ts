@@ -46,7 +46,7 @@ function inProgress(): GatewayError {
 }
 
 /**
- * `Idempotency-Key` for every task-creating POST (CONTRACT §7). The key is written in the task's
+ * `Idempotency-Key` for every task-creating POST. The key is written in the task's
  * creation transaction (slot, hold, record and key commit together, `bind`), so it exists exactly
  * when a task does:
  * - no record: no task was created under the key (or its creation failed before committing): proceed;

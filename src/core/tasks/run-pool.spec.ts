@@ -24,4 +24,19 @@ describe('runPool', () => {
     });
     expect(done.sort()).toEqual([2, 3]);
   });
+
+  it('starts the items in order', async () => {
+    const started: number[] = [];
+    await runPool([1, 2, 3, 4, 5], 2, async (n) => {
+      started.push(n);
+      await new Promise((r) => setTimeout(r, 1));
+    });
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('does nothing for no items', async () => {
+    const work = jest.fn();
+    await runPool([], 4, work);
+    expect(work).not.toHaveBeenCalled();
+  });
 });

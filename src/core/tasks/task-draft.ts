@@ -7,7 +7,10 @@ import type { FamilyId, ModelDescriptor } from '../models/model-catalogue';
  */
 export interface TaskDraft {
   family: FamilyId;
-  /** Task kind within the family, also the family A list `action` (`multi_elements`, `custom_voices`, `reference2video`). */
+  /**
+   * Task kind within the family, also the family A list `action` (`multi_elements`, `custom_voices`,
+   * `reference2video`).
+   */
   action: string;
   model: ModelDescriptor;
   /** Body in the upstream's wire shape. */

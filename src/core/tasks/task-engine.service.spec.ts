@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
 import { GatewayError } from '../../platform/errors';
 import {
@@ -26,7 +27,8 @@ describe('TaskEngine.create', () => {
   it('syncDueAt counts from the commit, not from before a slow slot/hold transaction', async () => {
     const f = newFakes();
     const run = f.transactions.run.bind(f.transactions);
-    // The transaction waits 60 s for its turn (a lock, the SQLite queue): the record commits 60 s after the request started.
+    // The transaction waits 60 s for its turn (a lock, the SQLite queue): the record commits 60 s after the request
+    // started.
     jest.spyOn(f.transactions, 'run').mockImplementation(async (work) => {
       f.clock.advance(60_000);
       return run(work);
@@ -63,6 +65,27 @@ describe('TaskEngine.create', () => {
     expect(f.ledgerRepository.kinds(row!.id)).toEqual(['hold', 'release']);
     // The caller got 400 and no task ID: no client callback for it.
     expect(f.callbacks.queued).toHaveLength(0);
+  });
+
+  it('a failed upstream call is one WARN line: family, channel, HTTP status, the upstream code and message, task ID', async () => {
+    const f = newFakes();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      f.client.onSubmit = () => Promise.reject(new UpstreamRejectedError(400, 1201, 'prompt too long'));
+      const { row } = await create(f);
+      const lines = warn.mock.calls.filter(([fields]) => (fields as { taskId?: string }).taskId === row!.id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0][0]).toMatchObject({
+        family: row!.family,
+        channel: row!.channelId,
+        status: 400,
+        code: 1201,
+        message: 'prompt too long',
+        taskId: row!.id,
+      });
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('unavailable (5xx, breaker): 503, the task rejected, the hold released and the slot freed', async () => {
@@ -172,12 +195,56 @@ describe('TaskEngine.create', () => {
     expect(f.tasks.rows.size).toBe(0);
   });
 
+  it('insufficient_quota states the available balance, the amount held and the price of the request', async () => {
+    const f = newFakes();
+    Object.assign(f.account(), { balance: 50, held: 30 });
+    const error = await f.engine.create(principal(), draft()).catch((e: unknown) => e);
+    expect(gatewayError(error)).toMatchObject({ status: 403, code: 'insufficient_quota' });
+    expect(gatewayError(error).message).toMatch(
+      /available balance 50, held for tasks in flight 30, price of this request 100 \(price units\)/,
+    );
+  });
+
   it('no channel for the family: 503 before anything is taken', async () => {
     const f = newFakes();
     f.upstreams.channels = [];
     const error = await f.engine.create(principal(), draft()).catch((e: unknown) => e);
     expect(gatewayError(error).status).toBe(503);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+  });
+
+  it('a creation the upstream refused or could not take gives its external_task_id back: the retry is created', async () => {
+    for (const failure of [
+      new UpstreamRejectedError(400, 1201, 'prompt too long'),
+      new UpstreamUnavailableError('502 from upstream', 502),
+    ]) {
+      const f = newFakes();
+      const accept = f.client.onSubmit;
+      f.client.onSubmit = () => Promise.reject(failure);
+      const first = await f.engine.create(principal(), draft({ externalTaskId: 'mine-1' })).catch((e: unknown) => e);
+      expect(gatewayError(first).status).not.toBe(200);
+      f.client.onSubmit = accept;
+      const retried = await f.engine.create(principal(), draft({ externalTaskId: 'mine-1' }));
+      expect(retried).toMatchObject({ phase: 'active', externalTaskId: 'mine-1' });
+    }
+  });
+
+  it('a creation never confirmed upstream gives its external_task_id back once the sync worker ends it', async () => {
+    const f = newFakes();
+    f.client.onSubmit = () => Promise.reject(new UpstreamOutcomeUnknownError('timed out after sending'));
+    await f.engine.create(principal(), draft({ externalTaskId: 'mine-1' })).catch(() => null);
+    const id = f.client.submits[0].options!.clientReference!;
+    // Unresolved, the record still holds the ID (the upstream may have the task).
+    expect(f.tasks.row(id)).toMatchObject({ phase: 'submitting', externalTaskId: 'mine-1' });
+    await f.lifecycle.failByGateway(f.tasks.row(id), 'creation_unconfirmed', 'never confirmed');
+    expect(f.tasks.row(id)).toMatchObject({ phase: 'failed', externalTaskId: null });
+  });
+
+  it('a taken external_task_id: 400 on that field naming the task that holds it, nothing taken', async () => {
+    const f = newFakes();
+    const holder = f.seedTask({ externalTaskId: 'mine-1' });
+    const error = await f.engine.create(principal(), draft({ externalTaskId: 'mine-1' })).catch((e: unknown) => e);
+    expect(gatewayError(error).message).toContain(`already used by task ${holder.id}`);
   });
 
   it('a taken external_task_id: 400 on that field, nothing taken', async () => {

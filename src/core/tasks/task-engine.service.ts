@@ -3,11 +3,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
+import { upstreamRejection } from './upstream-rejection';
+import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
 import { addUpstreamTime, RequestContext } from '../../platform/http/request-context';
 import { newId, randomSecret } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
+import { noteRequestSubject } from '../../platform/telemetry/request-labels';
+import { currentTraceparent } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
 import {
+  UpstreamChannel,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamSubmitResult,
@@ -16,6 +21,7 @@ import {
 } from '../../upstream/upstream.types';
 import { Principal } from '../accounts/principal';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
+import { insufficientQuota } from '../billing/insufficient-quota';
 import { LedgerService } from '../billing/ledger.service';
 import { PricingService } from '../billing/pricing.service';
 import { assertCallbackUrlAllowed } from './callbacks/callback-destination';
@@ -52,17 +58,24 @@ export class TaskEngine {
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  /** `context`: the HTTP request's (its `Idempotency-Key` claim is tied to the task, its Server-Timing gets the upstream time). */
+  /**
+   * `context`: the HTTP request's (its `Idempotency-Key` claim is tied to the task, its Server-Timing gets the upstream
+   * time).
+   */
   async create(principal: Principal, draft: TaskDraft, context?: RequestContext): Promise<TaskEntity> {
     const accountId = principal.account.id;
+    noteRequestSubject(context, draft.family, draft.model.name);
     if (draft.callbackUrl) assertCallbackUrlAllowed(draft.callbackUrl, this.config.CALLBACK_ALLOW_PRIVATE);
-    if (draft.externalTaskId && (await this.tasks.externalIdTaken(accountId, draft.externalTaskId))) {
-      throw duplicateExternalId();
+    if (draft.externalTaskId) {
+      const holder = await this.tasks.externalIdHolder(accountId, draft.externalTaskId);
+      if (holder) throw duplicateExternalId(holder);
     }
-    const channel = draft.channelId ? this.upstreams.channel(draft.channelId) : this.upstreams.pick(draft.family);
+    const channel = draft.channelId
+      ? this.upstreams.channel(draft.channelId)
+      : this.upstreams.pick(draft.family, draft.model.name);
     if (draft.channelId && channel?.family !== draft.family)
       throw GatewayError.unavailable('The upstream channel this task needs is no longer configured.');
-    if (!channel) throw GatewayError.unavailable(`No upstream channel is configured for this model family.`);
+    if (!channel) throw GatewayError.unavailable('No upstream channel can take a task of this model now.');
     const estimate = this.pricing.estimate(draft.model.name, draft.billing);
 
     const cap = principal.account.maxConcurrentTasks ?? this.config.DEFAULT_MAX_CONCURRENT_TASKS;
@@ -83,11 +96,16 @@ export class TaskEngine {
       // The Idempotency-Key names its task from the moment the task exists (a retry after a crash is answered from it).
       if (tx) await bindIdempotencyKey(tx, context, accountId, task.id, this.clock.nowMs());
     };
+    // Counted from the pick on (no await between them): concurrent creates see each other under maxInFlight.
+    this.upstreams.taskOpened(channel.id);
     try {
       if (hasIdempotencyKey(context)) await this.transactions.run(open);
       else await this.transactions.runAtomic(open);
     } catch (error) {
+      this.upstreams.taskClosed(channel.id);
       if (isUniqueViolation(error)) throw duplicateExternalId();
+      if (error instanceof GatewayError && error.code === 'insufficient_quota')
+        throw insufficientQuota(await this.accounts.findById(accountId).catch(() => null), estimate.amount);
       throw error;
     }
 
@@ -95,12 +113,9 @@ export class TaskEngine {
     const timing: UpstreamTiming = { upstreamMs: 0 };
     let accepted: UpstreamSubmitResult;
     try {
-      accepted = await this.upstreams.client(draft.family).submit(channel, operation, draft.upstreamBody, {
-        callbackUrl: this.upstreamCallbackUrl(task),
-        clientReference: task.id,
-        timing,
-      });
+      accepted = await this.submitWithFailover(task, draft, channel, operation, timing, context);
     } catch (error) {
+      if (!(error instanceof UpstreamOutcomeUnknownError)) this.upstreams.taskClosed(task.channelId);
       throw await this.failedSubmission(task, error, context);
     } finally {
       addUpstreamTime(context, timing.upstreamMs);
@@ -108,6 +123,73 @@ export class TaskEngine {
     this.metrics.tasksCreated.inc({ family: draft.family, model: draft.model.name });
     this.metrics.upstreamCalls.inc({ family: draft.family, operation, outcome: 'accepted' });
     return this.recordAcceptance(task, accepted, context);
+  }
+
+  /**
+   * Sends the create; while a channel surely refused it (never after an unknown outcome: the task
+   * would run twice), to the next channel the directory offers, at most UPSTREAM_FAILOVER_MAX
+   * channels, none started once UPSTREAM_TIMEOUT_MS has passed since the first. A task bound to a
+   * channel (a session's) never leaves it. Before each further call the record names the new
+   * channel and is due for reconciliation only once that call must have ended.
+   */
+  private async submitWithFailover(
+    task: TaskEntity,
+    draft: TaskDraft,
+    first: UpstreamChannel,
+    operation: string,
+    timing: UpstreamTiming,
+    context: RequestContext | undefined,
+  ): Promise<UpstreamSubmitResult> {
+    const client = this.upstreams.client(draft.family);
+    const startedAt = this.clock.nowMs();
+    const tried = [first.id];
+    for (let channel = first; ;) {
+      const wireMsBefore = timing.upstreamMs;
+      try {
+        const accepted = await client.submit(channel, operation, draft.upstreamBody, {
+          callbackUrl: this.upstreamCallbackUrl(task),
+          clientReference: task.id,
+          timing,
+        });
+        this.upstreams.createEnded(channel, timing.upstreamMs - wireMsBefore);
+        return accepted;
+      } catch (error) {
+        const outcome = this.upstreams.createEnded(channel, timing.upstreamMs - wireMsBefore, error);
+        const next =
+          (outcome === 'refused' || outcome === 'out-of-balance') &&
+          !draft.channelId &&
+          tried.length < this.config.UPSTREAM_FAILOVER_MAX &&
+          this.clock.nowMs() - startedAt < this.config.UPSTREAM_TIMEOUT_MS
+            ? this.upstreams.pick(draft.family, draft.model.name, tried)
+            : null;
+        const failover = next && !tried.includes(next.id) ? next : null;
+        // One line per failed call: what the upstream said, and where the task goes next, if anywhere.
+        this.logger.warn(
+          {
+            ...upstreamFailureFields(error, channel),
+            taskId: task.id,
+            req: { id: context?.requestId },
+            ...(failover ? { to: failover.id, reason: outcome } : {}),
+          },
+          failover ? 'upstream create failed; trying the next channel' : 'upstream create failed',
+        );
+        if (!failover) throw error;
+        // A record no longer open (never expected: it is not due yet) is not sent anywhere else.
+        if (!(await this.moveToChannel(task, failover))) throw error;
+        tried.push(failover.id);
+        channel = failover;
+      }
+    }
+  }
+
+  private async moveToChannel(task: TaskEntity, next: UpstreamChannel): Promise<boolean> {
+    const now = this.clock.nowMs();
+    const changes = { channelId: next.id, syncDueAt: now + this.config.UPSTREAM_TIMEOUT_MS + 5000, updatedAt: now };
+    if (!(await this.tasks.updateIfOpen(task.id, changes))) return false;
+    this.upstreams.taskClosed(task.channelId);
+    Object.assign(task, changes);
+    this.upstreams.taskOpened(next.id);
+    return true;
   }
 
   /**
@@ -154,9 +236,7 @@ export class TaskEngine {
     if (error instanceof UpstreamRejectedError) {
       this.metrics.upstreamCalls.inc({ family: task.family, operation: task.action, outcome: 'rejected' });
       await this.lifecycle.reject(task, String(error.nativeCode), error.message);
-      return GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
-        native: { code: error.nativeCode, message: error.message },
-      });
+      return upstreamRejection(error);
     }
     if (error instanceof UpstreamOutcomeUnknownError) {
       // The request went out and no answer came: the upstream may have the task. Keep the
@@ -222,12 +302,15 @@ export class TaskEngine {
       createdAt: now,
       updatedAt: now,
       finishedAt: null,
-      // Set in the creation transaction: if this process dies mid-call, the worker finds the record once the call must have ended.
+      // Set in the creation transaction: if this process dies mid-call, the worker finds the record once the call must
+      // have ended.
       syncDueAt: null,
       syncAttempts: 0,
       leaseOwner: null,
       leaseUntil: null,
       deadlineAt: now + this.config.TASK_DEADLINE_MS,
+      // The creating request's span: the task's later spans, on any instance, join its trace.
+      traceContext: currentTraceparent(),
     } satisfies Partial<TaskEntity>);
     return task;
   }
@@ -238,9 +321,14 @@ export class TaskEngine {
   }
 }
 
-function duplicateExternalId(): GatewayError {
+/**
+ * Only a task the caller can see holds its external_task_id (a failed creation gives it back), so
+ * the message names that task; `holder` is unknown when a concurrent create took the ID first.
+ */
+function duplicateExternalId(holder?: string): GatewayError {
   return GatewayError.invalid(
-    'external_task_id must be unique for the account; this one is already used.',
+    `external_task_id must be unique for the account; this one is already used` +
+      (holder ? ` by task ${holder}.` : ' by another task.'),
     'external_task_id',
   );
 }

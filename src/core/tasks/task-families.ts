@@ -23,7 +23,10 @@ export abstract class TaskFamilies {
   abstract statusWords(family: FamilyId): FamilyStatusWords;
   /** The task's query answer, exactly as the family's query endpoint shows it (also the client callback body). */
   abstract present(task: TaskEntity): unknown;
-  /** The task's creation answer (body and headers), rebuilt from the record for an `Idempotency-Key` retry whose first answer was never stored; `requestId` is the retry's. */
+  /**
+   * The task's creation answer (body and headers), rebuilt from the record for an `Idempotency-Key` retry whose first
+   * answer was never stored; `requestId` is the retry's.
+   */
   abstract presentCreated(task: TaskEntity, requestId: string): CreatedAnswer;
   /** The upstream operation that creates and fetches tasks of this action. */
   abstract upstreamOperation(family: FamilyId, action: string): string;

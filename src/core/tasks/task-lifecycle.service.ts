@@ -1,12 +1,14 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { MetricsService } from '../../platform/metrics/metrics.service';
+import { withSpan } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
 import { UpstreamTaskSnapshot } from '../../upstream/upstream.types';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { LedgerService, SettlementCharge } from '../billing/ledger.service';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { PricingService } from '../billing/pricing.service';
+import { ResultKeeper } from '../results/result-keeper.service';
 import { CallbackOutbox } from './callbacks/callback-outbox.service';
 import { TaskEntity, TaskPhase } from './entities/task.entity';
 import { TaskFamilies } from './task-families';
@@ -33,6 +35,8 @@ export class TaskLifecycle {
     private readonly families: TaskFamilies,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
+    /** Absent where results are not kept (unit fakes). */
+    @Optional() private readonly results?: ResultKeeper,
   ) {}
 
   /** Records what the upstream said; ends the task when the upstream says it ended. */
@@ -82,16 +86,22 @@ export class TaskLifecycle {
       failureCode: code,
       failureReason: reason,
       updatedAt: this.clock.nowMs(),
+      // A creation the upstream never confirmed gives the caller's external_task_id back for a retry.
+      ...(code === CREATION_UNCONFIRMED ? { externalTaskId: null } : {}),
     });
   }
 
-  /** The upstream refused the create call (or could not take it): nothing is charged. */
+  /**
+   * The upstream refused the create call (or could not take it): nothing is charged, and the
+   * caller's external_task_id is free again (the record is no task to the caller, so it must not hold the ID).
+   */
   reject(task: TaskEntity, code: string, reason: string): Promise<TaskEntity> {
     return this.finish(task, 'rejected', {
       nativeStatus: this.families.statusWords(task.family).failed,
       outerStatus: 'FAILURE',
       failureCode: code,
       failureReason: reason,
+      externalTaskId: null,
     });
   }
 
@@ -104,7 +114,14 @@ export class TaskLifecycle {
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 
-  private async finish(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+  /** Settlement, as a span of the task's trace (inside the poll or the create that ended it). */
+  private finish(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+    return withSpan('task.settle', { 'gateway.task_id': task.id, 'gateway.phase': phase }, () =>
+      this.settle(task, phase, changes),
+    );
+  }
+
+  private async settle(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
     const now = this.clock.nowMs();
     const final: Partial<TaskEntity> = {
       ...changes,
@@ -125,6 +142,8 @@ export class TaskLifecycle {
       if (!(await this.tasks.updateIfOpen(task.id, final, tx))) return null;
       // The family's own records of what the task produced, committed with the switch (winner only).
       if (phase === 'succeeded') await this.families.onSucceeded(finished, tx);
+      // The result files' downloads are queued with the ending, so no restart can lose them.
+      if (phase === 'succeeded') await this.results?.enqueue(finished, tx);
       if (!creationFailed(finished)) await this.callbacks.enqueue(finished, tx);
       // The hold and the slot in the account row, last. False when the hold was already closed
       // (e.g. released when an unconfirmed task was adopted): the slot is freed on its own then.
@@ -218,12 +237,15 @@ export class TaskLifecycle {
   }
 }
 
+/** The failure code of a creation the upstream never confirmed (the sync worker found no such task). */
+export const CREATION_UNCONFIRMED = 'creation_unconfirmed';
+
 /**
  * The caller never got this task's ID: the upstream refused the create call (`rejected`), or the
  * creation was never confirmed. No client callback is sent for it (its ID answers 404).
  */
 export function creationFailed(task: Pick<TaskEntity, 'phase' | 'failureCode'>): boolean {
-  return task.phase === 'rejected' || (task.phase === 'failed' && task.failureCode === 'creation_unconfirmed');
+  return task.phase === 'rejected' || (task.phase === 'failed' && task.failureCode === CREATION_UNCONFIRMED);
 }
 
 /** Usage rows speak one naming style (snake_case, like the API): `durationSeconds` -> `duration_seconds`. */

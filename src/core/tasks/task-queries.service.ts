@@ -19,7 +19,7 @@ export interface TaskListRequest {
 /**
  * Reads of task records as their owner may see them: scoped to the account, to the family (and
  * action) of the route, to the models the key may use; a rejected creation is no task to the
- * caller. Anything else is 404 (CONTRACT §3: never reveal that it exists).
+ * caller. Anything else is 404: never reveal that it exists.
  */
 @Injectable()
 export class TaskQueries {
@@ -37,7 +37,10 @@ export class TaskQueries {
     return task;
   }
 
-  /** A page of the caller's tasks of one action, newest first (ties by ID, so pages never overlap), with the exact total. */
+  /**
+   * A page of the caller's tasks of one action, newest first (ties by ID, so pages never overlap), with the exact
+   * total.
+   */
   list(principal: Principal, request: TaskListRequest): Promise<{ items: TaskEntity[]; total: number }> {
     return this.tasks.list({
       accountId: principal.account.id,

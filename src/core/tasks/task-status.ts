@@ -11,7 +11,7 @@ export function isTerminal(phase: TaskPhase): boolean {
   return phase === 'succeeded' || phase === 'failed' || phase === 'rejected';
 }
 
-/** Family A list-item outer status (CONTRACT §4): SUCCESS only ever with 100%. */
+/** Family A list-item outer status: SUCCESS only ever with 100%. */
 export function outerStatusOf(phase: TaskPhase, state: UpstreamTaskState | null): OuterStatus {
   if (phase === 'submitting') return 'NOT_START';
   if (phase === 'succeeded') return 'SUCCESS';

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { CHANNEL, newFakes, snapshot } from '../../../test/support/fakes';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../../upstream/upstream.types';
@@ -152,6 +153,27 @@ describe('TaskSyncService.sync', () => {
     expect(f.callbacks.queued).toHaveLength(0);
   });
 
+  it('a failed task query is one WARN line: family, channel, HTTP status, the upstream message, task ID', async () => {
+    const f = newFakes();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('answered HTTP 502', 502));
+      const task = f.seedTask();
+      await f.sync.sync(task);
+      const lines = warn.mock.calls.filter(([fields]) => (fields as { taskId?: string }).taskId === task.id);
+      expect(lines).toHaveLength(1);
+      expect(lines[0][0]).toMatchObject({
+        family: task.family,
+        channel: task.channelId,
+        status: 502,
+        message: 'answered HTTP 502',
+        taskId: task.id,
+      });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('retry later on a task someone ended during the poll: the ended task is not made due again', async () => {
     const f = newFakes();
     const task = f.seedTask();
@@ -196,7 +218,10 @@ describe('TaskSyncService.sync', () => {
     expect(CHANNEL.id).toBe(task.channelId);
   });
 
-  /** Six syncs at once, each write held until released: which writes started while the first were held, and the most at once. */
+  /**
+   * Six syncs at once, each write held until released: which writes started while the first were held, and the most at
+   * once.
+   */
   async function burstOfSix(env: Record<string, string>, database: 'PostgreSQL' | 'SQLite') {
     const f = newFakes(env);
     const sync = new TaskSyncService(

@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { bulkhead, BulkheadPolicy } from 'cockatiel';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
+import { withTaskSpan } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
+import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
 import { UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
 import { LedgerService } from '../billing/ledger.service';
 import { TaskEntity } from './entities/task.entity';
-import { TaskLifecycle } from './task-lifecycle.service';
+import { CREATION_UNCONFIRMED, TaskLifecycle } from './task-lifecycle.service';
 import { TaskFamilies } from './task-families';
 import { phaseOf } from './task-status';
 import { TasksRepository } from './tasks.repository';
@@ -27,9 +29,9 @@ export const DEFAULT_PG_SYNC_WRITES = 4;
  * answer (the snapshot's update, a settlement's transaction) runs at most SYNC_WRITE_CONCURRENCY
  * at a time, queued in arrival order. Answers that come back together would otherwise start their
  * writes together, each taking a pooled connection for its transaction: a burst of them left
- * clients' requests waiting for connections and for the event loop (bench/README.md, "Ninth
- * pass"). On SQLite the writes of one turn share a group commit and hold no connection; bounding
- * them there only made the commits smaller, so they are not bounded unless the setting says so.
+ * clients' requests waiting for connections and for the event loop. On SQLite the writes of one
+ * turn share a group commit and hold no connection; bounding them there only made the commits
+ * smaller, so they are not bounded unless the setting says so.
  */
 @Injectable()
 export class TaskSyncService {
@@ -52,7 +54,17 @@ export class TaskSyncService {
     if (limit !== undefined) this.writes = bulkhead(limit, Infinity);
   }
 
-  async sync(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
+  /** One sync of one task, as a span of the task's trace (a child of the request that created it). */
+  sync(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
+    return withTaskSpan(
+      'task.sync',
+      task.traceContext,
+      { 'gateway.task_id': task.id, 'gateway.family': task.family, 'gateway.channel': task.channelId },
+      () => this.syncOnce(task, timing),
+    );
+  }
+
+  private async syncOnce(task: TaskEntity, timing?: UpstreamTiming): Promise<TaskEntity> {
     const pastDeadline = this.clock.nowMs() >= task.deadlineAt;
     try {
       if (task.phase === 'submitting' || !task.upstreamTaskId) {
@@ -120,7 +132,7 @@ export class TaskSyncService {
     return this.write(() =>
       this.lifecycle.failByGateway(
         task,
-        'creation_unconfirmed',
+        CREATION_UNCONFIRMED,
         'The upstream never confirmed this task; nothing was charged.',
       ),
     );
@@ -130,19 +142,28 @@ export class TaskSyncService {
     return this.write(() => this.recordFailedSync(task, error));
   }
 
+  /** The failed call's fields for the log; the channel is the task's (gone from the configuration: named only). */
+  private failureFields(task: TaskEntity, error: unknown): Record<string, unknown> {
+    const channel = this.upstreams.channel(task.channelId);
+    if (channel) return { ...upstreamFailureFields(error, channel) };
+    return {
+      family: task.family,
+      channel: task.channelId,
+      message: error instanceof Error ? error.message : String(error),
+    };
+  }
+
   private async recordFailedSync(task: TaskEntity, error: unknown): Promise<TaskEntity> {
     const attempts = task.syncAttempts + 1;
-    // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept as the native status.
+    // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept
+    // as the native status.
     const lost = error instanceof UpstreamTaskLostError ? error : null;
     if (lost && task.nativeStatus === lost.nativeStatus)
       return this.lifecycle.failByGateway(task, 'upstream_task_expired', lost.reason);
     if (!lost && error instanceof UpstreamTaskNotFoundError && attempts >= MAX_NOT_FOUND) {
       return this.lifecycle.failByGateway(task, 'upstream_task_lost', 'The upstream no longer knows this task.');
     }
-    this.logger.warn(
-      { taskId: task.id, err: error instanceof Error ? error.message : String(error) },
-      'task sync failed; will retry',
-    );
+    this.logger.warn({ ...this.failureFields(task, error), taskId: task.id }, 'upstream task query failed; will retry');
     const changes = {
       ...(lost ? { nativeStatus: lost.nativeStatus } : {}),
       syncAttempts: attempts,

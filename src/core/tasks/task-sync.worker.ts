@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { AppConfig } from '../../platform/config/app-config';
 import { newId } from '../../platform/ids/ids';
 import { MetricsService } from '../../platform/metrics/metrics.service';
+import { untraced } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
 import { WorkerLoop } from '../../platform/workers/worker-loop';
 import { runPool } from './run-pool';
@@ -50,7 +51,10 @@ export class TaskSyncWorker implements OnApplicationBootstrap, OnApplicationShut
   async runCycle(): Promise<number> {
     const started = process.hrtime.bigint();
     const now = this.clock.nowMs();
-    const due = await this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE);
+    // The scan is not traced (an idle one every cycle on every instance); each task's sync is, in its own trace.
+    const due = await untraced(() => this.tasks.claimDue(this.owner, now, now + LEASE_MS, this.config.SYNC_BATCH_SIZE));
+    for (const task of due)
+      if (task.syncDueAt !== null) this.metrics.syncLagSeconds.observe(Math.max(0, now - task.syncDueAt) / 1000);
     await runPool(due, this.config.SYNC_CONCURRENCY, (task) => this.sync.sync(task));
     this.metrics.syncCycleSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
     return due.length;

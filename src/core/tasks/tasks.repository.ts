@@ -46,7 +46,7 @@ export class TasksRepository implements HoldGate {
    * statement of data-modifying CTEs (atomic on its own; run it with `manager` undefined, e.g.
    * through `TransactionRunner.runAtomic`); on SQLite the same statements, to be run inside a
    * transaction (`runAtomic` queues one). The cap is checked before the balance. See
-   * bench/README.md, "Round trips per create".
+   * docs/benchmarks.md, "Round trips per create".
    */
   async open(task: TaskEntity, hold: LedgerEntryEntity, cap: number, manager?: EntityManager): Promise<OpenOutcome> {
     const amount = Math.trunc(hold.amount);
@@ -100,7 +100,7 @@ export class TasksRepository implements HoldGate {
    * and the account compared here: with `"account_id" = ?` in the WHERE, PostgreSQL planned the
    * named statement on a table without statistics (a fresh database, until autovacuum's first
    * ANALYZE) through `idx_tasks_account_action_created`, and a connection kept that plan, reading
-   * every task of the account on each query (bench/README.md, "Tenth pass").
+   * every task of the account on each query.
    */
   async findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
     const task = await this.hot.findOne(undefined, TaskEntity, '"id" = ?', [id]);
@@ -111,15 +111,20 @@ export class TasksRepository implements HoldGate {
     return this.repo.findOneBy({ callbackToken: token });
   }
 
-  async externalIdTaken(accountId: string, externalTaskId: string): Promise<boolean> {
-    return (await this.repo.countBy({ accountId, externalTaskId })) > 0;
+  /** The ID of the task holding this external_task_id (a failed creation holds none: its ID was cleared). */
+  async externalIdHolder(accountId: string, externalTaskId: string): Promise<string | null> {
+    const holder = await this.repo.findOne({ where: { accountId, externalTaskId }, select: { id: true } });
+    return holder?.id ?? null;
   }
 
   async update(id: string, changes: Partial<TaskEntity>): Promise<void> {
     await this.repo.update({ id }, changes as never);
   }
 
-  /** Changes a task only while it is open (submitting or active): true for the one caller that did, so an ended task is never reopened or ended twice. */
+  /**
+   * Changes a task only while it is open (submitting or active): true for the one caller that did, so an ended task is
+   * never reopened or ended twice.
+   */
   async updateIfOpen(id: string, changes: Partial<TaskEntity>, manager?: EntityManager): Promise<boolean> {
     return (
       (await this.hot.update(manager, TaskEntity, changes, `"id" = ? AND "phase" IN ('submitting', 'active')`, [
@@ -173,7 +178,10 @@ export class TasksRepository implements HoldGate {
     return task ?? null;
   }
 
-  /** Tasks not yet ended (submitting or active): every open task has a sync due time. Cost: an index-only count over open rows. */
+  /**
+   * Tasks not yet ended (submitting or active): every open task has a sync due time. Cost: an index-only count over
+   * open rows.
+   */
   async countOpen(): Promise<number> {
     const row = await this.hot.first(
       undefined,

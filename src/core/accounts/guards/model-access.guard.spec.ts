@@ -1,4 +1,4 @@
-import { ExecutionContext } from '@nestjs/common';
+import { Controller, ExecutionContext, Get, Post } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GatewayError } from '../../../platform/errors';
 import { Capability } from '../../models/model-catalogue';
@@ -6,7 +6,13 @@ import { Principal } from '../principal';
 import { AuthenticatedRequest } from './authenticated-request';
 import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { klModelSelection } from '../../../families/kl/kl-model-selection';
-import { CapabilityRequirement, ModelAccessGuard, ModelSelection, modelFromBody } from './model-access.guard';
+import {
+  CapabilityRequirement,
+  ModelAccessGuard,
+  ModelSelection,
+  RequiresCapability,
+  modelFromBody,
+} from './model-access.guard';
 
 function principal(grants: Record<string, Capability[]>, keyModels: string[] | null = null): Principal {
   return {
@@ -105,5 +111,65 @@ describe('ModelAccessGuard: body model and routes without a model', () => {
     expect(errorOf(() => run('none', 'voices', {}, principal({ 'kl-v1': ['voices'] }, ['vdq3'])))).toMatchObject({
       status: 403,
     });
+  });
+});
+
+describe('ModelAccessGuard: one rule for reads, messages that say what to do', () => {
+  @Controller('ax/api/v1')
+  class AxLike {
+    @Post('tasks')
+    @RequiresCapability('reference2video', modelFromBody)
+    create(): void {}
+    @Get('tasks/:id')
+    @RequiresCapability('reference2video', 'none')
+    get(): void {}
+  }
+  @Controller('vd/ent/v2')
+  class VdLike {
+    @Post('reference2video')
+    @RequiresCapability('reference2video', modelFromBody)
+    create(): void {}
+    @Get('tasks/:id')
+    @RequiresCapability('reference2video', 'none')
+    get(): void {}
+  }
+  @Controller('kl/v1/videos/multi-elements')
+  class KlLike {
+    @Get()
+    @RequiresCapability('editing.task', 'none')
+    list(): void {}
+  }
+
+  function on(controller: { prototype: object }, method: string, body: unknown, who: Principal): AuthenticatedRequest {
+    const req = { body, principal: who } as AuthenticatedRequest;
+    const handler = (controller.prototype as Record<string, unknown>)[method];
+    const context = {
+      getHandler: () => handler,
+      getClass: () => controller,
+      switchToHttp: () => ({ getRequest: () => req }),
+    } as unknown as ExecutionContext;
+    new ModelAccessGuard(new Reflector(), FAMILY_REGISTRY).canActivate(context);
+    return req;
+  }
+
+  const vdOnly = principal({ vdq3: ['reference2video'] });
+
+  it('a read needs a usable model of the route’s own family: family C only reads neither A nor B', () => {
+    expect(() => on(VdLike, 'get', {}, vdOnly)).not.toThrow();
+    expect(errorOf(() => on(AxLike, 'get', {}, vdOnly))).toMatchObject({ status: 403, code: 'permission_denied' });
+    expect(errorOf(() => on(KlLike, 'list', {}, vdOnly))).toMatchObject({ status: 403, code: 'permission_denied' });
+  });
+
+  it('an unknown model suggests the closest name the key may use', () => {
+    const error = errorOf(() => on(VdLike, 'create', { model: 'vdq-3' }, vdOnly));
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect(error.message).toContain("Did you mean 'vdq3'?");
+  });
+
+  it('a model of another family names the path that serves it', () => {
+    const both = principal({ vdq3: ['reference2video'], 'wx2.7-r2v': ['reference2video'] });
+    const error = errorOf(() => on(VdLike, 'create', { model: 'wx2.7-r2v' }, both));
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect(error.message).toMatch(/family ax model; send it to POST \/ax\/api\/v1\//);
   });
 });

@@ -1,8 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GatewayError } from '../../../platform/errors';
-import { Capability, ModelCatalogue } from '../../models/model-catalogue';
+import { Capability, ModelCatalogue, ModelDescriptor } from '../../models/model-catalogue';
 import { AuthenticatedRequest } from './authenticated-request';
+import { closestName } from './closest-name';
+import { noteModelRoute, routeFamily, routeFor } from './model-routes';
 
 /** Which model a request names, and the body field it came from (for `param`). */
 export interface SelectedModelName {
@@ -12,8 +14,8 @@ export interface SelectedModelName {
 
 /**
  * How a route names its model: a selector reading the body (each family brings its own rule;
- * `modelFromBody` is the common one), or `none` for reads, where the account needs some model
- * with the capability.
+ * `modelFromBody` is the common one), or `none` for reads (lists and queries), where the account
+ * and the key need some model of the route's family with the capability: the one rule of every read.
  */
 export type ModelSelector = (body: unknown) => SelectedModelName;
 export type ModelSelection = ModelSelector | 'none';
@@ -24,8 +26,19 @@ export interface CapabilityRequirement {
 }
 
 export const CAPABILITY_KEY = 'gateway:capability';
-export const RequiresCapability = (capability: Capability, selection: ModelSelection) =>
-  SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
+export function RequiresCapability(
+  capability: Capability,
+  selection: ModelSelection,
+): MethodDecorator & ClassDecorator {
+  const requirement = SetMetadata(CAPABILITY_KEY, { capability, selection } satisfies CapabilityRequirement);
+  const decorator = (target: object, key?: string | symbol, descriptor?: PropertyDescriptor): void => {
+    // A route that takes a model is where a model of its family belongs: named to callers who sent it elsewhere.
+    if (selection !== 'none' && descriptor) noteModelRoute(capability, target, descriptor.value);
+    if (key !== undefined && descriptor) requirement(target, key, descriptor);
+    else requirement(target as () => void);
+  };
+  return decorator as MethodDecorator & ClassDecorator;
+}
 
 /** The common rule: the body's `model`, required. */
 export const modelFromBody: ModelSelector = (body) => {
@@ -44,7 +57,7 @@ export function shownModelName(name: string): string {
   return name.length > 64 ? `${name.slice(0, 64)}...` : name;
 }
 
-/** May this account (and this key) use this model here? 404 `model_not_found` / 403 `permission_denied` (CONTRACT §3). */
+/** May this account (and this key) use this model here? 404 `model_not_found` / 403 `permission_denied`. */
 @Injectable()
 export class ModelAccessGuard implements CanActivate {
   private readonly requirements = new WeakMap<object, CapabilityRequirement | null>();
@@ -59,25 +72,65 @@ export class ModelAccessGuard implements CanActivate {
     if (!requirement) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const { grants, apiKey } = req.principal;
+    const family = routeFamily(context.getClass());
     if (requirement.selection === 'none') {
-      if (!hasUsableModel(grants, apiKey.models, requirement.capability))
-        throw GatewayError.forbidden(`This key has no model enabled for ${requirement.capability}.`);
+      if (!this.hasUsableModel(req, requirement.capability, family))
+        throw GatewayError.forbidden(
+          `This key has no model enabled for ${requirement.capability}${family ? ` in family ${family}` : ''}.`,
+        );
       return true;
     }
     const { name, param } = requirement.selection(req.body);
     const model = this.catalogue.find(name);
     const capabilities = grants.get(name);
-    if (!model || !capabilities) throw GatewayError.modelNotFound(shownModelName(name), param);
+    if (!model || !capabilities) throw this.unknownModel(req, name, param, requirement.capability, family);
     if (!model.capabilities.includes(requirement.capability) || !capabilities.includes(requirement.capability)) {
       throw GatewayError.forbidden(
         `The model '${name}' is not enabled for ${requirement.capability} on this account.`,
         param,
       );
     }
+    // A model that has this capability in another family: the message names the route that serves it.
+    if (family && model.family !== family) throw wrongFamily(model, requirement.capability, param);
     if (!keyAllowsModel(apiKey.models, name))
       throw GatewayError.forbidden(`This API key may not use the model '${name}'.`, param);
     req.selectedModel = model;
     return true;
+  }
+
+  /** Some model of the account (of the route's family, when it has one) has the capability and the key may use it. */
+  private hasUsableModel(req: AuthenticatedRequest, capability: Capability, family: string | undefined): boolean {
+    return this.usableNames(req, capability, family).length > 0;
+  }
+
+  private usableNames(req: AuthenticatedRequest, capability: Capability, family: string | undefined): string[] {
+    const { grants, apiKey } = req.principal;
+    const names: string[] = [];
+    for (const [model, caps] of grants) {
+      if (!caps.includes(capability) || !keyAllowsModel(apiKey.models, model)) continue;
+      if (family && this.catalogue.find(model)?.family !== family) continue;
+      names.push(model);
+    }
+    return names;
+  }
+
+  /** 404 `model_not_found`, suggesting the closest name this key may use here. */
+  private unknownModel(
+    req: AuthenticatedRequest,
+    name: string,
+    param: string,
+    capability: Capability,
+    family: string | undefined,
+  ): GatewayError {
+    const error = GatewayError.modelNotFound(shownModelName(name), param);
+    const usable = this.usableNames(req, capability, family);
+    const suggestion = closestName(name, usable);
+    const hint = suggestion
+      ? ` Did you mean '${suggestion}'?`
+      : usable.length > 0
+        ? ` Models this key may use here: ${usable.slice(0, 10).join(', ')}.`
+        : ' This key has no model enabled here.';
+    return new GatewayError(error.status, error.code, error.message + hint, param);
   }
 
   /** The route's requirement, read from its metadata once per handler (the metadata does not change after start). */
@@ -101,14 +154,16 @@ export class ModelAccessGuard implements CanActivate {
   }
 }
 
-/** Some model of the account has the capability and the key may use it. */
-function hasUsableModel(
-  grants: ReadonlyMap<string, readonly Capability[]>,
-  keyModels: readonly string[] | null,
-  capability: Capability,
-): boolean {
-  for (const [model, caps] of grants) if (caps.includes(capability) && keyAllowsModel(keyModels, model)) return true;
-  return false;
+/** 404 `model_not_found` here: the model is served under another family's path, which the message names. */
+function wrongFamily(model: ModelDescriptor, capability: Capability, param: string): GatewayError {
+  const route = routeFor(model.family, capability);
+  return new GatewayError(
+    404,
+    'model_not_found',
+    `The model '${model.name}' is not served on this path: it is a family ${model.family} model; ` +
+      (route ? `send it to ${route}.` : `send it under /${model.family}/.`),
+    param,
+  );
 }
 
 /** A key restricted to some models reaches nothing else, reads included. */

@@ -26,7 +26,7 @@ function thrown(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-/** Family C resolutions per model, as SPEC.md lists them (both call modes). */
+/** Family C resolutions per model, as the vendor offers them (both call modes). */
 const VD_RESOLUTIONS: Record<string, string[]> = {
   'vdq3-mix': ['720p', '1080p'],
   'vdq3-turbo': ['540p', '720p', '1080p'],

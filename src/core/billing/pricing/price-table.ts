@@ -17,9 +17,10 @@ import { GatewayError } from '../../../platform/errors';
 import { firstViolation } from '../../../platform/validation/validate-dto';
 import { BP_ONE } from './units';
 import type { PricingCatalogue } from './pricing-catalogue';
+import type { ModelPrice } from './pricing-rules';
 
 /**
- * The pricing table (CONTRACT.md §5): one entry per catalogue model, integer units only.
+ * The pricing table: one entry per catalogue model, integer units only.
  * The same DTO classes validate the shipped config file and an admin `PUT /admin/v1/prices` body.
  */
 
@@ -38,9 +39,6 @@ export const Price = () => compose(IsInt(), Min(0), Max(MAX_PRICE));
 /** A multiplier in basis points; the bounds fix its direction (a discount cannot raise the price). */
 export const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(min), Max(max));
 export const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
-
-/** A model's price entry: its shape is its family's (`FamilyDefinition.pricing.entry`). */
-export type ModelPrice = object;
 
 /** The table's top level; `models` is checked entry by entry against its family's class. */
 export class PriceTableDto {

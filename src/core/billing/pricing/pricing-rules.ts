@@ -1,5 +1,4 @@
 import { FamilyId } from '../../models/model-catalogue';
-import { ModelPrice } from './price-table';
 import { applyBasisPoints, multiply, wholeNumber } from './units';
 
 /**
@@ -7,6 +6,9 @@ import { applyBasisPoints, multiply, wholeNumber } from './units';
  * tier, multipliers switched on by usage flags, flat surcharges per counted item. Families build
  * their rules with `timed` and `flat`; the engine reads them, never names them.
  */
+/** A model's price entry: its shape is its family's (`FamilyDefinition.pricing.entry`). */
+export type ModelPrice = object;
+
 /** `[line name, amount in units]`; the lines of a charge add up to its amount. */
 export type Line = [string, number];
 

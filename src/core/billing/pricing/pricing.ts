@@ -9,7 +9,10 @@ export interface Charge {
   /** Integer >= 0, in the table's `unit`. */
   amount: number;
   priceVersion: number;
-  /** Named lines (`base`, `audio`, `off_peak`, `silent`, `reference_images`, ...) that sum to `amount`; discounts are negative. */
+  /**
+   * Named lines (`base`, `audio`, `off_peak`, `silent`, `reference_images`, ...) that sum to `amount`; discounts are
+   * negative.
+   */
   breakdown: Record<string, number>;
 }
 
@@ -59,7 +62,9 @@ export function estimateCharge(
   return charge(catalogue, table, modelName, usage, requestedSeconds(catalogue, usage));
 }
 
-/** The seconds a finished task is billed for: output seconds (started seconds count whole), at most the requested ones. */
+/**
+ * The seconds a finished task is billed for: output seconds (started seconds count whole), at most the requested ones.
+ */
 export function billedSeconds(
   catalogue: PricingCatalogue,
   usage: BillableUsage,

@@ -3,6 +3,7 @@ import axios from 'axios';
 import { useAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import { AppConfig } from '../../../platform/config/app-config';
+import { untraced, withTaskSpan } from '../../../platform/telemetry/spans';
 import { Clock } from '../../../platform/time/clock';
 import { AccountsRepository } from '../../accounts/repositories/accounts.repository';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
@@ -44,8 +45,19 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
   }
 
   async runCycle(): Promise<number> {
-    const due = await this.outbox.due(this.clock.nowMs(), BATCH);
-    await runPool(due, CONCURRENCY, (delivery) => this.attempt(delivery));
+    const due = await untraced(() => this.outbox.due(this.clock.nowMs(), BATCH));
+    await runPool(due, CONCURRENCY, (delivery) =>
+      withTaskSpan(
+        'callback.deliver',
+        delivery.traceContext,
+        {
+          'gateway.task_id': delivery.taskId,
+          'gateway.delivery_id': delivery.id,
+          'gateway.attempt': delivery.attempts + 1,
+        },
+        () => this.attempt(delivery),
+      ),
+    );
     return due.length;
   }
 

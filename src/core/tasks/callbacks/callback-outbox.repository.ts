@@ -15,7 +15,10 @@ export class CallbackOutboxRepository {
     this.hot = HotSql.of(dataSource);
   }
 
-  /** Written with the task's ending and never read back there: on PostgreSQL it goes out with the COMMIT (`HotSql.insertAtCommit`). */
+  /**
+   * Written with the task's ending and never read back there: on PostgreSQL it goes out with the COMMIT
+   * (`HotSql.insertAtCommit`).
+   */
   async add(manager: EntityManager | undefined, delivery: CallbackDeliveryEntity): Promise<void> {
     await this.hot.insertAtCommit(manager, CallbackDeliveryEntity, delivery);
   }

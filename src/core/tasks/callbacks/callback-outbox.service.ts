@@ -4,6 +4,7 @@ import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
 import { TaskEntity } from '../entities/task.entity';
 import { TaskFamilies } from '../task-families';
+import { taskFaceOf } from '../task-faces';
 import { CallbackOutboxRepository } from './callback-outbox.repository';
 
 /** Queues a client callback with the task's query body; the callback worker delivers it. */
@@ -23,13 +24,15 @@ export class CallbackOutbox {
       taskId: task.id,
       accountId: task.accountId,
       url: task.callbackUrl,
-      body: JSON.stringify(this.families.present(task)),
+      // A task created through another face (the OpenAI-shaped API) is told in that face's shape.
+      body: JSON.stringify(taskFaceOf(task)?.callbackBody(task) ?? this.families.present(task)),
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,
       lastError: null,
       createdAt: now,
       updatedAt: now,
+      traceContext: task.traceContext,
     });
   }
 }

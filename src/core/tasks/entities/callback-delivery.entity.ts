@@ -17,4 +17,6 @@ export class CallbackDeliveryEntity {
   @Column({ type: 'text', name: 'last_error', nullable: true }) lastError: string | null;
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;
   @Column(BigIntColumnOptions({ name: 'updated_at' })) updatedAt: number;
+  /** The task's `traceparent`, so the delivery's span joins the task's trace. */
+  @Column({ type: 'varchar', length: 55, name: 'trace_context', nullable: true }) traceContext: string | null;
 }

@@ -1,7 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { BigIntColumnOptions, JsonColumnOptions } from '../../../platform/database/columns';
 
-/** One `Idempotency-Key` of one account: tied to its task when the task is created, then the first response to replay (24 h). */
+/**
+ * One `Idempotency-Key` of one account: tied to its task when the task is created, then the first response to replay
+ * (24 h).
+ */
 @Entity('idempotency_records')
 export class IdempotencyRecordEntity {
   @PrimaryColumn({ type: 'varchar', length: 64, name: 'account_id' }) accountId: string;
@@ -14,7 +17,10 @@ export class IdempotencyRecordEntity {
     string,
     string
   > | null;
-  /** The task created under this key, written in the creation transaction (null: none yet, or a record of an older version). */
+  /**
+   * The task created under this key, written in the creation transaction (null: none yet, or a record of an older
+   * version).
+   */
   @Column({ type: 'varchar', length: 64, name: 'task_id', nullable: true }) taskId: string | null;
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;
   @Column(BigIntColumnOptions({ name: 'expires_at' })) expiresAt: number;

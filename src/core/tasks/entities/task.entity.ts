@@ -10,11 +10,10 @@ import type { BillableUsage } from '../../billing/billable-usage';
  * succeeded | failed; rejected when the upstream refused the create call.
  */
 export type TaskPhase = 'submitting' | 'active' | 'succeeded' | 'failed' | 'rejected';
-export const TERMINAL_PHASES: readonly TaskPhase[] = ['succeeded', 'failed', 'rejected'];
 
 export type BillingState = 'held' | 'settled' | 'released';
 
-/** Family A list-item outer status (CONTRACT §4). */
+/** Family A list-item outer status. */
 export type OuterStatus = 'NOT_START' | 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS' | 'FAILURE' | 'SUCCESS' | 'UNKNOWN';
 
 export interface TaskResult {
@@ -75,4 +74,6 @@ export class TaskEntity {
   @Column({ type: 'varchar', length: 64, name: 'lease_owner', nullable: true }) leaseOwner: string | null;
   @Column(BigIntColumnOptions({ name: 'lease_until', nullable: true })) leaseUntil: number | null;
   @Column(BigIntColumnOptions({ name: 'deadline_at' })) deadlineAt: number;
+  /** W3C `traceparent` of the creating request's span: the task's later spans join its trace. Null with tracing off. */
+  @Column({ type: 'varchar', length: 55, name: 'trace_context', nullable: true }) traceContext: string | null;
 }

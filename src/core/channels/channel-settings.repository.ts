@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { ChannelSettingEntity } from './channel-setting.entity';
+
+/** The operators' run-time channel changes, and the open-task count per channel they are judged against. */
+@Injectable()
+export class ChannelSettingsRepository {
+  constructor(
+    @InjectRepository(ChannelSettingEntity) private readonly repo: Repository<ChannelSettingEntity>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  all(): Promise<ChannelSettingEntity[]> {
+    return this.repo.find();
+  }
+
+  findById(channelId: string): Promise<ChannelSettingEntity | null> {
+    return this.repo.findOneBy({ channelId });
+  }
+
+  async save(setting: ChannelSettingEntity): Promise<void> {
+    await this.repo.upsert(setting, ['channelId']);
+  }
+
+  /** Tasks created and not yet ended, per channel, across every instance. */
+  async openTasksByChannel(): Promise<Map<string, number>> {
+    const rows: Array<{ channel_id: string; n: string | number }> = await this.dataSource.query(
+      `SELECT "channel_id", COUNT(*) AS "n" FROM "tasks" WHERE "phase" IN ('submitting', 'active') GROUP BY "channel_id"`,
+    );
+    return new Map(rows.map((row) => [row.channel_id, Number(row.n)]));
+  }
+}

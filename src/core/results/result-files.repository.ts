@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { HotSql } from '../../platform/database/hot-sql';
+import { ResultFileEntity } from './result-file.entity';
+
+/** Persistence of kept result files: the download queue and the record of each copy. */
+@Injectable()
+export class ResultFilesRepository {
+  private readonly isPostgres: boolean;
+  private readonly hot: HotSql;
+
+  constructor(
+    @InjectRepository(ResultFileEntity) private readonly repo: Repository<ResultFileEntity>,
+    dataSource: DataSource,
+  ) {
+    this.isPostgres = dataSource.options.type === 'postgres';
+    this.hot = HotSql.of(dataSource);
+  }
+
+  /** Queued with the task's terminal switch; on PostgreSQL it goes out with the COMMIT (`HotSql.insertAtCommit`). */
+  async add(manager: EntityManager | undefined, file: ResultFileEntity): Promise<void> {
+    await this.hot.insertAtCommit(manager, ResultFileEntity, file);
+  }
+
+  /**
+   * Leases up to `limit` due downloads to `owner` until `leaseUntil`, oldest due first; a lease
+   * left by a dead instance is taken over once it has run out. PostgreSQL skips rows another
+   * instance is leasing (FOR UPDATE SKIP LOCKED); SQLite has one writer anyway.
+   */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<ResultFileEntity[]> {
+    const lock = this.isPostgres ? ' FOR UPDATE SKIP LOCKED' : '';
+    const sql =
+      'UPDATE "result_files" SET "lease_owner" = ?, "lease_until" = ?, "attempts" = "attempts" + 1 WHERE "id" IN (' +
+      'SELECT "id" FROM "result_files" WHERE "next_attempt_at" <= ? AND ("lease_until" IS NULL OR "lease_until" < ?) ' +
+      `ORDER BY "next_attempt_at" LIMIT ?${lock})`;
+    return this.hot.returning(undefined, ResultFileEntity, sql, [owner, leaseUntil, now, now, limit]);
+  }
+
+  /** Records an attempt's outcome, only while `owner` still holds the lease (a taken-over lease wins). */
+  async settle(id: string, owner: string, changes: Partial<ResultFileEntity>): Promise<boolean> {
+    const done = { ...changes, leaseOwner: null, leaseUntil: null };
+    return (
+      (await this.hot.update(undefined, ResultFileEntity, done, '"id" = ? AND "lease_owner" = ?', [id, owner])) > 0
+    );
+  }
+
+  findById(id: string): Promise<ResultFileEntity | null> {
+    return this.hot.findOne(undefined, ResultFileEntity, '"id" = ?', [id]);
+  }
+
+  forTask(taskId: string): Promise<ResultFileEntity[]> {
+    return this.repo.find({ where: { taskId }, order: { slot: 'ASC' } });
+  }
+
+  forTasks(taskIds: string[]): Promise<ResultFileEntity[]> {
+    return taskIds.length ? this.repo.find({ where: { taskId: In(taskIds) } }) : Promise.resolve([]);
+  }
+
+  /** Stored copies whose retention has run out, oldest first. */
+  expired(now: number, limit: number): Promise<ResultFileEntity[]> {
+    return this.repo
+      .createQueryBuilder('f')
+      .where('f.expires_at <= :now', { now })
+      .orderBy('f.expires_at', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /** Marks a stored copy removed; false when another sweeper already did. */
+  async markRemoved(id: string, now: number): Promise<boolean> {
+    const changes = { status: 'removed' as const, expiresAt: null, updatedAt: now };
+    return (
+      (await this.hot.update(undefined, ResultFileEntity, changes, '"id" = ? AND "status" = ?', [id, 'stored'])) > 0
+    );
+  }
+
+  /** Bytes of every stored copy (what counts against RESULT_STORE_MAX_BYTES). */
+  async storedBytes(): Promise<number> {
+    const row = await this.hot.first(
+      undefined,
+      'SELECT coalesce(sum("size_bytes"), 0) AS "bytes" FROM "result_files" WHERE "status" = ?',
+      ['stored'],
+    );
+    return Number(row?.bytes ?? 0);
+  }
+
+  /** Files by status, for metrics and readiness. */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows: Array<{ status: string; n: string | number }> = await this.repo
+      .createQueryBuilder('f')
+      .select('f.status', 'status')
+      .addSelect('count(*)', 'n')
+      .groupBy('f.status')
+      .getRawMany();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+}

@@ -1,0 +1,65 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../platform/config/app-config';
+import { newId } from '../../platform/ids/ids';
+import { untraced, withTaskSpan } from '../../platform/telemetry/spans';
+import { Clock } from '../../platform/time/clock';
+import { WorkerLoop } from '../../platform/workers/worker-loop';
+import { runPool } from '../tasks/run-pool';
+import { ResultFilesRepository } from './result-files.repository';
+import { ResultKeeper } from './result-keeper.service';
+
+/**
+ * Works the keep queue off the request path: each cycle leases due downloads (the lease is one
+ * download's whole time limit, so two instances never fetch the same file at once, and a dead
+ * instance's downloads come back once it runs out) and runs them through a bounded pool.
+ */
+@Injectable()
+export class ResultKeepWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ResultKeepWorker');
+  private readonly owner = newId('worker');
+  private readonly loop = new WorkerLoop(
+    'result keep',
+    this.logger,
+    () => this.runCycle(),
+    () => this.idleMs(),
+  );
+
+  constructor(
+    private readonly files: ResultFilesRepository,
+    private readonly keeper: ResultKeeper,
+    private readonly clock: Clock,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const batch = this.config.RESULT_DOWNLOAD_CONCURRENCY;
+    // A full batch means more is due: go again at once.
+    if (this.config.WORKERS_ENABLED && this.keeper.enabled)
+      this.loop.start(0, (count) => ((count ?? 0) >= batch ? 0 : this.idleMs()));
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One cycle: lease due downloads and run them; returns how many were leased. */
+  async runCycle(): Promise<number> {
+    const now = this.clock.nowMs();
+    const limit = this.config.RESULT_DOWNLOAD_CONCURRENCY;
+    const leaseUntil = now + this.config.RESULT_DOWNLOAD_TIMEOUT_MS + 1000;
+    const due = await untraced(() => this.files.claimDue(this.owner, now, leaseUntil, limit));
+    await runPool(due, limit, (file) =>
+      withTaskSpan(
+        'result.download',
+        file.traceContext,
+        { 'gateway.task_id': file.taskId, 'gateway.result_slot': file.slot, 'gateway.result_attempt': file.attempts },
+        () => this.keeper.keep(file, this.owner),
+      ),
+    );
+    return due.length;
+  }
+
+  private idleMs(): number {
+    return Math.min(this.config.SYNC_INTERVAL_MS * 5, 1000);
+  }
+}

@@ -1,0 +1,138 @@
+import { Logger } from '@nestjs/common';
+import { existsSync, mkdtempSync, readFileSync } from 'fs';
+import { createServer, Server } from 'http';
+import { AddressInfo } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { loadConfig } from '../../platform/config/app-config';
+import { MetricsService } from '../../platform/metrics/metrics.service';
+import { FsObjectStore } from '../../platform/storage/fs-object-store';
+import { ManualClock } from '../../platform/time/clock';
+import { ResultFileEntity } from './result-file.entity';
+import { ResultFilesRepository } from './result-files.repository';
+import { ResultKeeper } from './result-keeper.service';
+import { ResultMetrics } from './result-metrics';
+
+/** What the keeper asks of its repository: the outcome of each attempt, recorded under the lease. */
+class FakeFiles {
+  settled: Array<Partial<ResultFileEntity>> = [];
+  stored = 0;
+  settle(_id: string, _owner: string, changes: Partial<ResultFileEntity>): Promise<boolean> {
+    this.settled.push(changes);
+    return Promise.resolve(true);
+  }
+  storedBytes(): Promise<number> {
+    return Promise.resolve(this.stored);
+  }
+  countByStatus(): Promise<Record<string, number>> {
+    return Promise.resolve({});
+  }
+}
+
+/** An upstream answering each path as told. */
+function upstream(routes: Record<string, { status: number; type?: string; body?: Buffer; noLength?: boolean }>) {
+  const server: Server = createServer((req, res) => {
+    const route = routes[req.url ?? ''] ?? { status: 404 };
+    const headers: Record<string, string | number> = {};
+    if (route.type) headers['content-type'] = route.type;
+    if (route.body && !route.noLength) headers['content-length'] = route.body.length;
+    res.writeHead(route.status, headers);
+    if (route.body && route.noLength) res.write(route.body);
+    res.end(route.noLength ? undefined : route.body);
+  });
+  return new Promise<{ origin: string; close: () => void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+    ),
+  );
+}
+
+function setup(env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'keeper-'));
+  const config = loadConfig({ RESULT_STORE_DIR: dir, RESULT_RETRY_BASE_MS: '1000', ...env });
+  const files = new FakeFiles();
+  const repo = files as unknown as ResultFilesRepository;
+  const metrics = new ResultMetrics(new MetricsService(), repo);
+  const keeper = new ResultKeeper(repo, new FsObjectStore(dir), metrics, new ManualClock(), config);
+  return { dir, files, keeper, metrics };
+}
+
+const file = (url: string, attempts = 1): ResultFileEntity =>
+  Object.assign(new ResultFileEntity(), {
+    id: 'task_1.v0',
+    taskId: 'task_1',
+    slot: 'v0',
+    upstreamUrl: url,
+    attempts,
+    createdAt: Date.parse('2026-01-01T00:00:00Z'),
+  });
+
+describe('ResultKeeper.keep', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+  const video = Buffer.from('not really a video, but bytes all the same');
+  let up: { origin: string; close: () => void };
+  beforeAll(async () => {
+    up = await upstream({
+      '/ok': { status: 200, type: 'video/mp4; charset=binary', body: video },
+      '/chunked': { status: 200, type: 'video/mp4', body: Buffer.alloc(5000, 1), noLength: true },
+      '/html': { status: 200, type: 'text/html', body: Buffer.from('<html>') },
+      '/expired': { status: 403, type: 'application/xml' },
+      '/down': { status: 503 },
+    });
+  });
+  afterAll(() => up.close());
+
+  it('stores the file under the task and slot, with its size, type and retention', async () => {
+    const { dir, files, keeper } = setup({ RESULT_RETENTION_DAYS: '30' });
+    await keeper.keep(file(`${up.origin}/ok`), 'w1');
+    expect(files.settled).toEqual([
+      expect.objectContaining({
+        status: 'stored',
+        storageKey: 'task_1/v0',
+        sizeBytes: video.length,
+        contentType: 'video/mp4',
+        nextAttemptAt: null,
+        expiresAt: Date.parse('2026-01-31T00:00:00Z'),
+      }),
+    ]);
+    expect(readFileSync(join(dir, 'task_1/v0'))).toEqual(video);
+  });
+
+  it('retries a failed download with growing, jittered delays, and gives up after the last attempt', async () => {
+    const { files, keeper } = setup({ RESULT_DOWNLOAD_MAX_ATTEMPTS: '3' });
+    const now = new ManualClock().nowMs();
+    await keeper.keep(file(`${up.origin}/down`, 1), 'w1');
+    await keeper.keep(file(`${up.origin}/down`, 2), 'w1');
+    await keeper.keep(file(`${up.origin}/down`, 3), 'w1');
+    const [first, second, last] = files.settled;
+    expect(first).toMatchObject({ status: 'pending', lastError: 'upstream answered HTTP 503' });
+    expect(first.nextAttemptAt! - now).toBeGreaterThanOrEqual(500);
+    expect(first.nextAttemptAt! - now).toBeLessThanOrEqual(1500);
+    expect(second.nextAttemptAt! - now).toBeGreaterThanOrEqual(1000);
+    expect(second.nextAttemptAt! - now).toBeLessThanOrEqual(3000);
+    expect(last).toMatchObject({ status: 'failed', nextAttemptAt: null });
+  });
+
+  it('leaves at the upstream what is not media, too large, or already gone, without retrying', async () => {
+    const { dir, files, keeper } = setup({ RESULT_MAX_BYTES: '4096' });
+    await keeper.keep(file(`${up.origin}/html`), 'w1');
+    await keeper.keep(file(`${up.origin}/chunked`), 'w1'); // no Content-Length: cut while streaming
+    await keeper.keep(file(`${up.origin}/expired`), 'w1');
+    expect(files.settled.map((s) => [s.status, s.nextAttemptAt])).toEqual([
+      ['skipped', null],
+      ['skipped', null],
+      ['failed', null],
+    ]);
+    expect(files.settled[1].lastError).toMatch(/RESULT_MAX_BYTES/);
+    expect(existsSync(join(dir, 'task_1/v0'))).toBe(false);
+  });
+
+  it('keeps nothing new once the store is full', async () => {
+    const { files, keeper } = setup({ RESULT_STORE_MAX_BYTES: '1000' });
+    files.stored = 990;
+    await keeper.keep(file(`${up.origin}/ok`), 'w1');
+    expect(files.settled[0]).toMatchObject({ status: 'skipped', lastError: expect.stringMatching(/full/) });
+    expect(keeper.storeFullSince).not.toBeNull();
+  });
+});

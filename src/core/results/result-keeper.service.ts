@@ -1,0 +1,228 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Readable, Transform, pipeline } from 'stream';
+import type { ReadableStream as WebReadableStream } from 'stream/web';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../../platform/config/app-config';
+import { Clock } from '../../platform/time/clock';
+import type { TaskEntity } from '../tasks/entities/task.entity';
+import { ObjectStore } from './object-store';
+import { ResultFileEntity } from './result-file.entity';
+import { ResultFilesRepository } from './result-files.repository';
+import { NotKeptReason, ResultMetrics } from './result-metrics';
+import { resultFileId, resultSlots } from './result-slots';
+
+const DAY_MS = 86_400_000;
+/** `/readyz` recounts the store at most this often. */
+const READINESS_CACHE_MS = 5000;
+/** What a result file may be: a video, its cover image, or audio. */
+const MEDIA_TYPE = /^(video|image|audio)\//i;
+/** The upstream says its copy is gone for good (expired link): no retry can bring it back. */
+const GONE_STATUSES = new Set([401, 403, 404, 410]);
+
+/** A download that cannot succeed: the file is left at the upstream and not tried again. */
+class NotKept extends Error {
+  constructor(
+    readonly reason: NotKeptReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Makes the gateway the durable home of finished tasks' files: queues one download per file with
+ * the task's terminal switch, and performs one download (streamed from the upstream into the
+ * store, checked for type and size on the way).
+ */
+@Injectable()
+export class ResultKeeper {
+  private readonly logger = new Logger('ResultKeeper');
+  /** Bytes of downloads in flight on this instance, counted against the store's capacity. */
+  private reserved = 0;
+
+  constructor(
+    private readonly files: ResultFilesRepository,
+    private readonly store: ObjectStore,
+    private readonly metrics: ResultMetrics,
+    private readonly clock: Clock,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.RESULT_STORE !== 'off';
+  }
+
+  /** Inside the task's terminal transaction (the winner only): one queued download per file it shows. */
+  async enqueue(task: TaskEntity, tx: EntityManager): Promise<void> {
+    if (!this.enabled) return;
+    const now = this.clock.nowMs();
+    for (const { slot, url } of resultSlots(task)) {
+      await this.files.add(tx, {
+        id: resultFileId(task.id, slot),
+        taskId: task.id,
+        accountId: task.accountId,
+        slot,
+        upstreamUrl: url,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        leaseOwner: null,
+        leaseUntil: null,
+        storageKey: null,
+        sizeBytes: null,
+        contentType: null,
+        lastError: null,
+        traceContext: task.traceContext ?? null,
+        storedAt: null,
+        expiresAt: null,
+        createdAt: task.finishedAt ?? now,
+        updatedAt: now,
+      });
+    }
+  }
+
+  /** One attempt for a leased file (its `attempts` already counts this one); records the outcome under the lease. */
+  async keep(file: ResultFileEntity, owner: string): Promise<void> {
+    const key = `${file.taskId}/${file.slot}`;
+    try {
+      const { size, contentType } = await this.download(file, key);
+      const now = this.clock.nowMs();
+      const recorded = await this.files.settle(file.id, owner, {
+        status: 'stored',
+        storageKey: key,
+        sizeBytes: size,
+        contentType,
+        nextAttemptAt: null,
+        lastError: null,
+        storedAt: now,
+        expiresAt: file.createdAt + this.config.RESULT_RETENTION_DAYS * DAY_MS,
+        updatedAt: now,
+      });
+      if (recorded) {
+        this.metrics.keptFiles.inc();
+        this.metrics.keptBytes.inc(size);
+      }
+    } catch (error) {
+      await this.failed(file, owner, error);
+    }
+  }
+
+  private async failed(file: ResultFileEntity, owner: string, error: unknown): Promise<void> {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const now = this.clock.nowMs();
+    const log = { taskId: file.taskId, slot: file.slot, attempt: file.attempts, reason: message };
+    if (error instanceof NotKept) {
+      await this.files.settle(file.id, owner, {
+        status: error.reason === 'upstream_gone' ? 'failed' : 'skipped',
+        nextAttemptAt: null,
+        lastError: message,
+        updatedAt: now,
+      });
+      this.metrics.notKept.inc({ reason: error.reason });
+      this.logger.warn(log, 'result file not kept; it stays at the upstream');
+      return;
+    }
+    this.metrics.downloadFailures.inc();
+    const giveUp = file.attempts >= this.config.RESULT_DOWNLOAD_MAX_ATTEMPTS;
+    const delay = this.config.RESULT_RETRY_BASE_MS * Math.pow(2, file.attempts - 1) * (0.5 + Math.random());
+    await this.files.settle(file.id, owner, {
+      status: giveUp ? 'failed' : 'pending',
+      nextAttemptAt: giveUp ? null : now + Math.round(delay),
+      lastError: message,
+      updatedAt: now,
+    });
+    if (giveUp) this.metrics.notKept.inc({ reason: 'attempts_exhausted' });
+    this.logger.warn(
+      log,
+      giveUp ? 'result download failed; abandoned after the last attempt' : 'result download failed; will retry',
+    );
+  }
+
+  /** Streams the upstream's copy into the store; never holds the file in memory. */
+  private async download(file: ResultFileEntity, key: string): Promise<{ size: number; contentType: string }> {
+    const res = await fetch(file.upstreamUrl, {
+      signal: AbortSignal.timeout(this.config.RESULT_DOWNLOAD_TIMEOUT_MS),
+      redirect: 'follow',
+    });
+    try {
+      if (GONE_STATUSES.has(res.status)) throw new NotKept('upstream_gone', `upstream answered HTTP ${res.status}`);
+      if (!res.ok || !res.body) throw new Error(`upstream answered HTTP ${res.status}`);
+      const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      if (!MEDIA_TYPE.test(contentType))
+        throw new NotKept('content_type', `not a video, image or audio file (${contentType || 'no Content-Type'})`);
+      const declared = Number(res.headers.get('content-length') ?? NaN);
+      const max = this.config.RESULT_MAX_BYTES;
+      if (declared > max) throw new NotKept('too_large', `${declared} bytes is above RESULT_MAX_BYTES (${max})`);
+      const expected = Number.isFinite(declared) ? declared : 0;
+      await this.reserve(expected);
+      try {
+        const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
+        // The store's write sees the cap's error (and the source's) as its own and fails with it.
+        const limited = pipeline(body, capped(max), () => undefined);
+        const size = await this.store.put(key, limited, contentType);
+        return { size, contentType };
+      } finally {
+        this.reserved -= expected;
+      }
+    } finally {
+      // A refused answer's body is never read: release the connection.
+      if (!res.bodyUsed) await res.body?.cancel().catch(() => undefined);
+    }
+  }
+
+  /** Refuses a download the store has no room for (nothing is evicted early to make room). */
+  private async reserve(bytes: number): Promise<void> {
+    const max = this.config.RESULT_STORE_MAX_BYTES;
+    if (max <= 0) return;
+    const used = (await this.files.storedBytes()) + this.reserved;
+    if (used + Math.max(bytes, 1) > max) {
+      this.storeFullSince ??= this.clock.nowMs();
+      throw new NotKept('store_full', `the result store is full (${used} of ${max} bytes)`);
+    }
+    this.storeFullSince = null;
+    this.reserved += bytes;
+  }
+
+  /** When this instance found the store full (null: it had room at its last download). */
+  storeFullSince: number | null = null;
+  private summary?: { at: number; value: Promise<Record<string, unknown>> };
+
+  /** The store's state for `/readyz`: counted at most every few seconds, so readiness probes stay cheap. */
+  readiness(): Promise<Record<string, unknown>> {
+    const now = this.clock.nowMs();
+    if (!this.summary || now - this.summary.at > READINESS_CACHE_MS) {
+      const value = this.summarise();
+      this.summary = { at: now, value };
+      value.catch(() => (this.summary = undefined));
+    }
+    return this.summary.value;
+  }
+
+  private async summarise(): Promise<Record<string, unknown>> {
+    const max = this.config.RESULT_STORE_MAX_BYTES;
+    if (!this.enabled) return { store: 'off' };
+    const [counts, stored] = await Promise.all([this.files.countByStatus(), this.files.storedBytes()]);
+    return {
+      store: this.store.kind,
+      pending_files: counts.pending ?? 0,
+      stored_files: counts.stored ?? 0,
+      stored_bytes: stored,
+      max_bytes: max > 0 ? max : null,
+      // New results are not kept while full (nothing is evicted early to make room).
+      full: max > 0 && (stored >= max || this.storeFullSince !== null),
+      full_since: this.storeFullSince === null ? null : new Date(this.storeFullSince).toISOString(),
+    };
+  }
+}
+
+/** Passes bytes through until `max`, then fails the stream (and with it the upload). */
+function capped(max: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      seen += chunk.length;
+      if (seen > max) done(new NotKept('too_large', `the file is above RESULT_MAX_BYTES (${max})`));
+      else done(null, chunk);
+    },
+  });
+}

@@ -1,0 +1,74 @@
+import { DynamicModule, Global, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../../platform/config/app-config';
+import { ReadinessDetails } from '../../platform/health/readiness-details';
+import { createObjectStore } from '../../platform/storage/object-stores';
+import { ObjectStore } from './object-store';
+import { ResultFileEntity } from './result-file.entity';
+import { ResultFilesRepository } from './result-files.repository';
+import { ResultKeepWorker } from './result-keep.worker';
+import { ResultKeeper } from './result-keeper.service';
+import { ResultLinks, derivedResultSecret } from './result-links';
+import { ResultMetrics } from './result-metrics';
+import { ResultRetentionSweeper } from './result-retention.sweeper';
+import { installResultLinks } from './result-url';
+
+/**
+ * The keep queue, its worker, the retention sweeper, the object store and the URL signer. Global:
+ * the task lifecycle queues downloads with a task's ending through `ResultKeeper`.
+ */
+@Global()
+@Module({})
+export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    private readonly links: ResultLinks,
+    private readonly keeper: ResultKeeper,
+    private readonly store: ObjectStore,
+    private readonly readiness: ReadinessDetails,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  static forRoot(adminToken: string): DynamicModule {
+    return {
+      module: ResultsCoreModule,
+      imports: [TypeOrmModule.forFeature([ResultFileEntity])],
+      providers: [
+        {
+          provide: ObjectStore,
+          useFactory: (config: AppConfig): ObjectStore => createObjectStore(config),
+          inject: [AppConfig],
+        },
+        {
+          provide: ResultLinks,
+          useFactory: (config: AppConfig) =>
+            new ResultLinks({
+              origin: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+              secrets: [
+                config.RESULT_URL_SECRET ?? derivedResultSecret(adminToken),
+                config.RESULT_URL_SECRET_PREVIOUS,
+              ].filter((s): s is string => typeof s === 'string'),
+              ttlSeconds: config.RESULT_URL_TTL_S,
+            }),
+          inject: [AppConfig],
+        },
+        ResultFilesRepository,
+        ResultMetrics,
+        ResultKeeper,
+        ResultKeepWorker,
+        ResultRetentionSweeper,
+      ],
+      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics],
+    };
+  }
+
+  /** Presenters sign their result URLs from now on (with `off` they pass the upstream's through). */
+  onModuleInit(): void {
+    if (this.config.RESULT_STORE !== 'off') installResultLinks(this.links);
+    this.readiness.register('results', () => this.keeper.readiness());
+  }
+
+  onModuleDestroy(): void {
+    installResultLinks(undefined, this.links);
+    this.store.close?.();
+  }
+}
