@@ -16,7 +16,7 @@ describe('resolveChannels', () => {
       const byId = Object.fromEntries(channels.map((channel) => [channel.id, channel]));
       expect(byId['ax-default']).toMatchObject({ modelMap: { 'wx2.7-r2v': 'wan2.7-r2v' } });
       expect(byId['ax-default'].simulated).toBeUndefined();
-      expect(byId['vd-default']).toMatchObject({ simulated: true, baseUrl: simulator?.vd.baseUrl });
+      expect(byId['vd-default']).toMatchObject({ simulated: true, baseUrl: simulator?.endpoints.vd.baseUrl });
       expect(byId['vd-default'].modelMap).toEqual({
         'vdq3-mix': 'vdq3-mix',
         'vdq3-turbo': 'vdq3-turbo',
@@ -45,6 +45,13 @@ describe('resolveChannels', () => {
     await expect(resolveChannels(env, 100, FAMILY_REGISTRY.all())).rejects.toThrow(
       /channel vd-default has no upstream name for vdq3-mix/,
     );
+  });
+
+  it('stops the start when a channel lists a model of another family', async () => {
+    const env = { UPSTREAM_AX_BASE_URL: 'https://dashscope-intl.aliyuncs.com', UPSTREAM_AX_API_KEY: 'k' };
+    await expect(
+      resolveChannels({ ...env, UPSTREAM_AX_MODELS: 'wx2.7-r2v,vdq3' }, 100, FAMILY_REGISTRY.all()),
+    ).rejects.toThrow(/channel ax-default: models names vdq3, not a model of family ax/);
   });
 
   it('starts with the shipped vendor map for every catalogue model', async () => {

@@ -4,7 +4,7 @@ describe('startBanner', () => {
   const url = 'http://localhost:3000';
   const simulated = ['kl', 'ax', 'vd'];
 
-  it('first start: URL, the generated admin token once (CONTRACT §1) and its file, the simulator, the demo key', () => {
+  it('first start: URL, the generated admin token once and its file, the simulator, the demo key', () => {
     const lines = startBanner({
       url,
       cwd: '/srv/gw',
@@ -34,7 +34,7 @@ describe('startBanner', () => {
       'Admin token: kept in /var/lib/gw/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat /var/lib/gw/admin-token)',
     );
     expect(lines[3]).toBe(
-      'Demo account: acct_1 (its key was shown at its first start; a new key: npm run demo -- --new-key)',
+      'Demo account: acct_1 (its key was shown at its first start; npm run demo -- --new-key creates a new demo account with its own key)',
     );
   });
 

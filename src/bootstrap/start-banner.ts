@@ -16,7 +16,7 @@ export interface StartFacts {
 /**
  * The lines a person needs after `npm start`, printed after every log line of the start: where it
  * listens, how to get the admin token, which upstreams it uses, and the demo key (or how to get
- * a new one). A generated admin token is printed once, on the start that generated it (CONTRACT §1);
+ * a new one). A generated admin token is printed once, on the start that generated it (it is never shown again);
  * later starts name only its file.
  */
 export function startBanner(facts: StartFacts): string[] {
@@ -50,7 +50,7 @@ export function startBanner(facts: StartFacts): string[] {
     );
   } else if (demo) {
     lines.push(
-      `Demo account: ${demo.accountId} (its key was shown at its first start; a new key: npm run demo -- --new-key)`,
+      `Demo account: ${demo.accountId} (its key was shown at its first start; npm run demo -- --new-key creates a new demo account with its own key)`,
     );
   }
   return lines;

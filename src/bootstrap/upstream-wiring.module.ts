@@ -1,12 +1,13 @@
 import { DynamicModule, Global, Injectable, Module } from '@nestjs/common';
 import { FamilyId } from '../core/models/model-catalogue';
-import { UpstreamDirectory } from '../core/tasks/upstream-directory';
+import { CreateOutcome, UpstreamDirectory } from '../core/tasks/upstream-directory';
 import { AppConfig } from '../platform/config/app-config';
 import { ChannelRegistry } from '../upstream/channels/channel-registry';
 import { httpOptionsFromConfig } from '../upstream/http/upstream-http-options';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { UpstreamChannel, UpstreamTaskClient } from '../upstream/upstream.types';
+import type { UpstreamVendor } from '../upstream/vendor';
 
 /** The engine's view of the upstream layer: channels from the registry, clients from the facade. */
 @Injectable()
@@ -18,8 +19,20 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
     super();
   }
 
-  pick(family: FamilyId): UpstreamChannel | null {
-    return this.registry.all().some((c) => c.family === family) ? this.registry.forFamily(family) : null;
+  pick(family: FamilyId, model?: string, exclude?: readonly string[]): UpstreamChannel | null {
+    return this.registry.pick(family, model, exclude) ?? null;
+  }
+
+  override taskOpened(channelId: string): void {
+    this.registry.load.opened(channelId);
+  }
+
+  override taskClosed(channelId: string): void {
+    this.registry.load.closed(channelId);
+  }
+
+  override createEnded(channel: UpstreamChannel, latencyMs: number, error?: unknown): CreateOutcome {
+    return this.registry.createEnded(channel, latencyMs, error);
   }
 
   channel(id: string): UpstreamChannel | undefined {
@@ -35,8 +48,8 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
 @Global()
 @Module({})
 export class UpstreamWiringModule {
-  static forRoot(config: AppConfig, channels: UpstreamChannel[]): DynamicModule {
-    const upstream = UpstreamModule.forRoot({ channels, http: httpOptionsFromConfig(config) });
+  static forRoot(config: AppConfig, channels: UpstreamChannel[], vendors?: readonly UpstreamVendor[]): DynamicModule {
+    const upstream = UpstreamModule.forRoot({ vendors, channels, http: httpOptionsFromConfig(config) });
     return {
       module: UpstreamWiringModule,
       imports: [upstream],

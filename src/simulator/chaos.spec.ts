@@ -1,5 +1,8 @@
 import * as http from 'node:http';
+import { AX_SIM_VENDOR } from './ax';
 import { Chaos, CHAOS_KINDS, mutateBody, parseChaos, UNKNOWN_STATUS } from './chaos';
+import { KL_SIM_VENDOR } from './kl';
+import { VD_SIM_VENDOR } from './vd';
 import { RunningSimulator, startSimulator } from './simulator';
 import { getJson, postJson } from './spec-helpers';
 
@@ -69,20 +72,29 @@ describe('simulator chaos', () => {
 
   it('mutates status words and numbers, and reports when nothing changed', () => {
     const ax = { output: { task_status: 'SUCCEEDED', task_id: 't' }, usage: { duration: 5 } };
-    expect(mutateBody('regress', ax).body).toEqual({
+    expect(mutateBody('regress', ax, AX_SIM_VENDOR.statusWords).body).toEqual({
       output: { task_status: 'RUNNING', task_id: 't' },
       usage: { duration: 5 },
     });
-    expect(mutateBody('regress', { state: 'success' }).body).toEqual({ state: 'processing' });
-    expect(mutateBody('regress', { data: { task_status: 'succeed' } }).body).toEqual({
+    expect(mutateBody('regress', { state: 'success' }, VD_SIM_VENDOR.statusWords).body).toEqual({
+      state: 'processing',
+    });
+    expect(mutateBody('regress', { data: { task_status: 'succeed' } }, KL_SIM_VENDOR.statusWords).body).toEqual({
       data: { task_status: 'processing' },
     });
-    expect(mutateBody('regress', { state: 'queueing' })).toEqual({ body: { state: 'queueing' }, changed: false });
-    expect(mutateBody('unknown-status', { state: 'queueing' }).body).toEqual({ state: UNKNOWN_STATUS });
-    expect(mutateBody('string-numbers', { code: 0, data: { list: [1, 'x'] } }).body).toEqual({
-      code: '0',
-      data: { list: ['1', 'x'] },
+    expect(mutateBody('regress', { state: 'queueing' }, VD_SIM_VENDOR.statusWords)).toEqual({
+      body: { state: 'queueing' },
+      changed: false,
     });
+    expect(mutateBody('unknown-status', { state: 'queueing' }, VD_SIM_VENDOR.statusWords).body).toEqual({
+      state: UNKNOWN_STATUS,
+    });
+    expect(mutateBody('string-numbers', { code: 0, data: { list: [1, 'x'] } }, KL_SIM_VENDOR.statusWords).body).toEqual(
+      {
+        code: '0',
+        data: { list: ['1', 'x'] },
+      },
+    );
   });
 
   describe('on the servers', () => {
@@ -90,13 +102,13 @@ describe('simulator chaos', () => {
     let auth: Record<string, string>;
     beforeAll(async () => {
       sim = await startSimulator({ taskMs: 50 });
-      auth = { authorization: `Token ${sim.vd.apiKey}` };
+      auth = { authorization: `Token ${sim.endpoints.vd.apiKey}` };
     });
     afterAll(() => sim.close());
     afterEach(() => sim.setChaos(null));
 
     it('is off by default: answers are the documented ones and nothing is counted', async () => {
-      const created = await postJson(`${sim.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
+      const created = await postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
       expect(created.status).toBe(200);
       expect(created.body.state).toBe('created');
       expect(sim.chaosStats()).toMatchObject({ requests: 0, injected: 0 });
@@ -105,13 +117,13 @@ describe('simulator chaos', () => {
     it('error5xx answers the native 500 without creating anything', async () => {
       sim.setChaos({ rate: 1, kinds: ['error5xx'] });
       sim.reset();
-      const reply = await postJson(`${sim.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
+      const reply = await postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
       expect(reply.status).toBe(500);
       expect(sim.chaosStats()).toMatchObject({ requests: 1, injected: 1, byKind: { error5xx: 1 } });
     });
 
     it('reset cuts the body, garbled sends invalid JSON, timeout never answers', async () => {
-      const url = `${sim.vd.baseUrl}/ent/v2/reference2video`;
+      const url = `${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`;
       sim.setChaos({ rate: 1, kinds: ['reset'] });
       expect((await rawPost(url, VD_BODY, auth)).error).toBeDefined();
       sim.setChaos({ rate: 1, kinds: ['garbled'] });
@@ -124,9 +136,9 @@ describe('simulator chaos', () => {
     });
 
     it('regress shows a finished task running again; slow delays the answer', async () => {
-      const created = await postJson(`${sim.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
+      const created = await postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, VD_BODY, auth);
       await new Promise((r) => setTimeout(r, 80));
-      const url = `${sim.vd.baseUrl}/ent/v2/tasks/${created.body.task_id}/creations`;
+      const url = `${sim.endpoints.vd.baseUrl}/ent/v2/tasks/${created.body.task_id}/creations`;
       expect((await getJson(url, auth)).body.state).toBe('success');
       sim.setChaos({ rate: 1, kinds: ['regress'] });
       expect((await getJson(url, auth)).body.state).toBe('processing');
@@ -138,7 +150,7 @@ describe('simulator chaos', () => {
 
     it('never touches the asset files', async () => {
       sim.setChaos({ rate: 1, kinds: ['error5xx'] });
-      const res = await fetch(`${sim.vd.baseUrl}/assets/sample.png`);
+      const res = await fetch(`${sim.endpoints.vd.baseUrl}/assets/sample.png`);
       expect(res.status).toBe(200);
       expect(sim.chaosStats().requests).toBe(0);
     });

@@ -48,15 +48,13 @@ export interface ChaosStats {
 
 export const UNKNOWN_STATUS = 'SIM_CHAOS_UNKNOWN';
 
-/** Terminal status word -> the running word of the same upstream (`kl` data.task_status, `ax` output.task_status, `vd` state). */
-const REGRESSION: Readonly<Record<string, string>> = {
-  SUCCEEDED: 'RUNNING',
-  FAILED: 'RUNNING',
-  succeed: 'processing',
-  failed: 'processing',
-  success: 'processing',
-};
-const STATUS_KEYS = new Set(['task_status', 'state']);
+/** Where a vendor's answers carry a task's status word, and which word each terminal one regresses to. */
+export interface ChaosStatusWords {
+  /** Keys holding a status word, at any depth (e.g. `task_status`, `state`). */
+  readonly fields: readonly string[];
+  /** Terminal status word -> the running word of the same upstream (the `regress` fault). */
+  readonly regress: Readonly<Record<string, string>>;
+}
 
 export function validChaos(options: ChaosOptions): ChaosOptions {
   if (!Number.isFinite(options.rate) || options.rate < 0 || options.rate > 1)
@@ -124,7 +122,11 @@ export class Chaos {
  * The answer body changed by a mutating fault (`string-numbers`, `unknown-status`, `regress`);
  * `changed: false` when there was nothing to change (e.g. `regress` on a task still running).
  */
-export function mutateBody(kind: ChaosKind, body: unknown): { body: unknown; changed: boolean } {
+export function mutateBody(
+  kind: ChaosKind,
+  body: unknown,
+  words: ChaosStatusWords,
+): { body: unknown; changed: boolean } {
   let changed = false;
   const walk = (value: unknown, key: string | undefined): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, undefined));
@@ -135,14 +137,14 @@ export function mutateBody(kind: ChaosKind, body: unknown): { body: unknown; cha
       changed = true;
       return String(value);
     }
-    if (key !== undefined && STATUS_KEYS.has(key) && typeof value === 'string') {
+    if (key !== undefined && words.fields.includes(key) && typeof value === 'string') {
       if (kind === 'unknown-status') {
         changed = true;
         return UNKNOWN_STATUS;
       }
-      if (kind === 'regress' && REGRESSION[value]) {
+      if (kind === 'regress' && Object.prototype.hasOwnProperty.call(words.regress, value)) {
         changed = true;
-        return REGRESSION[value];
+        return words.regress[value];
       }
     }
     return value;

@@ -1,13 +1,15 @@
 import { CallbackDispatcher } from './callback-dispatcher';
 import { SimHandler } from './http/sim-answer';
-import { ForcedPatch, SimulatorCredentials } from './sim-types';
+import { ForcedPatch, SimCredentials } from './sim-types';
+import { linkSignature } from './result-links';
 
 /** What each family simulator gets from the running simulator. */
 export interface FamilyContext {
   /** Read at task creation, so `setTaskMs` affects tasks created afterwards. */
   taskMs(): number;
   callbacks: CallbackDispatcher;
-  credentials: SimulatorCredentials;
+  /** What this vendor's server accepts. */
+  credentials: SimCredentials;
   /** This family server's origin, e.g. `http://127.0.0.1:4001`. */
   baseUrl: string;
 }
@@ -18,8 +20,12 @@ export interface FamilySimulator {
   forceState(upstreamTaskId: string, patch: ForcedPatch | null): void;
 }
 
-/** URL of one of the server's own sample files; `tag` keeps URLs distinct per task. */
+/**
+ * URL of one of the server's own sample files; `tag` keeps URLs distinct per task. Signed and
+ * expiring like a vendor's result link (see result-links.ts).
+ */
 export function assetUrl(baseUrl: string, file: 'sample.mp4' | 'sample.png', tag?: Record<string, string>): string {
-  const query = tag ? `?${new URLSearchParams(tag).toString()}` : '';
-  return `${baseUrl}/assets/${file}${query}`;
+  const path = `/assets/${file}`;
+  const params = new URLSearchParams({ ...tag, ...linkSignature(baseUrl, path) }).toString();
+  return `${baseUrl}${path}${params ? `?${params}` : ''}`;
 }

@@ -5,6 +5,7 @@
 import { simulatorUpstreamEnv } from './upstream-env';
 import { parseChaos } from './chaos';
 import { DEFAULT_SIM_TASK_MS, startSimulator } from './simulator';
+import { SIM_VENDORS } from './sim-vendors';
 
 function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -19,23 +20,26 @@ async function main(): Promise<void> {
   const simulator = await startSimulator({
     taskMs: numberFromEnv('SIM_TASK_MS', DEFAULT_SIM_TASK_MS),
     host: env.SIM_HOST || '127.0.0.1',
-    ports: {
-      kl: numberFromEnv('SIM_PORT_KL', 4001),
-      ax: numberFromEnv('SIM_PORT_AX', 4002),
-      vd: numberFromEnv('SIM_PORT_VD', 4003),
-    },
-    credentials: {
-      klApiKey: env.SIM_KL_API_KEY,
-      klAccessKey: env.SIM_KL_ACCESS_KEY,
-      klSecretKey: env.SIM_KL_SECRET_KEY,
-      axApiKey: env.SIM_AX_API_KEY,
-      vdApiKey: env.SIM_VD_API_KEY,
-    },
+    // SIM_PORT_<ID> and SIM_<ID>_API_KEY / _ACCESS_KEY / _SECRET_KEY per vendor.
+    ports: Object.fromEntries(
+      SIM_VENDORS.map((v) => [v.id, numberFromEnv(`SIM_PORT_${v.id.toUpperCase()}`, v.defaultPort)]),
+    ),
+    credentials: Object.fromEntries(
+      SIM_VENDORS.map((v) => {
+        const prefix = `SIM_${v.id.toUpperCase()}`;
+        const keys = {
+          apiKey: env[`${prefix}_API_KEY`],
+          accessKey: env[`${prefix}_ACCESS_KEY`],
+          secretKey: env[`${prefix}_SECRET_KEY`],
+        };
+        return [v.id, keys];
+      }),
+    ),
     chaos: parseChaos(env.SIM_CHAOS),
   });
 
-  // The API key variant of family A's auth, too, for gateways configured with a key instead of a key pair.
-  const lines = Object.entries({ ...simulatorUpstreamEnv(simulator), UPSTREAM_KL_API_KEY: simulator.kl.apiKey }).map(
+  // The API key of key-pair vendors too, for gateways configured with a key instead of a key pair.
+  const lines = Object.entries(simulatorUpstreamEnv(simulator, { withApiKeys: true })).map(
     ([name, value]) => `${name}=${value}`,
   );
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,6 +1,7 @@
 /** Types shared by the simulator servers and the public `startSimulator` API. */
 
-export type SimFamily = 'kl' | 'ax' | 'vd';
+/** A simulated vendor's id (`SimVendor.id`, the same as the upstream vendor's). */
+export type SimFamily = string;
 
 export interface RecordedRequest {
   family: SimFamily;
@@ -12,12 +13,17 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export interface SimulatorCredentials {
-  klApiKey: string;
-  klAccessKey: string;
-  klSecretKey: string;
-  axApiKey: string;
-  vdApiKey: string;
+/** What one simulated vendor accepts: an API key, and a key pair when the vendor signs tokens with one. */
+export interface SimCredentials {
+  apiKey: string;
+  accessKey?: string;
+  secretKey?: string;
+}
+
+/** One simulated vendor as a gateway sees it: where it listens and what it accepts. */
+export interface SimEndpoint extends SimCredentials {
+  /** The server origin, e.g. `http://127.0.0.1:PORT` (the client appends its own path prefix). */
+  baseUrl: string;
 }
 
 /**

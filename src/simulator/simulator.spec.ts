@@ -13,15 +13,15 @@ describe('startSimulator', () => {
   beforeEach(() => sim.reset());
 
   it('starts three loopback servers on distinct random ports with random credentials', async () => {
-    const urls = [sim.kl.baseUrl, sim.ax.baseUrl, sim.vd.baseUrl];
+    const urls = [sim.endpoints.kl.baseUrl, sim.endpoints.ax.baseUrl, sim.endpoints.vd.baseUrl];
     for (const url of urls) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new Set(urls).size).toBe(3);
     const other = await startSimulator();
     try {
-      expect(other.kl.apiKey).not.toBe(sim.kl.apiKey);
-      expect(other.kl.secretKey).not.toBe(sim.kl.secretKey);
-      expect(other.ax.apiKey).not.toBe(sim.ax.apiKey);
-      expect(other.vd.apiKey).not.toBe(sim.vd.apiKey);
+      expect(other.endpoints.kl.apiKey).not.toBe(sim.endpoints.kl.apiKey);
+      expect(other.endpoints.kl.secretKey).not.toBe(sim.endpoints.kl.secretKey);
+      expect(other.endpoints.ax.apiKey).not.toBe(sim.endpoints.ax.apiKey);
+      expect(other.endpoints.vd.apiKey).not.toBe(sim.endpoints.vd.apiKey);
     } finally {
       await other.close();
     }
@@ -29,13 +29,21 @@ describe('startSimulator', () => {
 
   it('uses the credentials it is given', async () => {
     const given = await startSimulator({
-      credentials: { klApiKey: 'kl-key', axApiKey: 'ax-key', vdApiKey: 'vd-key', klAccessKey: 'ak', klSecretKey: 'sk' },
+      credentials: {
+        kl: { apiKey: 'kl-key', accessKey: 'ak', secretKey: 'sk' },
+        ax: { apiKey: 'ax-key' },
+        vd: { apiKey: 'vd-key' },
+      },
     });
     try {
-      expect(given.kl).toMatchObject({ apiKey: 'kl-key', accessKey: 'ak', secretKey: 'sk' });
-      expect(given.ax.apiKey).toBe('ax-key');
-      expect(given.vd.apiKey).toBe('vd-key');
-      const reply = await postJson(`${given.vd.baseUrl}/ent/v2/reference2video`, {}, { authorization: 'Token vd-key' });
+      expect(given.endpoints.kl).toMatchObject({ apiKey: 'kl-key', accessKey: 'ak', secretKey: 'sk' });
+      expect(given.endpoints.ax.apiKey).toBe('ax-key');
+      expect(given.endpoints.vd.apiKey).toBe('vd-key');
+      const reply = await postJson(
+        `${given.endpoints.vd.baseUrl}/ent/v2/reference2video`,
+        {},
+        { authorization: 'Token vd-key' },
+      );
       expect(reply.status).toBe(400); // authenticated, then refused for the empty body
     } finally {
       await given.close();
@@ -43,22 +51,26 @@ describe('startSimulator', () => {
   });
 
   it.each(['kl', 'ax', 'vd'] as const)('%s serves a real MP4 and PNG without auth', async (family) => {
-    const mp4 = await fetchBytes(`${sim[family].baseUrl}/assets/sample.mp4?task_id=1`);
+    const mp4 = await fetchBytes(`${sim.endpoints[family].baseUrl}/assets/sample.mp4?task_id=1`);
     expect(mp4.status).toBe(200);
     expect(mp4.contentType).toBe('video/mp4');
     expect(looksLikeMp4(mp4.bytes)).toBe(true);
-    const png = await fetchBytes(`${sim[family].baseUrl}/assets/sample.png`);
+    const png = await fetchBytes(`${sim.endpoints[family].baseUrl}/assets/sample.png`);
     expect(png.contentType).toBe('image/png');
     expect(looksLikePng(png.bytes)).toBe(true);
   });
 
   it('records every request, refused ones included, and reset() empties the same array', async () => {
     const requests = sim.requests;
-    await postJson(`${sim.ax.baseUrl}/api/v1/tasks/x?y=1`, { hello: 'world' }, { authorization: 'Bearer wrong' });
-    await fetch(`${sim.vd.baseUrl}/ent/v2/reference2video`, {
+    await postJson(
+      `${sim.endpoints.ax.baseUrl}/api/v1/tasks/x?y=1`,
+      { hello: 'world' },
+      { authorization: 'Bearer wrong' },
+    );
+    await fetch(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, {
       method: 'POST',
       body: 'not json',
-      headers: { authorization: `Token ${sim.vd.apiKey}` },
+      headers: { authorization: `Token ${sim.endpoints.vd.apiKey}` },
     });
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({
@@ -75,9 +87,9 @@ describe('startSimulator', () => {
   });
 
   it('answers malformed JSON with the native 400', async () => {
-    const response = await fetch(`${sim.kl.baseUrl}/v1/general/custom-voices`, {
+    const response = await fetch(`${sim.endpoints.kl.baseUrl}/v1/general/custom-voices`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${sim.kl.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${sim.endpoints.kl.apiKey}`, 'content-type': 'application/json' },
       body: '{oops',
     });
     expect(response.status).toBe(400);
@@ -92,13 +104,13 @@ describe('startSimulator', () => {
     sim.setTaskMs(5000);
     try {
       const created = await postJson(
-        `${sim.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`,
+        `${sim.endpoints.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`,
         { model: 'wx2.6-r2v', input: { prompt: 'p', reference_urls: ['https://x/a.png'] } },
-        { authorization: `Bearer ${sim.ax.apiKey}`, 'x-dashscope-async': 'enable' },
+        { authorization: `Bearer ${sim.endpoints.ax.apiKey}`, 'x-dashscope-async': 'enable' },
       );
       await sleep(300); // well past the 100 ms the simulator started with
-      const reply = await getJson(`${sim.ax.baseUrl}/api/v1/tasks/${created.body.output.task_id}`, {
-        authorization: `Bearer ${sim.ax.apiKey}`,
+      const reply = await getJson(`${sim.endpoints.ax.baseUrl}/api/v1/tasks/${created.body.output.task_id}`, {
+        authorization: `Bearer ${sim.endpoints.ax.apiKey}`,
       });
       expect(reply.body.output.task_status).toBe('PENDING');
     } finally {
@@ -109,9 +121,9 @@ describe('startSimulator', () => {
   it('close() cuts a hanging request and resolves', async () => {
     const hanging = await startSimulator();
     const request = postJson(
-      `${hanging.vd.baseUrl}/ent/v2/reference2video`,
+      `${hanging.endpoints.vd.baseUrl}/ent/v2/reference2video`,
       { model: 'vdq2', prompt: 'sim:hang', images: ['x'] },
-      { authorization: `Token ${hanging.vd.apiKey}` },
+      { authorization: `Token ${hanging.endpoints.vd.apiKey}` },
     );
     const outcome = request.then(
       () => 'answered',

@@ -1,23 +1,18 @@
 /**
- * The built-in upstream simulator: one loopback HTTP server per upstream protocol (family A `kl`,
- * B `ax`, C `vd`) speaking docs/upstream-wire.md, used by `npm start` without real upstreams and by
+ * The built-in upstream simulator: one loopback HTTP server per simulated vendor (`SIM_VENDORS`),
+ * each speaking its vendor's protocol (docs/upstream-wire.md), used by `npm start` without real upstreams and by
  * the gateway's e2e tests. The gateway must treat it as a real upstream: real HTTP, real auth.
  */
-import { createAxSimulator } from './ax/ax-simulator';
 import { CallbackDispatcher } from './callback-dispatcher';
 import { FamilySimulator } from './family';
-import { KL_ERRORS } from './kl/kl-envelope';
-import { createKlSimulator } from './kl/kl-simulator';
-import { AX_ERRORS } from './ax/ax-errors';
-import { VD_ERRORS } from './vd/vd-errors';
-import { createVdSimulator } from './vd/vd-simulator';
-import { NativeErrors } from './http/sim-answer';
 import { SimServer, startSimServer } from './http/sim-http-server';
-import { hexId } from './ids';
 import { Chaos, ChaosOptions, ChaosStats } from './chaos';
-import { ForcedPatch, RecordedRequest, SimFamily, SimulatorCredentials } from './sim-types';
+import { ForcedPatch, RecordedRequest, SimCredentials, SimEndpoint, SimFamily } from './sim-types';
+import type { SimVendor } from './sim-vendor';
+import { SIM_VENDORS } from './sim-vendors';
 
-export type { ForcedPatch, RecordedRequest, SimFamily, SimulatorCredentials } from './sim-types';
+export type { ForcedPatch, RecordedRequest, SimCredentials, SimEndpoint, SimFamily } from './sim-types';
+export type { SimVendor } from './sim-vendor';
 export type { ChaosKind, ChaosOptions, ChaosStats } from './chaos';
 
 export const DEFAULT_SIM_TASK_MS = 3000;
@@ -27,19 +22,23 @@ export interface SimulatorOptions {
   taskMs?: number;
   /** Bind address, default `127.0.0.1`. */
   host?: string;
-  /** 0 (the default) picks a free port. */
-  ports?: { kl?: number; ax?: number; vd?: number };
-  /** Missing credentials are random per start. */
-  credentials?: Partial<SimulatorCredentials>;
+  /** The vendors to play; default: `SIM_VENDORS`. */
+  vendors?: readonly SimVendor[];
+  /** Port by vendor id; 0 (the default) picks a free port. */
+  ports?: Readonly<Record<string, number | undefined>>;
+  /** Credentials by vendor id; missing ones are random per start. */
+  credentials?: Readonly<Record<string, Partial<SimCredentials> | undefined>>;
   /** Upstream faults (see chaos.ts). Unset: none, the simulator behaves as documented. */
   chaos?: ChaosOptions;
+  /** How long result links stay valid (ms), after which they answer 403. Default SIM_RESULT_TTL_MS, else 10 minutes. */
+  resultTtlMs?: number;
 }
 
 export interface RunningSimulator {
-  /** `baseUrl` is the server origin, e.g. `http://127.0.0.1:PORT` (the client appends `/v1/...`). */
-  kl: { baseUrl: string; apiKey: string; accessKey: string; secretKey: string };
-  ax: { baseUrl: string; apiKey: string };
-  vd: { baseUrl: string; apiKey: string };
+  /** The vendors it plays, in start order. */
+  vendors: readonly SimVendor[];
+  /** Where each vendor's server listens and what it accepts, by vendor id. */
+  endpoints: Readonly<Record<string, SimEndpoint>>;
   /** Every request received by any of the servers, in arrival order (a live array). */
   requests: RecordedRequest[];
   /** Empties `requests` (in place; forced states and tasks are kept). */
@@ -61,27 +60,15 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-interface FamilySpec {
-  family: SimFamily;
-  errors: NativeErrors;
-  create: typeof createKlSimulator;
-}
-
-const FAMILIES: readonly FamilySpec[] = [
-  { family: 'kl', errors: KL_ERRORS, create: createKlSimulator },
-  { family: 'ax', errors: AX_ERRORS, create: createAxSimulator },
-  { family: 'vd', errors: VD_ERRORS, create: createVdSimulator },
-];
-
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const credentials: SimulatorCredentials = { ...randomCredentials(), ...definedOnly(options.credentials) };
+  const vendors = options.vendors ?? SIM_VENDORS;
   let taskMs = validTaskMs(options.taskMs ?? DEFAULT_SIM_TASK_MS);
   const host = options.host ?? '127.0.0.1';
   const requests: RecordedRequest[] = [];
   const callbacks = new CallbackDispatcher();
   const servers: SimServer[] = [];
   const simulators = new Map<SimFamily, FamilySimulator>();
-  const baseUrls = new Map<SimFamily, string>();
+  const endpoints: Record<string, SimEndpoint> = {};
   let chaos: Chaos | undefined = options.chaos ? new Chaos(options.chaos) : undefined;
   let lastChaos: Chaos = chaos ?? new Chaos({ rate: 0 });
 
@@ -91,22 +78,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 
   try {
-    for (const spec of FAMILIES) {
+    for (const vendor of vendors) {
+      const credentials = { ...vendor.randomCredentials(), ...definedOnly(options.credentials?.[vendor.id]) };
       const server = await startSimServer({
-        family: spec.family,
+        family: vendor.id,
         host,
-        port: options.ports?.[spec.family] ?? 0,
+        port: options.ports?.[vendor.id] ?? 0,
         requests,
-        errors: spec.errors,
+        errors: vendor.errors,
+        statusWords: vendor.statusWords,
         chaos: () => chaos,
+        ...(options.resultTtlMs ? { resultTtlMs: () => options.resultTtlMs as number } : {}),
         createHandler: (baseUrl) => {
-          const simulator = spec.create({ taskMs: () => taskMs, callbacks, credentials, baseUrl });
-          simulators.set(spec.family, simulator);
+          const simulator = vendor.create({ taskMs: () => taskMs, callbacks, credentials, baseUrl });
+          simulators.set(vendor.id, simulator);
           return simulator.handle;
         },
       });
       servers.push(server);
-      baseUrls.set(spec.family, server.baseUrl);
+      endpoints[vendor.id] = Object.freeze({ baseUrl: server.baseUrl, ...credentials });
     }
   } catch (error) {
     await closeAll(); // e.g. one port was taken: do not leave the others listening.
@@ -115,14 +105,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   let closing: Promise<void> | undefined;
   return {
-    kl: {
-      baseUrl: baseUrls.get('kl')!,
-      apiKey: credentials.klApiKey,
-      accessKey: credentials.klAccessKey,
-      secretKey: credentials.klSecretKey,
-    },
-    ax: { baseUrl: baseUrls.get('ax')!, apiKey: credentials.axApiKey },
-    vd: { baseUrl: baseUrls.get('vd')!, apiKey: credentials.vdApiKey },
+    vendors,
+    endpoints: Object.freeze(endpoints),
     requests,
     reset() {
       requests.length = 0;
@@ -149,17 +133,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 }
 
-function randomCredentials(): SimulatorCredentials {
-  return {
-    klApiKey: `sim-kl-${hexId(16)}`,
-    klAccessKey: `sim-ak-${hexId(8)}`,
-    klSecretKey: `sim-sk-${hexId(16)}`,
-    axApiKey: `sk-sim${hexId(16)}`,
-    vdApiKey: `sim-vd-${hexId(16)}`,
-  };
-}
-
-function definedOnly(partial: Partial<SimulatorCredentials> | undefined): Partial<SimulatorCredentials> {
+function definedOnly(partial: Partial<SimCredentials> | undefined): Partial<SimCredentials> {
   return Object.fromEntries(
     Object.entries(partial ?? {}).filter(([, value]) => typeof value === 'string' && value !== ''),
   );

@@ -1,18 +1,29 @@
+import type { UpstreamVendor } from '../upstream/vendor';
+import { UPSTREAM_VENDORS } from '../upstream/vendors';
 import type { RunningSimulator } from './simulator';
 
 /**
  * The `UPSTREAM_*` variables that point a gateway at this simulator as an external upstream (real
  * HTTP, real auth): what `npm run simulator` prints, and what the benchmark and reliability
- * scripts give the production build they start. Family A gets its access/secret key pair (JWT).
+ * scripts give the production build they start. A vendor that accepts a key pair gets the pair
+ * (`withApiKeys`: its API key too), the others their API key.
  */
-export function simulatorUpstreamEnv(sim: Pick<RunningSimulator, 'kl' | 'ax' | 'vd'>): Record<string, string> {
-  return {
-    UPSTREAM_KL_BASE_URL: sim.kl.baseUrl,
-    UPSTREAM_KL_ACCESS_KEY: sim.kl.accessKey,
-    UPSTREAM_KL_SECRET_KEY: sim.kl.secretKey,
-    UPSTREAM_AX_BASE_URL: sim.ax.baseUrl,
-    UPSTREAM_AX_API_KEY: sim.ax.apiKey,
-    UPSTREAM_VD_BASE_URL: sim.vd.baseUrl,
-    UPSTREAM_VD_API_KEY: sim.vd.apiKey,
-  };
+export function simulatorUpstreamEnv(
+  sim: Pick<RunningSimulator, 'endpoints'>,
+  options: { vendors?: readonly UpstreamVendor[]; withApiKeys?: boolean } = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const vendor of options.vendors ?? UPSTREAM_VENDORS) {
+    const endpoint = sim.endpoints[vendor.id];
+    if (!endpoint) continue;
+    const names = vendor.env;
+    env[names.baseUrl] = endpoint.baseUrl;
+    const pair = names.accessKey && names.secretKey && endpoint.accessKey && endpoint.secretKey;
+    if (pair) {
+      env[names.accessKey!] = endpoint.accessKey!;
+      env[names.secretKey!] = endpoint.secretKey!;
+    }
+    if (!pair || options.withApiKeys) env[names.apiKey] = endpoint.apiKey;
+  }
+  return env;
 }

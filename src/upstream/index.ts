@@ -2,7 +2,10 @@
 export * from './upstream.types';
 export { UpstreamModule } from './upstream.module';
 export type { FactoryOf, UpstreamModuleOptions, ValueOrFactory } from './upstream.module';
-export { UpstreamClients } from './upstream-clients';
+export { UPSTREAM_TASK_CLIENTS, UpstreamClients } from './upstream-clients';
+export type { UpstreamVendor, VendorEnvNames } from './vendor';
+export { vendorEnvNames } from './vendor';
+export { UPSTREAM_FAMILIES, UPSTREAM_VENDORS, vendorOf } from './vendors';
 export {
   ChannelConfigError,
   ChannelRegistry,

@@ -1,21 +1,16 @@
-import { Injectable } from '@nestjs/common';
-import { AxClient } from './ax/ax.client';
-import { KlClient } from './kl/kl.client';
+import { Inject, Injectable } from '@nestjs/common';
 import type { UpstreamTaskClient } from './upstream.types';
-import { VdClient } from './vd/vd.client';
+
+/** Injection token of every registered vendor's client (`readonly UpstreamTaskClient[]`). */
+export const UPSTREAM_TASK_CLIENTS = Symbol('UPSTREAM_TASK_CLIENTS');
 
 /** The task engine's single entry: the client that speaks a vendor protocol, by its family name. */
 @Injectable()
 export class UpstreamClients {
   private readonly clients: ReadonlyMap<string, UpstreamTaskClient>;
 
-  constructor(
-    /** Family A also has non-task calls (sessions, voices): use `kl.call(...)`. */
-    readonly kl: KlClient,
-    ax: AxClient,
-    vd: VdClient,
-  ) {
-    this.clients = new Map<string, UpstreamTaskClient>([kl, ax, vd].map((client) => [client.family, client]));
+  constructor(@Inject(UPSTREAM_TASK_CLIENTS) clients: readonly UpstreamTaskClient[]) {
+    this.clients = new Map(clients.map((client) => [client.family, client]));
   }
 
   clientFor(family: string): UpstreamTaskClient {

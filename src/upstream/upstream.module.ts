@@ -1,18 +1,16 @@
 import { HttpModule } from '@nestjs/axios';
 import { DynamicModule, InjectionToken, Module, ModuleMetadata, Provider } from '@nestjs/common';
-import { AxClient } from './ax/ax.client';
-import { ChannelRegistry } from './channels/channel-registry';
+import { ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channels/channel-registry';
 import { loadChannels } from './channels/load-channels';
 import { UPSTREAM_CHANNELS } from './channels/upstream-channels.token';
 import { UpstreamAgents } from './http/upstream-agents';
 import { UpstreamBreakers } from './http/upstream-breakers';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions, resolveHttpOptions } from './http/upstream-http-options';
 import { UpstreamTransport } from './http/upstream-transport';
-import { KlAuth } from './kl/kl.auth';
-import { KlClient } from './kl/kl.client';
-import { UpstreamClients } from './upstream-clients';
-import type { UpstreamChannel } from './upstream.types';
-import { VdClient } from './vd/vd.client';
+import { UPSTREAM_TASK_CLIENTS, UpstreamClients } from './upstream-clients';
+import type { UpstreamChannel, UpstreamTaskClient } from './upstream.types';
+import type { UpstreamVendor } from './vendor';
+import { UPSTREAM_VENDORS } from './vendors';
 
 /** A value, or a factory with its dependencies (e.g. the simulator's addresses, the app config). */
 export interface FactoryOf<T> {
@@ -23,7 +21,9 @@ export interface FactoryOf<T> {
 export type ValueOrFactory<T> = T | FactoryOf<T>;
 
 export interface UpstreamModuleOptions {
-  /** Default: `loadChannels(process.env)`. */
+  /** The vendors to speak to; default: `UPSTREAM_VENDORS`. */
+  vendors?: readonly UpstreamVendor[];
+  /** Default: `loadChannels(process.env, vendors)`. */
   channels?: ValueOrFactory<readonly UpstreamChannel[]>;
   /** Default: `DEFAULT_UPSTREAM_HTTP_OPTIONS`; given fields override it. */
   http?: ValueOrFactory<Partial<UpstreamHttpOptions>>;
@@ -31,16 +31,7 @@ export interface UpstreamModuleOptions {
   imports?: ModuleMetadata['imports'];
 }
 
-const EXPORTED = [
-  KlClient,
-  AxClient,
-  VdClient,
-  UpstreamClients,
-  ChannelRegistry,
-  UpstreamBreakers,
-  UPSTREAM_CHANNELS,
-  UPSTREAM_HTTP_OPTIONS,
-];
+const EXPORTED = [UpstreamClients, ChannelRegistry, UpstreamBreakers, UPSTREAM_CHANNELS, UPSTREAM_HTTP_OPTIONS];
 
 /**
  * The upstream clients, channel registry and facade. Import `UpstreamModule.forRoot()` (channels
@@ -49,23 +40,32 @@ const EXPORTED = [
 @Module({})
 export class UpstreamModule {
   static forRoot(options: UpstreamModuleOptions = {}): DynamicModule {
+    const vendors = options.vendors ?? UPSTREAM_VENDORS;
+    const clientClasses = vendors.map((vendor) => vendor.client);
     return {
       module: UpstreamModule,
       imports: [HttpModule, ...(options.imports ?? [])],
       providers: [
-        valueOrFactoryProvider(UPSTREAM_CHANNELS, options.channels ?? { useFactory: () => loadChannels(process.env) }),
+        valueOrFactoryProvider(
+          UPSTREAM_CHANNELS,
+          options.channels ?? { useFactory: () => loadChannels(process.env, vendors) },
+        ),
         httpOptionsProvider(options.http ?? {}),
         UpstreamAgents,
         UpstreamBreakers,
         UpstreamTransport,
-        KlAuth,
-        KlClient,
-        AxClient,
-        VdClient,
+        ...vendors.flatMap((vendor) => vendor.providers ?? []),
+        ...clientClasses,
+        {
+          provide: UPSTREAM_TASK_CLIENTS,
+          useFactory: (...clients: UpstreamTaskClient[]) => clients,
+          inject: clientClasses,
+        },
         UpstreamClients,
+        { provide: UPSTREAM_VENDOR_LIST, useValue: vendors },
         ChannelRegistry,
       ],
-      exports: EXPORTED,
+      exports: [...EXPORTED, ...clientClasses],
     };
   }
 }

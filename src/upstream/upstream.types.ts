@@ -2,9 +2,8 @@
  * What every upstream client speaks towards the task engine. Vendor details (paths, auth, native
  * statuses) stay inside `upstream/<vendor>`; the engine only sees these normalised shapes.
  */
-/** The vendor protocols this layer speaks, one client each. */
-export const UPSTREAM_FAMILIES = ['kl', 'ax', 'vd'] as const;
-export type UpstreamFamily = (typeof UPSTREAM_FAMILIES)[number];
+/** A vendor protocol's id (`UpstreamVendor.id`); the list is `UPSTREAM_VENDORS`. */
+export type UpstreamFamily = string;
 
 /** One configured upstream account for a family (several per family are allowed). */
 export interface UpstreamChannel {
@@ -13,7 +12,7 @@ export interface UpstreamChannel {
   readonly family: UpstreamFamily;
   readonly baseUrl: string;
   readonly apiKey?: string;
-  /** Family A only: access/secret key pair for HS256 JWT auth (used when both are set). */
+  /** Vendors that accept a key pair (e.g. family A's HS256 JWT): used when both are set. */
   readonly accessKey?: string;
   readonly secretKey?: string;
   /**
@@ -23,6 +22,14 @@ export interface UpstreamChannel {
   readonly modelMap?: Readonly<Record<string, string>>;
   /** The built-in simulator: it accepts the public names, so its map need not cover the catalogue. */
   readonly simulated?: boolean;
+  /** Its share of new tasks within its priority tier; default 1, 0 takes no new task. */
+  readonly weight?: number;
+  /** Tiers: a higher number is tried first, a lower tier only when the higher ones have no channel available. */
+  readonly priority?: number;
+  /** The public model names it serves; absent: every model of its family. */
+  readonly models?: readonly string[];
+  /** Tasks open on it at once; absent: no limit. */
+  readonly maxInFlight?: number;
 }
 
 /** Normalised task state. `unknown` is never terminal: the worker keeps polling it. */

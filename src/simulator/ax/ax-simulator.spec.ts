@@ -8,11 +8,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 describe('ax simulator (family B)', () => {
   let sim: RunningSimulator;
   let headers: Record<string, string>;
-  const createUrl = () => `${sim.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`;
+  const createUrl = () => `${sim.endpoints.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`;
   const create = (body: unknown, extra: Record<string, string> = {}) =>
     postJson(createUrl(), body, { ...headers, ...extra });
   const query = (taskId: string) =>
-    getJson(`${sim.ax.baseUrl}/api/v1/tasks/${taskId}`, { authorization: headers.authorization });
+    getJson(`${sim.endpoints.ax.baseUrl}/api/v1/tasks/${taskId}`, { authorization: headers.authorization });
   const oldProtocol = (prompt: string, referenceUrls: string[] = ['https://cdn.example/cat.png'], duration = 5) => ({
     model: 'wx2.6-r2v',
     input: { prompt, reference_urls: referenceUrls },
@@ -21,12 +21,12 @@ describe('ax simulator (family B)', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ taskMs: TASK_MS });
-    headers = { authorization: `Bearer ${sim.ax.apiKey}`, 'x-dashscope-async': 'enable' };
+    headers = { authorization: `Bearer ${sim.endpoints.ax.apiKey}`, 'x-dashscope-async': 'enable' };
   });
   afterAll(() => sim.close());
 
   it('refuses a wrong or missing key with the native 401', async () => {
-    for (const authorization of [undefined, 'Bearer wrong', `Token ${sim.ax.apiKey}`]) {
+    for (const authorization of [undefined, 'Bearer wrong', `Token ${sim.endpoints.ax.apiKey}`]) {
       const reply = await postJson(
         createUrl(),
         oldProtocol('x'),

@@ -7,6 +7,7 @@ import { uuid } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { sameSecret } from '../secret-compare';
 import { simModelName } from '../sim-models';
+import { AX_SIM_MODELS } from './ax-models';
 import { ForcedPatch } from '../sim-types';
 import { TaskPhase, TaskTimeline, isTerminal, newTimeline, phaseAt, runningAt, terminalAt } from '../task-clock';
 import { AX_ERRORS } from './ax-errors';
@@ -45,7 +46,7 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
     if (refusal) return refusal;
     const model = nonEmptyString(body, 'model');
     if (!model) return AX_ERRORS.badRequest('Field required: model');
-    if (!simModelName('ax', model)) return AX_ERRORS.badRequest('Model not exist.');
+    if (!simModelName(AX_SIM_MODELS, model)) return AX_ERRORS.badRequest('Model not exist.');
     if (!input || !nonEmptyString(input, 'prompt')) return AX_ERRORS.badRequest('Field required: input.prompt');
     const hasReferences = ['media', 'reference_urls', 'reference_video_urls'].some(
       (key) => (arrayField(input, key)?.length ?? 0) > 0,
@@ -102,7 +103,7 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
 
   const handle: SimHandler = (request) => {
     const match = /^Bearer\s+(\S+)$/i.exec(headerValue(request, 'authorization')?.trim() ?? '');
-    if (!match || !sameSecret(match[1], context.credentials.axApiKey))
+    if (!match || !sameSecret(match[1], context.credentials.apiKey))
       return AX_ERRORS.unauthorized('Invalid API-key provided.');
     if (request.bodyError) return AX_ERRORS.badRequest(request.bodyError);
     return route(request);

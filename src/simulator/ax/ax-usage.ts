@@ -34,7 +34,7 @@ function countReferenceVideos(input: Record<string, unknown> | undefined): numbe
   return urls.filter((url) => typeof url === 'string' && isVideoUrl(url)).length;
 }
 
-/** CONTRACT §7: a video when the path ends in .mp4/.mov (any case) or it is a `data:video/` URL. */
+/** A reference is a video when the path ends in .mp4/.mov (any case) or it is a `data:video/` URL. */
 export function isVideoUrl(url: string): boolean {
   if (/^data:video\//i.test(url)) return true;
   let path = url;

@@ -1,7 +1,8 @@
 import * as http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { SIM_ASSETS } from '../assets';
-import { Chaos, ChaosKind, mutateBody } from '../chaos';
+import { registerResultTtl, resultTtlFromEnv, serveAsset, unregisterResultTtl } from '../result-links';
+import { Chaos, ChaosKind, ChaosStatusWords, mutateBody } from '../chaos';
 import { RecordedRequest, SimFamily } from '../sim-types';
 import { NativeErrors, SimAnswer, SimHandler, SimRequest } from './sim-answer';
 
@@ -15,10 +16,14 @@ export interface SimServerOptions {
   /** Every request received is pushed here before it is handled (auth failures included). */
   requests: RecordedRequest[];
   errors: NativeErrors;
+  /** Where its answers carry status words (for the status faults). */
+  statusWords: ChaosStatusWords;
   /** Built once the port is known, because answers carry absolute asset URLs. */
   createHandler(baseUrl: string): SimHandler;
   /** The fault injector in force, if any (read per request, so it can be switched while running). */
   chaos?: () => Chaos | undefined;
+  /** How long result links stay valid (ms); default SIM_RESULT_TTL_MS, else 10 minutes. */
+  resultTtlMs?: () => number;
 }
 
 export interface SimServer {
@@ -48,11 +53,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     });
 
     const asset = SIM_ASSETS.get(url.pathname);
-    if (asset && (method === 'GET' || method === 'HEAD')) {
-      res.writeHead(200, { 'content-type': asset.contentType, 'content-length': asset.bytes.length });
-      res.end(method === 'HEAD' ? undefined : asset.bytes);
-      return;
-    }
+    if (asset && (method === 'GET' || method === 'HEAD')) return serveAsset(req, res, url, asset);
 
     const chaos = options.chaos?.();
     const fault = chaos?.pick();
@@ -76,7 +77,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     } catch (error) {
       answer = options.errors.internal(`simulator failure: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (chaos && fault) await writeFaulty(res, answer, fault, chaos);
+    if (chaos && fault) await writeFaulty(res, answer, fault, chaos, options.statusWords);
     else writeAnswer(res, answer);
   }
 
@@ -88,6 +89,8 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     });
   });
   const baseUrl = originOf(options.host, (server.address() as AddressInfo).port);
+  const defaultTtl = resultTtlFromEnv();
+  registerResultTtl(baseUrl, options.resultTtlMs ?? (() => defaultTtl));
   ready.handler = options.createHandler(baseUrl);
 
   return {
@@ -95,6 +98,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     close: () =>
       new Promise<void>((resolve) => {
         // Hanging (`sim:hang`) and keep-alive sockets would otherwise hold close() open forever.
+        unregisterResultTtl(baseUrl);
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -112,7 +116,13 @@ function writeAnswer(res: http.ServerResponse, answer: SimAnswer): void {
 }
 
 /** Sends a handled request's answer with a fault (see chaos.ts); counts the fault only when applied. */
-async function writeFaulty(res: http.ServerResponse, answer: SimAnswer, fault: ChaosKind, chaos: Chaos): Promise<void> {
+async function writeFaulty(
+  res: http.ServerResponse,
+  answer: SimAnswer,
+  fault: ChaosKind,
+  chaos: Chaos,
+  statusWords: ChaosStatusWords,
+): Promise<void> {
   if (answer.kind === 'hang') return;
   const text = JSON.stringify(answer.body);
   switch (fault) {
@@ -144,7 +154,7 @@ async function writeFaulty(res: http.ServerResponse, answer: SimAnswer, fault: C
       writeAnswer(res, answer);
       return;
     default: {
-      const mutated = mutateBody(fault, answer.body);
+      const mutated = mutateBody(fault, answer.body, statusWords);
       if (mutated.changed) chaos.record(fault);
       writeAnswer(res, { kind: 'json', status: answer.status, body: mutated.body });
     }

@@ -3,8 +3,9 @@ import { sameSecret } from '../secret-compare';
 
 export interface KlAuthKeys {
   apiKey: string;
-  accessKey: string;
-  secretKey: string;
+  /** Without a key pair, only the API key is accepted. */
+  accessKey?: string;
+  secretKey?: string;
 }
 
 /**
@@ -18,6 +19,7 @@ export function klAuthRefusal(header: string | undefined, keys: KlAuthKeys): str
   if (!match) return 'Authorization header must be "Bearer <token>"';
   const token = match[1];
   if (sameSecret(token, keys.apiKey)) return undefined;
+  if (!keys.accessKey || !keys.secretKey) return 'invalid API key or token';
   try {
     const claims = jwt.verify(token, keys.secretKey, { algorithms: ['HS256'], issuer: keys.accessKey });
     if (typeof claims !== 'object' || typeof claims.exp !== 'number') return 'token has no exp claim';

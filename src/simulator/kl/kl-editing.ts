@@ -4,6 +4,7 @@ import { SimAnswer } from '../http/sim-answer';
 import { numericId } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { simModelName } from '../sim-models';
+import { KL_SIM_MODELS } from './kl-models';
 import { newTimeline, phaseAt } from '../task-clock';
 import { KL_ERRORS, klOk } from './kl-envelope';
 import { KlSessions } from './kl-sessions';
@@ -30,7 +31,7 @@ export class KlEditing {
     if (refusal) return refusal;
 
     const modelName = stringField(body, 'model_name');
-    if (modelName !== undefined && !simModelName('kl', modelName))
+    if (modelName !== undefined && !simModelName(KL_SIM_MODELS, modelName))
       return KL_ERRORS.badRequest(`model_name ${modelName} is invalid`);
     const sessionId = nonEmptyString(body, 'session_id');
     if (!sessionId) return KL_ERRORS.badRequest('session_id is required');

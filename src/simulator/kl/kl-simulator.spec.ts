@@ -7,17 +7,17 @@ const TASK_MS = 400;
 describe('kl simulator (family A)', () => {
   let sim: RunningSimulator;
   let auth: Record<string, string>;
-  const url = (path: string) => `${sim.kl.baseUrl}/v1${path}`;
+  const url = (path: string) => `${sim.endpoints.kl.baseUrl}/v1${path}`;
   const post = (path: string, body: unknown, headers = auth) => postJson(url(path), body, headers);
   const get = (path: string, headers = auth) => getJson(url(path), headers);
 
   beforeAll(async () => {
     sim = await startSimulator({ taskMs: TASK_MS });
-    auth = { authorization: `Bearer ${sim.kl.apiKey}` };
+    auth = { authorization: `Bearer ${sim.endpoints.kl.apiKey}` };
   });
   afterAll(() => sim.close());
 
-  const signJwt = (claims: Record<string, unknown>, secret = sim.kl.secretKey) =>
+  const signJwt = (claims: Record<string, unknown>, secret = sim.endpoints.kl.secretKey!) =>
     jwt.sign(claims, secret, { algorithm: 'HS256' });
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -26,13 +26,13 @@ describe('kl simulator (family A)', () => {
       get('/general/presets-voices?pageNum=1&pageSize=2', authorization ? { authorization } : {});
 
     it('accepts the API key', async () => {
-      const reply = await presets(`Bearer ${sim.kl.apiKey}`);
+      const reply = await presets(`Bearer ${sim.endpoints.kl.apiKey}`);
       expect(reply.status).toBe(200);
       expect(reply.body.code).toBe(0);
     });
 
     it('accepts an HS256 JWT signed with the secret key, iss = access key', async () => {
-      const token = signJwt({ iss: sim.kl.accessKey, exp: now() + 1800, nbf: now() - 5 });
+      const token = signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() - 5 });
       expect((await presets(`Bearer ${token}`)).status).toBe(200);
     });
 
@@ -47,12 +47,12 @@ describe('kl simulator (family A)', () => {
       ['a JWT without exp', 'NO_EXP'],
     ])('refuses %s with 401 code 1000', async (_label, kind) => {
       const tokens: Record<string, () => string> = {
-        KEY: () => sim.kl.apiKey,
-        WRONG_SECRET: () => `Bearer ${signJwt({ iss: sim.kl.accessKey, exp: now() + 1800 }, 'other-secret')}`,
+        KEY: () => sim.endpoints.kl.apiKey,
+        WRONG_SECRET: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800 }, 'other-secret')}`,
         WRONG_ISS: () => `Bearer ${signJwt({ iss: 'someone-else', exp: now() + 1800 })}`,
-        EXPIRED: () => `Bearer ${signJwt({ iss: sim.kl.accessKey, exp: now() - 10 })}`,
-        NBF_FUTURE: () => `Bearer ${signJwt({ iss: sim.kl.accessKey, exp: now() + 1800, nbf: now() + 600 })}`,
-        NO_EXP: () => `Bearer ${signJwt({ iss: sim.kl.accessKey })}`,
+        EXPIRED: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() - 10 })}`,
+        NBF_FUTURE: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() + 600 })}`,
+        NO_EXP: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey })}`,
       };
       const header = kind === undefined ? undefined : (tokens[kind]?.() ?? kind);
       const reply = await presets(header);

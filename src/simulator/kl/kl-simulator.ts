@@ -74,11 +74,7 @@ export function createKlSimulator(context: FamilyContext): FamilySimulator {
     { method: 'POST', pattern: /^\/v1\/general\/delete-voices$/, handle: (r) => voices.delete(r.body) },
   ];
   const route = routeTable(routes, KL_ERRORS);
-  const keys = {
-    apiKey: context.credentials.klApiKey,
-    accessKey: context.credentials.klAccessKey,
-    secretKey: context.credentials.klSecretKey,
-  };
+  const keys = context.credentials;
 
   const handle: SimHandler = (request: SimRequest) => {
     const refusal = klAuthRefusal(headerValue(request, 'authorization'), keys);

@@ -15,8 +15,9 @@ const TASK_MS = 400;
 describe('vd simulator (family C)', () => {
   let sim: RunningSimulator;
   let auth: Record<string, string>;
-  const create = (body: unknown, headers = auth) => postJson(`${sim.vd.baseUrl}/ent/v2/reference2video`, body, headers);
-  const creations = (id: string) => getJson(`${sim.vd.baseUrl}/ent/v2/tasks/${id}/creations`, auth);
+  const create = (body: unknown, headers = auth) =>
+    postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, body, headers);
+  const creations = (id: string) => getJson(`${sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/creations`, auth);
   const nonSubject = (prompt: string, extra: Record<string, unknown> = {}) => ({
     model: 'vdq2',
     prompt,
@@ -26,12 +27,12 @@ describe('vd simulator (family C)', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ taskMs: TASK_MS });
-    auth = { authorization: `Token ${sim.vd.apiKey}` };
+    auth = { authorization: `Token ${sim.endpoints.vd.apiKey}` };
   });
   afterAll(() => sim.close());
 
   it('accepts only Authorization: Token <key>', async () => {
-    for (const authorization of [`Bearer ${sim.vd.apiKey}`, 'Token wrong']) {
+    for (const authorization of [`Bearer ${sim.endpoints.vd.apiKey}`, 'Token wrong']) {
       const reply = await create(nonSubject('x'), { authorization });
       expect(reply.status).toBe(401);
       expect(reply.body).toMatchObject({
@@ -153,7 +154,7 @@ describe('vd simulator (family C)', () => {
     const broken = await create(nonSubject('sim:error500'));
     expect(broken.status).toBe(500);
     expect(broken.body).toMatchObject({ code: 500, reason: 'InternalServiceFailure' });
-    const hanging = fetch(`${sim.vd.baseUrl}/ent/v2/reference2video`, {
+    const hanging = fetch(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify(nonSubject('sim:hang')),

@@ -8,12 +8,15 @@ import { numericId } from '../ids';
 import { markerRefusal, readMarkers } from '../markers';
 import { sameSecret } from '../secret-compare';
 import { simModelName } from '../sim-models';
+import { VD_SIM_MODELS } from './vd-models';
 import { ForcedPatch } from '../sim-types';
 import { TaskPhase, TaskTimeline, newTimeline, phaseAt, terminalAt } from '../task-clock';
 import { VD_ERRORS } from './vd-errors';
-import { VdTaskFields, taskFieldsOf } from './vd-task-fields';
+import { taskFieldsOf } from './vd-task-fields';
+import { VD_PATHS } from '../../upstream/vd/vd.api';
+import type { VdCreatedAnswer, VdCreationsAnswer, VdState, VdTaskFields } from '../../upstream/vd/vd.wire';
 
-const VD_STATE: Record<TaskPhase, string> = {
+const VD_STATE: Record<TaskPhase, VdState> = {
   queued: 'queueing',
   running: 'processing',
   succeeded: 'success',
@@ -37,7 +40,7 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
   const creationsBody = (task: VdTask, now: number): unknown => {
     const phase = phaseAt(task.timeline, now);
     const tag = { task_id: task.taskId };
-    return forced.apply(task.taskId, {
+    const answer: VdCreationsAnswer = {
       id: task.taskId,
       state: VD_STATE[phase],
       err_code: phase === 'failed' ? FAILURE_CODE : '',
@@ -54,7 +57,8 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
                 watermarked_url: assetUrl(context.baseUrl, 'sample.mp4', { ...tag, watermark: '1' }),
               },
             ],
-    });
+    };
+    return forced.apply(task.taskId, answer);
   };
 
   const create = (request: SimRequest): SimAnswer => {
@@ -64,7 +68,7 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     if (refusal) return refusal;
     const model = nonEmptyString(body, 'model');
     if (!model) return VD_ERRORS.badRequest('model is required');
-    if (!simModelName('vd', model)) return VD_ERRORS.badRequest(`model ${model} is not supported`);
+    if (!simModelName(VD_SIM_MODELS, model)) return VD_ERRORS.badRequest(`model ${model} is not supported`);
     if (!nonEmptyString(body, 'prompt')) return VD_ERRORS.badRequest('prompt is required');
     const hasReferences =
       (arrayField(body, 'subjects')?.length ?? 0) > 0 || (arrayField(body, 'images')?.length ?? 0) > 0;
@@ -82,19 +86,20 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
       const at = terminalAt(task.timeline);
       context.callbacks.schedule(callbackUrl, at, () => creationsBody(task, Math.max(Date.now(), at)));
     }
-    return json(200, {
+    const created: VdCreatedAnswer = {
       task_id: task.taskId,
       state: 'created',
       ...task.fields,
       created_at: new Date(task.timeline.createdAt).toISOString(),
-    });
+    };
+    return json(200, created);
   };
 
   const routes: Route[] = [
-    { method: 'POST', pattern: /^\/ent\/v2\/reference2video$/, handle: create },
+    { method: 'POST', pattern: new RegExp(`^${VD_PATHS.reference2video}$`), handle: create },
     {
       method: 'GET',
-      pattern: /^\/ent\/v2\/tasks\/([^/]+)\/creations$/,
+      pattern: new RegExp(`^${VD_PATHS.tasks}/([^/]+)/creations$`),
       handle: (_request, [id]) => {
         const task = tasks.get(id);
         return task ? json(200, creationsBody(task, Date.now())) : VD_ERRORS.notFound(`task ${id} not found`);
@@ -105,7 +110,7 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
 
   const handle: SimHandler = (request) => {
     const match = /^Token\s+(\S+)$/i.exec(headerValue(request, 'authorization')?.trim() ?? '');
-    if (!match || !sameSecret(match[1], context.credentials.vdApiKey)) return VD_ERRORS.unauthorized('invalid api key');
+    if (!match || !sameSecret(match[1], context.credentials.apiKey)) return VD_ERRORS.unauthorized('invalid api key');
     if (request.bodyError) return VD_ERRORS.badRequest(request.bodyError);
     return route(request);
   };

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { arrayField, asRecord, booleanField, numberField, stringField } from '../body-fields';
+import type { VdTaskFields } from '../../upstream/vd/vd.wire';
 import { simModelName } from '../sim-models';
+import { VD_SIM_MODELS } from './vd-models';
 
 interface ModelDefaults {
   duration: number;
@@ -8,7 +10,7 @@ interface ModelDefaults {
   audio: boolean;
 }
 
-/** SPEC.md's per-model defaults, by public name (a vendor name is looked up through its public one). */
+/** The vendor's per-model defaults, by public name (a vendor name is looked up through its public one). */
 const MODEL_DEFAULTS: Record<string, ModelDefaults> = {
   'vdq3-mix': { duration: 5, resolution: '720p', audio: true },
   'vdq3-turbo': { duration: 5, resolution: '720p', audio: true },
@@ -24,29 +26,10 @@ const COMMON_DEFAULTS: ModelDefaults = { duration: 5, resolution: '720p', audio:
 const CREDITS_PER_SECOND: Record<string, number> = { '360p': 1, '540p': 2, '720p': 3, '1080p': 5 };
 
 /** The task fields a creation answer echoes: what was received, with the defaults filled in. */
-export interface VdTaskFields {
-  model: string;
-  prompt: string;
-  images: unknown[];
-  videos?: unknown[];
-  duration: number;
-  seed: number;
-  aspect_ratio: string;
-  resolution: string;
-  bgm: boolean;
-  audio: boolean;
-  audio_type: string;
-  movement_amplitude: string;
-  payload: string;
-  off_peak: boolean;
-  credits: number;
-  watermark: boolean;
-}
-
 export function taskFieldsOf(rawBody: unknown): VdTaskFields {
   const body = asRecord(rawBody);
   const model = stringField(body, 'model') ?? '';
-  const defaults = MODEL_DEFAULTS[simModelName('vd', model) ?? model] ?? COMMON_DEFAULTS;
+  const defaults = MODEL_DEFAULTS[simModelName(VD_SIM_MODELS, model) ?? model] ?? COMMON_DEFAULTS;
   const duration = numberField(body, 'duration') ?? defaults.duration;
   const resolution = stringField(body, 'resolution') ?? defaults.resolution;
   const audio = booleanField(body, 'audio') ?? defaults.audio;

@@ -57,6 +57,14 @@ describe('assertModelMapsCover', () => {
     );
   });
 
+  it('asks a channel limited to some models for their names only', () => {
+    const limited: UpstreamChannel = { ...channel('vd-q3', 'vd', { vdq3: 'viduq3' }), models: ['vdq3'] };
+    expect(() => assertModelMapsCover([limited], CATALOGUE)).not.toThrow();
+    expect(() => assertModelMapsCover([{ ...limited, models: ['vdq3', 'vdq1'] }], CATALOGUE)).toThrow(
+      /channel vd-q3 has no upstream name for vdq1\./,
+    );
+  });
+
   it('skips simulated channels: the simulator accepts the public names', () => {
     expect(() => assertModelMapsCover([channel('kl-default', 'kl', {}, true)], CATALOGUE)).not.toThrow();
   });

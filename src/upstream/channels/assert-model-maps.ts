@@ -8,8 +8,9 @@ export interface PublicModel {
 }
 
 /**
- * Start-up check: every real (non-simulated) channel maps every public model of its family to an
- * upstream name, so a missing name stops the start instead of failing a customer's first request.
+ * Start-up check: every real (non-simulated) channel maps every public model it serves (its `models`,
+ * else every model of its family) to an upstream name, so a missing name stops the start instead of
+ * failing a customer's first request.
  * Throws one `ChannelConfigError` listing every gap.
  */
 export function assertModelMapsCover(channels: readonly UpstreamChannel[], models: readonly PublicModel[]): void {
@@ -17,7 +18,7 @@ export function assertModelMapsCover(channels: readonly UpstreamChannel[], model
     .filter((channel) => !channel.simulated)
     .flatMap((channel) => {
       const missing = models
-        .filter((m) => m.family === channel.family && !hasOwn(channel.modelMap, m.name))
+        .filter((m) => m.family === channel.family && servesModel(channel, m.name) && !hasOwn(channel.modelMap, m.name))
         .map((m) => m.name);
       return missing.length === 0 ? [] : [`channel ${channel.id} has no upstream name for ${missing.join(', ')}`];
     });
@@ -30,4 +31,8 @@ export function assertModelMapsCover(channels: readonly UpstreamChannel[], model
 
 function hasOwn(map: Readonly<Record<string, string>> | undefined, name: string): boolean {
   return map !== undefined && Object.prototype.hasOwnProperty.call(map, name);
+}
+
+function servesModel(channel: UpstreamChannel, name: string): boolean {
+  return channel.models === undefined || channel.models.includes(name);
 }

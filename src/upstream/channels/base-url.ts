@@ -1,22 +1,12 @@
-import { AX_PATH_PREFIX } from '../ax/ax.api';
-import { KL_PATH_PREFIX } from '../kl/kl.api';
-import type { UpstreamFamily } from '../upstream.types';
-import { VD_PATH_PREFIX } from '../vd/vd.api';
+import type { UpstreamVendor } from '../vendor';
 import { ChannelConfigError } from './channel-config-error';
-
-/** What each client puts in front of its paths; a base URL is the part before it. */
-export const CLIENT_PATH_PREFIX: Readonly<Record<UpstreamFamily, string>> = {
-  kl: KL_PATH_PREFIX,
-  ax: AX_PATH_PREFIX,
-  vd: VD_PATH_PREFIX,
-};
 
 /**
  * A channel's base URL, checked and without trailing slashes. Refused: anything but absolute
  * http(s), credentials, a query or fragment, and a path ending in (the start of) the segments the
  * client adds itself: `https://host/api/v1` would be called as `https://host/api/v1/api/v1/...`.
  */
-export function checkBaseUrl(value: string, name: string, family: UpstreamFamily): string {
+export function checkBaseUrl(value: string, name: string, vendor: Pick<UpstreamVendor, 'id' | 'pathPrefix'>): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -28,11 +18,11 @@ export function checkBaseUrl(value: string, name: string, family: UpstreamFamily
   // Credentials belong in the key variables, where they are masked; a URL ends up in logs.
   if (url.username || url.password) throw new ChannelConfigError(`${name} must not contain credentials.`);
   if (url.search || url.hash) throw new ChannelConfigError(`${name} must not contain a query or fragment.`);
-  const doubled = doubledSegments(url.pathname, CLIENT_PATH_PREFIX[family]);
+  const doubled = doubledSegments(url.pathname, vendor.pathPrefix);
   if (doubled) {
     const fixed = `${url.origin}${url.pathname.replace(/\/+$/, '').slice(0, -doubled.length)}`;
     throw new ChannelConfigError(
-      `${name} must not end in ${doubled}: the ${family} client adds ${CLIENT_PATH_PREFIX[family]} itself (use ${fixed}).`,
+      `${name} must not end in ${doubled}: the ${vendor.id} client adds ${vendor.pathPrefix} itself (use ${fixed}).`,
     );
   }
   return value.replace(/\/+$/, '');

@@ -1,14 +1,19 @@
 import { UpstreamBreakers } from '../http/upstream-breakers';
 import { UpstreamFault } from '../http/upstream-fault';
 import { resolveHttpOptions } from '../http/upstream-http-options';
-import { UpstreamChannel, UpstreamUnavailableError } from '../upstream.types';
-import { ChannelRegistry } from './channel-registry';
+import { UpstreamChannel, UpstreamRejectedError, UpstreamUnavailableError } from '../upstream.types';
+import { BALANCE_COOL_DOWN_MS, ChannelRegistry } from './channel-registry';
 
-const channel = (id: string, family: UpstreamChannel['family']): UpstreamChannel => ({
+const channel = (
+  id: string,
+  family: UpstreamChannel['family'],
+  extra: Partial<UpstreamChannel> = {},
+): UpstreamChannel => ({
   id,
   family,
   baseUrl: `http://${id}.example`,
   apiKey: 'k',
+  ...extra,
 });
 
 async function openBreaker(breakers: UpstreamBreakers, channelId: string, failures: number): Promise<void> {
@@ -66,5 +71,125 @@ describe('ChannelRegistry', () => {
 
   it('refuses duplicate ids', () => {
     expect(() => new ChannelRegistry([channel('x', 'ax'), channel('x', 'vd')], breakers)).toThrow(/configured twice/);
+  });
+
+  describe('routing settings', () => {
+    const shares = (reg: ChannelRegistry, n: number, model?: string) => {
+      const counts: Record<string, number> = {};
+      for (let i = 0; i < n; i++) {
+        const id = reg.pick('ax', model)?.id ?? 'none';
+        counts[id] = (counts[id] ?? 0) + 1;
+      }
+      return counts;
+    };
+
+    it('spreads picks by weight: over 2,000 each share is within 5 points of its weight share', () => {
+      const reg = new ChannelRegistry(
+        [channel('a', 'ax', { weight: 5 }), channel('b', 'ax', { weight: 3 }), channel('c', 'ax', { weight: 2 })],
+        breakers,
+      );
+      const counts = shares(reg, 2000);
+      expect(Math.abs(counts.a / 2000 - 0.5)).toBeLessThan(0.05);
+      expect(Math.abs(counts.b / 2000 - 0.3)).toBeLessThan(0.05);
+      expect(Math.abs(counts.c / 2000 - 0.2)).toBeLessThan(0.05);
+      // Smooth: the heaviest channel is never picked more than twice in a row.
+      const run = Array.from({ length: 10 }, () => reg.pick('ax')!.id).join('');
+      expect(run).not.toMatch(/aaa/);
+    });
+
+    it('weight 0 or disabled: no new task; an operator weight overrides the configured one', () => {
+      const reg = new ChannelRegistry(
+        [channel('a', 'ax', { weight: 0 }), channel('b', 'ax'), channel('c', 'ax')],
+        breakers,
+      );
+      expect(shares(reg, 10)).toEqual({ b: 5, c: 5 });
+      reg.applyOverrides(
+        new Map([
+          ['c', { enabled: false }],
+          ['a', { weight: 1 }],
+        ]),
+      );
+      expect(shares(reg, 10)).toEqual({ a: 5, b: 5 });
+      expect(reg.byId('c')).toBeDefined();
+      expect(reg.stateOf(reg.byId('c')!)).toMatchObject({ enabled: false, weight: 1 });
+      reg.applyOverrides(
+        new Map([
+          ['a', { enabled: false }],
+          ['b', { enabled: false }],
+          ['c', { enabled: false }],
+        ]),
+      );
+      expect(reg.pick('ax')).toBeUndefined();
+      expect(() => reg.forFamily('ax')).toThrow(/No upstream channel of family ax is available/);
+    });
+
+    it('uses a lower priority tier only while no channel of the higher one is available', async () => {
+      const reg = new ChannelRegistry(
+        [
+          channel('backup', 'ax', { priority: -1 }),
+          channel('main-1', 'ax', { priority: 5 }),
+          channel('main-2', 'ax', { priority: 5 }),
+        ],
+        breakers,
+      );
+      expect(shares(reg, 10)).toEqual({ 'main-1': 5, 'main-2': 5 });
+      await openBreaker(breakers, 'main-1', 2);
+      expect(shares(reg, 4)).toEqual({ 'main-2': 4 });
+      await openBreaker(breakers, 'main-2', 2);
+      expect(shares(reg, 4)).toEqual({ backup: 4 });
+    });
+
+    it('serves a model only on the channels that list it (or list none)', () => {
+      const reg = new ChannelRegistry(
+        [channel('only-x', 'ax', { models: ['x'], weight: 3 }), channel('every', 'ax')],
+        breakers,
+      );
+      expect(shares(reg, 8, 'y')).toEqual({ every: 8 });
+      expect(shares(reg, 8, 'x')).toEqual({ 'only-x': 6, every: 2 });
+    });
+
+    it('skips a channel at its maxInFlight, and the channels a request already tried', () => {
+      const reg = new ChannelRegistry(
+        [channel('small', 'ax', { maxInFlight: 2, priority: 1 }), channel('big', 'ax')],
+        breakers,
+      );
+      reg.load.opened('small');
+      expect(reg.pick('ax')?.id).toBe('small');
+      reg.load.opened('small');
+      expect(reg.pick('ax')?.id).toBe('big');
+      reg.load.closed('small');
+      expect(reg.pick('ax')?.id).toBe('small');
+      expect(reg.pick('ax', undefined, ['small'])?.id).toBe('big');
+      expect(reg.pick('ax', undefined, ['small', 'big'])).toBeUndefined();
+    });
+
+    it('an out-of-balance answer cools the channel down for new tasks only, without touching its breaker', () => {
+      const reg = new ChannelRegistry([channel('vd-a', 'vd', { priority: 1 }), channel('vd-b', 'vd')], breakers);
+      const a = reg.byId('vd-a')!;
+      const now = Date.now();
+      expect(
+        reg.createEnded(a, 12, new UpstreamRejectedError(403, 'CreditInsufficient', 'credit insufficient'), now),
+      ).toBe('out-of-balance');
+      expect(reg.pick('vd', undefined, [], now + 1)?.id).toBe('vd-b');
+      expect(reg.byId('vd-a')).toBe(a);
+      expect(reg.stateOf(a, now + 1)).toMatchObject({
+        breaker: 'closed',
+        coolingDownUntil: now + BALANCE_COOL_DOWN_MS,
+      });
+      expect(reg.pick('vd', undefined, [], now + BALANCE_COOL_DOWN_MS + 1)?.id).toBe('vd-a');
+    });
+
+    it('records creates and errors per channel for the operator view', () => {
+      const reg = new ChannelRegistry([channel('ax-a', 'ax')], breakers);
+      const a = reg.byId('ax-a')!;
+      expect(reg.createEnded(a, 100)).toBe('accepted');
+      expect(reg.createEnded(a, 300, new UpstreamUnavailableError('answered HTTP 503'))).toBe('refused');
+      expect(reg.stateOf(a).figures).toMatchObject({
+        lastMinute: { creates: 2, errors: 1 },
+        lastHour: { creates: 2, errors: 1 },
+        latencyMs: { p50: 100, p99: 300 },
+        lastError: { message: 'answered HTTP 503' },
+      });
+    });
   });
 });

@@ -1,7 +1,11 @@
 export { assertModelMapsCover } from './assert-model-maps';
 export type { PublicModel } from './assert-model-maps';
-export { CLIENT_PATH_PREFIX, checkBaseUrl } from './base-url';
-export { ChannelRegistry } from './channel-registry';
+export { checkBaseUrl } from './base-url';
+export { assertChannelModels } from './assert-channel-models';
+export { BALANCE_COOL_DOWN_MS, ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channel-registry';
+export type { ChannelOverride, ChannelState } from './channel-registry';
+export { classifyCreateFailure } from './create-refusal';
+export type { CreateRefusal } from './create-refusal';
 export { ChannelConfigError, loadChannels } from './load-channels';
 export { DEFAULT_MODEL_MAP_FILE, identityModelMap, loadFamilyModelMaps } from './model-maps';
 export type { FamilyModelMaps, ModelMap } from './model-maps';

@@ -1,6 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { UpstreamVendor } from '../vendor';
+import { vendorEnvNames } from '../vendor';
+import { UPSTREAM_VENDORS } from '../vendors';
 import { ChannelConfigError, loadChannels } from './load-channels';
 
 const SHIPPED = JSON.parse(readFileSync(join(__dirname, '../../../config/upstream-models.json'), 'utf8'));
@@ -267,5 +270,39 @@ describe('loadChannels', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('super-secret-key');
     }
+  });
+});
+
+describe('loadChannels with an extended vendor list', () => {
+  const extra = {
+    id: 'zz',
+    client: class {},
+    pathPrefix: '/zz/v3',
+    env: vendorEnvNames('zz'),
+  } as unknown as UpstreamVendor;
+  const vendors = [...UPSTREAM_VENDORS, extra];
+
+  it('reads the new vendor’s variables, its model map override and its JSON channels', () => {
+    const channels = loadChannels(
+      {
+        UPSTREAM_ZZ_BASE_URL: 'https://zz.example/',
+        UPSTREAM_ZZ_API_KEY: 'k',
+        UPSTREAM_ZZ_MODEL_MAP: '{"zz-1":"zz-one"}',
+        UPSTREAM_CHANNELS: JSON.stringify([{ id: 'zz-2', family: 'zz', baseUrl: 'https://b.example', apiKey: 'k2' }]),
+      },
+      vendors,
+    );
+    expect(channels).toEqual([
+      { id: 'zz-default', family: 'zz', baseUrl: 'https://zz.example', apiKey: 'k', modelMap: { 'zz-1': 'zz-one' } },
+      { id: 'zz-2', family: 'zz', baseUrl: 'https://b.example', apiKey: 'k2', modelMap: { 'zz-1': 'zz-one' } },
+    ]);
+  });
+
+  it('refuses a base URL ending in the new vendor’s own path prefix, and the family outside the list', () => {
+    expect(() =>
+      loadChannels({ UPSTREAM_ZZ_BASE_URL: 'https://zz.example/zz/v3', UPSTREAM_ZZ_API_KEY: 'k' }, vendors),
+    ).toThrow(/UPSTREAM_ZZ_BASE_URL must not end in \/zz\/v3: the zz client adds \/zz\/v3 itself/);
+    const json = JSON.stringify([{ id: 'x', family: 'zz', baseUrl: 'https://b.example', apiKey: 'k' }]);
+    expect(() => loadChannels({ UPSTREAM_CHANNELS: json })).toThrow(/family must be one of kl, ax, vd\./);
   });
 });

@@ -1,14 +1,25 @@
-import { UPSTREAM_FAMILIES, UpstreamFamily, type UpstreamChannel } from '../upstream.types';
+import type { UpstreamChannel } from '../upstream.types';
+import type { UpstreamVendor } from '../vendor';
+import { UPSTREAM_VENDORS } from '../vendors';
 import { checkBaseUrl } from './base-url';
 import { ChannelConfigError } from './channel-config-error';
 import { FamilyModelMaps, loadFamilyModelMaps, parseModelMap } from './model-maps';
+import { ROUTING_FIELDS, routingFromEnv, routingFromJson } from './routing-settings';
 
 export { ChannelConfigError } from './channel-config-error';
 
 type Env = Record<string, string | undefined>;
 
-const FAMILIES: readonly UpstreamFamily[] = UPSTREAM_FAMILIES;
-const CHANNEL_FIELDS = new Set(['id', 'family', 'baseUrl', 'apiKey', 'accessKey', 'secretKey', 'modelMap']);
+const CHANNEL_FIELDS = new Set([
+  'id',
+  'family',
+  'baseUrl',
+  'apiKey',
+  'accessKey',
+  'secretKey',
+  'modelMap',
+  ...ROUTING_FIELDS,
+]);
 const CHANNEL_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
@@ -16,10 +27,11 @@ const CHANNEL_ID = /^[A-Za-z0-9._-]{1,64}$/;
  * variables are set, plus the JSON array `UPSTREAM_CHANNELS` for more. Nothing set means no
  * channels (the app then uses the simulator). Every channel gets a model map: the vendors' names
  * from config/upstream-models.json, under `UPSTREAM_<FAMILY>_MODEL_MAP`, under the channel's own
- * `modelMap`. Throws `ChannelConfigError` on anything invalid.
+ * `modelMap`. Routing: `weight`, `priority`, `models`, `maxInFlight` (`UPSTREAM_<FAMILY>_WEIGHT`... for
+ * a default channel). Throws `ChannelConfigError` on anything invalid.
  */
-export function loadChannels(env: Env): UpstreamChannel[] {
-  const channels = [...FAMILIES.flatMap((family) => defaultChannel(env, family)), ...extraChannels(env)];
+export function loadChannels(env: Env, vendors: readonly UpstreamVendor[] = UPSTREAM_VENDORS): UpstreamChannel[] {
+  const channels = [...vendors.flatMap((vendor) => defaultChannel(env, vendor)), ...extraChannels(env, vendors)];
   const seen = new Set<string>();
   for (const channel of channels) {
     if (seen.has(channel.id))
@@ -28,7 +40,7 @@ export function loadChannels(env: Env): UpstreamChannel[] {
   }
   if (channels.length === 0) return [];
   // Read only when a real channel needs it: with nothing configured no file is required.
-  const maps = loadFamilyModelMaps(env);
+  const maps = loadFamilyModelMaps(env, vendors);
   return channels.map((channel) => withModelMap(channel, maps));
 }
 
@@ -37,33 +49,35 @@ function withModelMap(channel: UpstreamChannel, maps: FamilyModelMaps): Upstream
   return Object.freeze({ ...channel, modelMap: Object.freeze({ ...maps[channel.family], ...channel.modelMap }) });
 }
 
-function defaultChannel(env: Env, family: UpstreamFamily): UpstreamChannel[] {
-  const prefix = `UPSTREAM_${family.toUpperCase()}`;
-  const read = (name: string) => nonBlank(env[`${prefix}_${name}`]);
-  const baseUrl = read('BASE_URL');
-  const apiKey = read('API_KEY');
-  const accessKey = family === 'kl' ? read('ACCESS_KEY') : undefined;
-  const secretKey = family === 'kl' ? read('SECRET_KEY') : undefined;
+function defaultChannel(env: Env, vendor: UpstreamVendor): UpstreamChannel[] {
+  const names = vendor.env;
+  const read = (name: string | undefined) => (name ? nonBlank(env[name]) : undefined);
+  const baseUrl = read(names.baseUrl);
+  const apiKey = read(names.apiKey);
+  const accessKey = read(names.accessKey);
+  const secretKey = read(names.secretKey);
   if (!baseUrl && !apiKey && !accessKey && !secretKey) return [];
-  if (!baseUrl)
-    throw new ChannelConfigError(`${prefix}_BASE_URL is required when other ${prefix}_* variables are set.`);
+  const prefix = names.baseUrl.replace(/_BASE_URL$/, '');
+  if (!baseUrl) throw new ChannelConfigError(`${names.baseUrl} is required when other ${prefix}_* variables are set.`);
+  const id = `${vendor.id}-default`;
   const channel = {
-    id: `${family}-default`,
-    family,
-    baseUrl: checkBaseUrl(baseUrl, `${prefix}_BASE_URL`, family),
+    id,
+    family: vendor.id,
+    baseUrl: checkBaseUrl(baseUrl, names.baseUrl, vendor),
     apiKey,
     accessKey,
     secretKey,
+    ...routingFromEnv(env, prefix, id),
   };
-  checkCredentials(channel, {
-    apiKey: `${prefix}_API_KEY`,
-    accessKey: `${prefix}_ACCESS_KEY`,
-    secretKey: `${prefix}_SECRET_KEY`,
+  checkCredentials(channel, vendor, {
+    apiKey: names.apiKey,
+    accessKey: names.accessKey ?? `${prefix}_ACCESS_KEY`,
+    secretKey: names.secretKey ?? `${prefix}_SECRET_KEY`,
   });
   return [freeze(channel)];
 }
 
-function extraChannels(env: Env): UpstreamChannel[] {
+function extraChannels(env: Env, vendors: readonly UpstreamVendor[]): UpstreamChannel[] {
   const text = nonBlank(env.UPSTREAM_CHANNELS);
   if (!text) return [];
   let parsed: unknown;
@@ -75,10 +89,10 @@ function extraChannels(env: Env): UpstreamChannel[] {
   }
   if (!Array.isArray(parsed))
     throw new ChannelConfigError('UPSTREAM_CHANNELS must be a JSON array of channel objects.');
-  return parsed.map((item, index) => extraChannel(item, `UPSTREAM_CHANNELS[${index}]`));
+  return parsed.map((item, index) => extraChannel(item, `UPSTREAM_CHANNELS[${index}]`, vendors));
 }
 
-function extraChannel(item: unknown, where: string): UpstreamChannel {
+function extraChannel(item: unknown, where: string, vendors: readonly UpstreamVendor[]): UpstreamChannel {
   if (typeof item !== 'object' || item === null || Array.isArray(item))
     throw new ChannelConfigError(`${where} must be an object.`);
   const raw = item as Record<string, unknown>;
@@ -90,15 +104,15 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
   const id = optionalString(raw.id, `${where}.id`);
   if (!id || !CHANNEL_ID.test(id))
     throw new ChannelConfigError(`${where}.id is required: 1-64 letters, digits, '.', '_' or '-'.`);
-  if (!FAMILIES.includes(raw.family as UpstreamFamily))
-    throw new ChannelConfigError(`${where}.family must be one of ${FAMILIES.join(', ')}.`);
-  const family = raw.family as UpstreamFamily;
+  const vendor = vendors.find((candidate) => candidate.id === raw.family);
+  if (!vendor) throw new ChannelConfigError(`${where}.family must be one of ${vendors.map((v) => v.id).join(', ')}.`);
+  const family = vendor.id;
   const baseUrl = optionalString(raw.baseUrl, `${where}.baseUrl`);
   if (!baseUrl) throw new ChannelConfigError(`${where}.baseUrl is required.`);
   const channel = {
     id,
     family,
-    baseUrl: checkBaseUrl(baseUrl, `${where}.baseUrl`, family),
+    baseUrl: checkBaseUrl(baseUrl, `${where}.baseUrl`, vendor),
     apiKey: optionalString(raw.apiKey, `${where}.apiKey`),
     accessKey: optionalString(raw.accessKey, `${where}.accessKey`),
     secretKey: optionalString(raw.secretKey, `${where}.secretKey`),
@@ -106,11 +120,15 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
       raw.modelMap === undefined || raw.modelMap === null
         ? undefined
         : parseModelMap(raw.modelMap, `${where}.modelMap`),
+    ...routingFromJson(raw, where, id),
   };
-  if (family !== 'kl' && (channel.accessKey || channel.secretKey)) {
-    throw new ChannelConfigError(`${where}: accessKey/secretKey are only used by family kl; use apiKey.`);
+  if (!vendor.env.accessKey && (channel.accessKey || channel.secretKey)) {
+    const pairs = vendors.filter((v) => v.env.accessKey).map((v) => v.id);
+    throw new ChannelConfigError(
+      `${where}: accessKey/secretKey are only used by family ${pairs.join(', ')}; use apiKey.`,
+    );
   }
-  checkCredentials(channel, {
+  checkCredentials(channel, vendor, {
     apiKey: `${where}.apiKey`,
     accessKey: `${where}.accessKey`,
     secretKey: `${where}.secretKey`,
@@ -120,6 +138,7 @@ function extraChannel(item: unknown, where: string): UpstreamChannel {
 
 function checkCredentials(
   channel: UpstreamChannel,
+  vendor: UpstreamVendor,
   names: { apiKey: string; accessKey: string; secretKey: string },
 ): void {
   if (channel.accessKey && !channel.secretKey)
@@ -127,7 +146,7 @@ function checkCredentials(
   if (channel.secretKey && !channel.accessKey)
     throw new ChannelConfigError(`${names.accessKey} is required when ${names.secretKey} is set.`);
   if (channel.apiKey || channel.accessKey) return;
-  const alternatives = channel.family === 'kl' ? ` (or ${names.accessKey} and ${names.secretKey})` : '';
+  const alternatives = vendor.env.accessKey ? ` (or ${names.accessKey} and ${names.secretKey})` : '';
   throw new ChannelConfigError(`${names.apiKey}${alternatives} is required for channel ${channel.id}.`);
 }
 

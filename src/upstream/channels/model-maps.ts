@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UPSTREAM_FAMILIES, type UpstreamFamily } from '../upstream.types';
+import type { UpstreamFamily } from '../upstream.types';
+import type { UpstreamVendor } from '../vendor';
+import { UPSTREAM_VENDORS } from '../vendors';
 import { ChannelConfigError } from './channel-config-error';
 
 export type ModelMap = Readonly<Record<string, string>>;
@@ -13,42 +15,38 @@ export const DEFAULT_MODEL_MAP_FILE = 'config/upstream-models.json';
 /** Replaces the whole file (e.g. a copy the operator edits). */
 export const MODEL_MAP_FILE_VARIABLE = 'UPSTREAM_MODEL_MAP_FILE';
 
-/** `UPSTREAM_<FAMILY>_MODEL_MAP`: JSON entries laid over the file's for that family. */
-export function familyOverrideVariable(family: UpstreamFamily): string {
-  return `UPSTREAM_${family.toUpperCase()}_MODEL_MAP`;
-}
-
 /**
  * The model maps real channels start from: the file's section of each family with that family's
  * `UPSTREAM_<FAMILY>_MODEL_MAP` entries on top. Throws `ChannelConfigError` naming the file or
  * variable on anything unreadable.
  */
-export function loadFamilyModelMaps(env: Env): FamilyModelMaps {
+export function loadFamilyModelMaps(env: Env, vendors: readonly UpstreamVendor[] = UPSTREAM_VENDORS): FamilyModelMaps {
   const file = nonBlank(env[MODEL_MAP_FILE_VARIABLE]) ?? findDefaultFile();
-  const fromFile = parseModelMapFile(readText(file), file);
-  const maps = {} as Record<UpstreamFamily, ModelMap>;
-  for (const family of UPSTREAM_FAMILIES) {
-    const variable = familyOverrideVariable(family);
+  const families = vendors.map((vendor) => vendor.id);
+  const fromFile = parseModelMapFile(readText(file), file, families);
+  const maps: Record<UpstreamFamily, ModelMap> = {};
+  for (const vendor of vendors) {
+    const variable = vendor.env.modelMap;
     const text = nonBlank(env[variable]);
     const override = text === undefined ? {} : parseModelMap(parseJson(text, variable), variable);
-    maps[family] = Object.freeze({ ...fromFile[family], ...override });
+    maps[vendor.id] = Object.freeze({ ...fromFile[vendor.id], ...override });
   }
   return Object.freeze(maps);
 }
 
 /** `{kl: {...}, ax: {...}, vd: {...}}`; keys starting with `$` (e.g. `$comment`) are notes and ignored. */
-export function parseModelMapFile(text: string, where: string): FamilyModelMaps {
+export function parseModelMapFile(
+  text: string,
+  where: string,
+  families: readonly UpstreamFamily[] = UPSTREAM_VENDORS.map((vendor) => vendor.id),
+): FamilyModelMaps {
   const parsed = parseJson(text, where);
   if (!isPlainObject(parsed)) throw new ChannelConfigError(`${where} must hold a JSON object of family -> model map.`);
-  const unknown = Object.keys(parsed).find(
-    (key) => !key.startsWith('$') && !UPSTREAM_FAMILIES.includes(key as UpstreamFamily),
-  );
+  const unknown = Object.keys(parsed).find((key) => !key.startsWith('$') && !families.includes(key));
   if (unknown)
-    throw new ChannelConfigError(
-      `${where}: "${unknown}" is not an upstream family (expected ${UPSTREAM_FAMILIES.join(', ')}).`,
-    );
-  const maps = {} as Record<UpstreamFamily, ModelMap>;
-  for (const family of UPSTREAM_FAMILIES) maps[family] = parseModelMap(parsed[family] ?? {}, `${where}: ${family}`);
+    throw new ChannelConfigError(`${where}: "${unknown}" is not an upstream family (expected ${families.join(', ')}).`);
+  const maps: Record<UpstreamFamily, ModelMap> = {};
+  for (const family of families) maps[family] = parseModelMap(parsed[family] ?? {}, `${where}: ${family}`);
   return maps;
 }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExponentialBackoff,
   RetryPolicy,
@@ -19,6 +19,8 @@ import {
   UpstreamTiming,
   UpstreamUnavailableError,
 } from '../upstream.types';
+import { MetricsService } from '../../platform/metrics/metrics.service';
+import { annotateActiveSpan, tracingStarted, withSpan } from '../../platform/telemetry/spans';
 import { createLeanHttpAdapter, leanAxiosInstance } from './lean-http-adapter';
 import { parseJsonLeniently } from './lenient';
 import { UpstreamAgents } from './upstream-agents';
@@ -65,6 +67,7 @@ export class UpstreamTransport {
     private readonly agents: UpstreamAgents,
     private readonly breakers: UpstreamBreakers,
     @Inject(UPSTREAM_HTTP_OPTIONS) private readonly options: UpstreamHttpOptions,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
     // abortOnReturn off: the signal belongs to this one call, and aborting it after every answer
     // built a DOMException with a stack trace per call (~2% of a create).
@@ -92,7 +95,31 @@ export class UpstreamTransport {
     );
   }
 
+  /**
+   * One call as its caller waits for it, retries included: a span (vendor, channel, operation, status,
+   * URL without query or credentials; never a header or a body) and its latency per channel.
+   */
   async send(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const startedAt = performance.now();
+    let outcome = 'failed';
+    try {
+      const response = tracingStarted()
+        ? await withSpan(`upstream ${request.method}`, spanAttributes(channel, request), async () => {
+            const answer = await this.sendWithPolicies(channel, request);
+            annotateActiveSpan({ 'http.response.status_code': answer.status });
+            return answer;
+          })
+        : await this.sendWithPolicies(channel, request);
+      outcome = 'answered';
+      return response;
+    } finally {
+      this.metrics?.upstreamLatency
+        .labels(channel.id, request.method, outcome)
+        .observe((performance.now() - startedAt) / 1000);
+    }
+  }
+
+  private async sendWithPolicies(channel: UpstreamChannel, request: UpstreamRequest): Promise<UpstreamResponse> {
     const isRead = request.method === 'GET';
     const breaker = this.breakers.policyFor(channel.id);
     const timeLimit = isRead ? this.readTimeout : this.writeTimeout;
@@ -176,4 +203,19 @@ export class UpstreamTransport {
       error.httpStatus,
     );
   }
+}
+
+/** What an upstream span says about its call: the URL without query string or user info (credentials live in headers). */
+function spanAttributes(channel: UpstreamChannel, request: UpstreamRequest): Record<string, string> {
+  const url = new URL(`${channel.baseUrl.replace(/\/$/, '')}${request.path}`);
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  return {
+    'gateway.upstream.vendor': channel.family,
+    'gateway.upstream.channel': channel.id,
+    'gateway.upstream.operation': `${request.method} ${request.path}`,
+    'http.request.method': request.method,
+    'url.full': url.toString(),
+  };
 }

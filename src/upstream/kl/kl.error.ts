@@ -3,8 +3,6 @@ import { asNumber, asString, isRecord } from '../http/lenient';
 
 /** Envelope code the upstream uses for "no such resource" (task, session, voice): the only "not found". */
 export const KL_NOT_FOUND_CODE = 1203;
-/** Also answered with HTTP 404, but means "invalid request method" (a wrong path or verb): our fault, not a lost task. */
-export const KL_INVALID_METHOD_CODE = 1202;
 
 /** Family A error body: the envelope `{code, message, request_id}` with a non-zero integer code. */
 export function readKlError(body: unknown): Partial<NativeError> | undefined {

@@ -1,7 +1,7 @@
 import { asArray, asRecord, isRecord } from '../http/lenient';
 import { KL_PATHS, type KlCallPath } from './kl.api';
 
-/** What the upstream writes in `owned_by` for its official voices, and what SPEC.md shows callers instead. */
+/** What the upstream writes in `owned_by` for its official voices, and what callers are shown instead. */
 export const KL_UPSTREAM_OFFICIAL_OWNER = 'kling';
 export const KL_OFFICIAL_OWNER = 'kl';
 

@@ -1,6 +1,6 @@
 /** `npm run smoke:upstream`: the upstream clients against the real services, field by field. */
 export { runSmoke } from './run-smoke';
 export type { SmokeDeps } from './smoke-family';
-export { SMOKE_PLANS } from './smoke-plans';
+export type { SmokePlan } from './smoke-plans';
 export { formatSmokeReport, smokeExitCode } from './smoke-report';
 export type { SmokeRow, Verdict } from './smoke-types';

@@ -1,4 +1,3 @@
-import { KL_PATHS } from '../kl/kl.api';
 import type { UpstreamClients } from '../upstream-clients';
 import {
   UpstreamChannel,
@@ -8,13 +7,13 @@ import {
   UpstreamUnavailableError,
 } from '../upstream.types';
 import { applyModelMap } from '../http/model-map';
-import { checkFields, field, oneOf, shown } from './field-checks';
+import { checkFields, shown } from './field-checks';
 import type { SmokePlan, SentTask } from './smoke-plans';
 import type { SmokeRow, Verdict } from './smoke-types';
 
 /** What following one task needs from outside: the clients, the clock, and how to fetch a result file. */
 export interface SmokeDeps {
-  readonly clients: Pick<UpstreamClients, 'clientFor' | 'kl'>;
+  readonly clients: Pick<UpstreamClients, 'clientFor'>;
   readonly env: Record<string, string | undefined>;
   readonly pollMs: number;
   readonly timeoutMs: number;
@@ -35,7 +34,7 @@ export async function smokeFamily(plan: SmokePlan, channel: UpstreamChannel, dep
   const row = (step: string, fieldName: string, seen: string, expected: string, verdict: Verdict) =>
     rows.push({ family: plan.family, step, field: fieldName, seen, expected, verdict });
   row('channel', channel.id, channel.baseUrl, plan.description, 'info');
-  if (plan.family === 'kl') rows.push(...(await checkKlAuth(channel, deps)));
+  if (plan.checkAuth) rows.push(...(await plan.checkAuth(channel, deps.clients.clientFor(plan.family))));
 
   const planned = plan.body(deps.env);
   if ('skip' in planned) {
@@ -150,39 +149,7 @@ async function follow(
   return { rows, snapshot };
 }
 
-/** Family A: the free preset-voice list proves the credentials and shows official voices as `kl`. */
-async function checkKlAuth(channel: UpstreamChannel, deps: SmokeDeps): Promise<SmokeRow[]> {
-  try {
-    const data = await deps.clients.kl.call(channel, 'GET', KL_PATHS.presetsVoices, { pageNum: 1, pageSize: 1 });
-    const officialOwner = { ...oneOf('kl'), expected: '"kl" (the upstream’s "kling", relabelled)' };
-    return [
-      {
-        family: 'kl',
-        step: 'auth',
-        field: 'GET presets-voices',
-        seen: 'answered',
-        expected: 'accepted credentials',
-        verdict: 'ok',
-      },
-      ...checkFields('kl', 'auth', { presets: data }, [
-        field('presets[0].task_result.voices[0].owned_by', officialOwner),
-      ]),
-    ];
-  } catch (error) {
-    return [
-      {
-        family: 'kl',
-        step: 'auth',
-        field: 'GET presets-voices',
-        seen: describeError(error),
-        expected: 'accepted credentials',
-        verdict: 'MISMATCH',
-      },
-    ];
-  }
-}
-
-/** Family A: the task is found again by the external_task_id we sent (how unconfirmed creations are recovered). */
+/** The task is found again by the reference we sent (how unconfirmed creations are recovered). */
 async function checkLookup(
   plan: SmokePlan,
   channel: UpstreamChannel,
@@ -193,7 +160,7 @@ async function checkLookup(
   const base = {
     family: plan.family,
     step: 'lookup',
-    field: `GET by external_task_id ${reference}`,
+    field: `GET by ${plan.referenceField ?? 'reference'} ${reference}`,
     expected: `task ${taskId}`,
   };
   try {
@@ -226,7 +193,7 @@ async function probe(plan: SmokePlan, url: string, deps: SmokeDeps): Promise<Smo
   }
 }
 
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   if (error instanceof UpstreamRejectedError)
     return `refused: HTTP ${error.httpStatus} ${String(error.nativeCode)}: ${error.message}`;
   if (error instanceof UpstreamTaskNotFoundError) return `${error.name}: ${error.message}`;

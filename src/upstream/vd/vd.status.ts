@@ -1,7 +1,9 @@
 import type { StatusTable } from '../http/snapshot-helpers';
+import type { UpstreamTaskState } from '../upstream.types';
+import type { VdState } from './vd.wire';
 
 /** Family C `state` -> normalised state (wire doc: created -> queueing -> processing -> success | failed). */
-export const VD_STATUS: StatusTable = new Map([
+export const VD_STATUS: StatusTable = new Map<VdState, UpstreamTaskState>([
   ['created', 'queued'],
   ['queueing', 'queued'],
   ['processing', 'running'],
