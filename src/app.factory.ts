@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, GatewayModuleOptions } from './app.module';
 import { FAMILIES } from './families';
 import { FamilyRegistry } from './families/family-registry';
+import { OPENAI_ERRORS, OPENAI_MULTIPART_PATHS } from './openai/openai.errors';
 import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
@@ -18,7 +19,7 @@ import { MetricsService } from './platform/metrics/metrics.service';
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
   const families = options.families ?? new FamilyRegistry(FAMILIES);
-  const errors = new ErrorWriter(families.errorDialects());
+  const errors = new ErrorWriter([...families.errorDialects(), OPENAI_ERRORS]);
   const adapter = new TimedExpressAdapter({
     headersMs: options.config.CLIENT_HEADERS_TIMEOUT_MS,
     requestMs: options.config.CLIENT_REQUEST_TIMEOUT_MS,
@@ -35,7 +36,7 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   // One middleware for request ID and context, Server-Timing, metrics, the access log and the JSON body.
   app.use(
     gatewayHttpMiddleware(app.getHttpAdapter().getInstance(), {
-      readBody: jsonBodyReader(options.config.BODY_LIMIT_BYTES, errors),
+      readBody: jsonBodyReader(options.config.BODY_LIMIT_BYTES, errors, OPENAI_MULTIPART_PATHS),
       metrics: new HttpMetrics(app.get(MetricsService)),
       accessLog: new AccessLog(app.get(ACCESS_LOGGER)),
     }),
@@ -46,7 +47,7 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
     new DocumentBuilder()
       .setTitle('Video generation gateway')
       .setDescription(
-        'Families A (/kl), B (/ax) and C (/vd), plus the admin API. Errors use the gateway error object with the family’s native fields.',
+        `Families ${families.families.map((f) => `/${f.id}`).join(', ')}, plus the admin API. Errors use the gateway error object with the family’s native fields.`,
       )
       .setVersion('1')
       .addBearerAuth()

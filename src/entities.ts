@@ -9,6 +9,8 @@ import { UsageRecordEntity } from './core/billing/entities/usage-record.entity';
 import { CallbackDeliveryEntity } from './core/tasks/entities/callback-delivery.entity';
 import { IdempotencyRecordEntity } from './core/tasks/entities/idempotency-record.entity';
 import { TaskEntity } from './core/tasks/entities/task.entity';
+import { ResultFileEntity } from './core/results/result-file.entity';
+import { ChannelSettingEntity } from './core/channels/channel-setting.entity';
 import { FAMILY_ENTITIES } from './families/family-entities';
 
 export const ALL_ENTITIES = [
@@ -21,5 +23,7 @@ export const ALL_ENTITIES = [
   LedgerEntryEntity,
   UsageRecordEntity,
   PriceVersionEntity,
+  ResultFileEntity,
+  ChannelSettingEntity,
   ...FAMILY_ENTITIES,
 ];

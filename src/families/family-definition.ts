@@ -6,6 +6,7 @@ import type { BillableUsage } from '../core/billing/billable-usage';
 import type { FamilyId, ModelDescriptor } from '../core/models/model-catalogue';
 import type { TaskEntity } from '../core/tasks/entities/task.entity';
 import type { CreatedAnswer, FamilyStatusWords } from '../core/tasks/task-families';
+import type { EntityClass, MigrationClass } from '../platform/database/data-source-options';
 import type { ErrorDialect } from '../platform/errors';
 
 /** One kind of task a family runs (its list `action`). */
@@ -27,7 +28,8 @@ export interface FamilyAction {
 /**
  * Everything the core needs to know of a family, in one object in the family's folder. The core
  * reads these through its ports (`ModelCatalogue`, `PricingCatalogue`, `TaskFamilies`) and never
- * names a family; adding one is a folder and a line in `src/families/index.ts`.
+ * names a family; adding one is a folder and a line in `src/families/index.ts` (with its upstream
+ * and simulator vendors: README, "Adding a family").
  */
 export interface FamilyDefinition {
   /** Short name: the URL segment (`/kl/...`), the upstream protocol and `task.family`. */
@@ -48,4 +50,8 @@ export interface FamilyDefinition {
   readonly lookupByReference: boolean;
   /** The Nest module with the family's controllers and services. */
   readonly module: Type<unknown>;
+  /** The tables the family owns beyond the core's (its module registers them with `forFeature` too). */
+  readonly entities?: readonly EntityClass[];
+  /** The migrations that create and change those tables; run with the core's, by timestamp. */
+  readonly migrations?: readonly MigrationClass[];
 }

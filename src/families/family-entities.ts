@@ -1,5 +1,8 @@
-import { KlSessionEntity } from './kl/sessions/kl-session.entity';
-import { KlVoiceEntity } from './kl/voices/kl-voice.entity';
+import { FAMILIES } from './index';
+import type { EntityClass, MigrationClass } from '../platform/database/data-source-options';
 
-/** Entities that families own (family A's sessions, voices, videos), for the TypeORM CLI list. */
-export const FAMILY_ENTITIES: Array<new () => object> = [KlSessionEntity, KlVoiceEntity];
+/** Entities that families own, for the TypeORM CLI list (inside the app each family module registers its own). */
+export const FAMILY_ENTITIES: readonly EntityClass[] = FAMILIES.flatMap((family) => family.entities ?? []);
+
+/** The families' migrations, for the TypeORM CLI (the app takes them from its `FamilyRegistry`). */
+export const FAMILY_MIGRATIONS: readonly MigrationClass[] = FAMILIES.flatMap((family) => family.migrations ?? []);

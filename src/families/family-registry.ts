@@ -5,6 +5,8 @@ import { PricingCatalogue, type PricingRule } from '../core/billing/pricing';
 import type { Capability, FamilyId, ModelDescriptor } from '../core/models/model-catalogue';
 import type { TaskEntity } from '../core/tasks/entities/task.entity';
 import type { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../core/tasks/task-families';
+import { taskFaceOf } from '../core/tasks/task-faces';
+import type { EntityClass, MigrationClass } from '../platform/database/data-source-options';
 import type { ErrorDialect } from '../platform/errors';
 import type { FamilyAction, FamilyDefinition } from './family-definition';
 
@@ -68,6 +70,9 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
   }
 
   presentCreated(task: TaskEntity, requestId: string): CreatedAnswer {
+    // A task created through another face (the OpenAI-shaped API) is answered in that face's shape.
+    const face = taskFaceOf(task);
+    if (face) return { body: face.createdBody(task) };
     return this.action(task.family, task.action).presentCreated(task, requestId);
   }
 
@@ -81,6 +86,16 @@ export class FamilyRegistry extends PricingCatalogue implements TaskFamilies {
 
   async onSucceeded(task: TaskEntity, tx: EntityManager): Promise<void> {
     await this.action(task.family, task.action).onSucceeded?.(task, tx);
+  }
+
+  /** The tables the families own. */
+  entities(): EntityClass[] {
+    return this.families.flatMap((f) => f.entities ?? []);
+  }
+
+  /** The migrations of those tables (the app runs them with the core's). */
+  migrations(): MigrationClass[] {
+    return this.families.flatMap((f) => f.migrations ?? []);
   }
 
   errorDialects(): ErrorDialect[] {

@@ -1,6 +1,7 @@
-import { ErrorDialect, NativeCodeTable, nativeCodeOf } from '../../platform/errors';
+import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
+import { nativeCodeAndMessage } from '../common/native-error';
 
-/** Family B native codes (CONTRACT §3), from the upstream API's own table. */
+/** Family B native codes, from the upstream API's own table. */
 const AX_CODES: NativeCodeTable<string> = {
   byStatus: {
     400: 'InvalidParameter',
@@ -20,12 +21,5 @@ const AX_CODES: NativeCodeTable<string> = {
 /** `{code, message, request_id}`; an upstream rejection keeps the upstream's own code and message. */
 export const AX_ERRORS: ErrorDialect = {
   pathPrefix: '/ax/',
-  nativeFields: (err, requestId) => {
-    const native = err.options.native;
-    return {
-      code: native ? String(native.code) : nativeCodeOf(err, AX_CODES),
-      message: native?.message ?? err.message,
-      request_id: requestId,
-    };
-  },
+  nativeFields: (err, requestId) => ({ ...nativeCodeAndMessage(err, AX_CODES, String), request_id: requestId }),
 };

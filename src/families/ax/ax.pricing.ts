@@ -2,7 +2,7 @@ import { IsOptional } from 'class-validator';
 import type { BillableUsage } from '../../core/billing/billable-usage';
 import { BP_ONE, BasisPoints, Nested, Price, PricingRule, timed } from '../../core/billing/pricing';
 
-/** Family B's cost-affecting facts (SPEC.md: resolution, duration, references, flash audio). */
+/** Family B's cost-affecting facts: resolution, duration, references, flash audio. */
 export interface AxBillableUsage extends BillableUsage {
   kind: 'ax-r2v';
   /** `720P` / `1080P`; the old protocol's `size` is mapped to its tier. */

@@ -31,15 +31,15 @@ const KEYED_CALL = Symbol('idempotency.keyedCall');
 type KeyedContext = RequestContext & { [KEYED_CALL]?: KeyedCall };
 
 /**
- * `Idempotency-Key` on a task-creating route (CONTRACT §7): replays the stored answer, or rebuilds
- * the created answer from the task the key is tied to (the engine ties it in the creation
- * transaction), or lets the request run. Failures are never remembered.
+ * `Idempotency-Key` on a task-creating route: replays the stored answer, or rebuilds the created
+ * answer from the task the key is tied to (the engine ties it in the creation transaction), or
+ * lets the request run. Failures are never remembered.
  *
  * A guard and a wrapped handler rather than a Nest interceptor: an interceptor puts every create
  * through rxjs and two `AsyncResource.bind`s, key or not. Here a create without the header costs
- * one header read; with it, the work starts when the handler is called, after all guards as with
- * the interceptor (and after the parameter pipes, which validate nothing on these routes: their
- * bodies are `unknown`, checked by the family rules inside the handler).
+ * one header read; with it, the work starts when the handler is called: after all guards (this
+ * one runs first, before the API key is known) and after the body pipes ran the family's rules,
+ * so a bad body is refused without a lookup and never meets a stored answer.
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {

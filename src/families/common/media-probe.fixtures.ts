@@ -3,6 +3,8 @@
  * JPEG, WEBP, GIF headers and an MP4 movie header, plus data-URL wrapping. Used by the specs of
  * the media rules; the probes read headers only, so large declared sizes cost nothing.
  */
+import { IncomingMessage, ServerResponse, createServer } from 'http';
+import type { AddressInfo, Socket } from 'net';
 import { deflateSync } from 'zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -129,4 +131,52 @@ export function mp4(seconds: number, brand = 'isom'): Buffer {
 
 export function dataUrl(mime: string, bytes: Buffer): string {
   return `data:${mime};base64,${bytes.toString('base64')}`;
+}
+
+export interface MediaServer {
+  /** `http://127.0.0.1:<port><path>` */
+  url(path: string): string;
+  /** Every request received: path and Range header. */
+  readonly requests: Array<{ path: string; range: string | undefined }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback HTTP server for tests of URL references: a Buffer is served as a file (a single
+ * `Range: bytes=a-b` answered with 206 and `Content-Range`, as CDNs do), a function answers as it likes.
+ * Unknown paths are 404.
+ */
+export async function serveMedia(
+  routes: Record<string, Buffer | ((req: IncomingMessage, res: ServerResponse) => void)>,
+): Promise<MediaServer> {
+  const requests: MediaServer['requests'] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    requests.push({ path, range: req.headers.range });
+    const route = routes[path];
+    if (typeof route === 'function') return route(req, res);
+    if (!route) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    if (!range) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(route);
+    const start = Number(range[1]);
+    const end = Math.min(range[2] ? Number(range[2]) : route.length - 1, route.length - 1);
+    res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${route.length}` });
+    res.end(route.subarray(start, end + 1));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

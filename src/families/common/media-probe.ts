@@ -4,9 +4,9 @@
  * snapshots and logs. Each family's rules pass in their own limits and the field path to name in
  * the 400 error; nothing here knows a family's numbers.
  *
- * What cannot be checked here: anything behind a remote URL (size, duration, pixels). The gateway
- * does not fetch references (that would add latency, cost and an SSRF surface); the upstream
- * fetches them and rejects what it cannot use.
+ * Nothing here fetches: an image behind a URL is read by `media-probe-remote.ts` (first bytes only,
+ * through an SSRF-filtering agent) where a family's rules ask for it; other remote references are
+ * judged by their URL alone and the upstream rejects what it cannot use.
  */
 import { imageSize } from 'image-size';
 import type { ISizeCalculationResult } from 'image-size/dist/types/interface';
@@ -195,7 +195,8 @@ export interface ImageLimits {
   /** Accepted formats, image-size names (`jpg`, `png`, `bmp`, `webp`). */
   formats: readonly ImageFormat[];
   minSide: number;
-  maxSide: number;
+  /** Omitted: no upper bound. */
+  maxSide?: number;
   /** Longer side / shorter side at most this (8 means 1:8 to 8:1); omitted: no ratio rule. */
   maxAspectRatio?: number;
   maxBytes: number;
@@ -207,6 +208,10 @@ function describeFormats(formats: readonly ImageFormat[]): string {
   return formats.map((f) => (f === 'jpg' ? 'JPEG' : f.toUpperCase())).join(', ');
 }
 
+export function imageTooLarge(param: string, maxBytes: number): GatewayError {
+  return GatewayError.invalid(`${param}: the image is larger than ${maxBytes / MiB} MB.`, param);
+}
+
 /** Checks decoded image bytes against `limits`; `declared` is the format the data URL's MIME names. */
 export function checkImageBytes(
   bytes: Uint8Array,
@@ -214,10 +219,20 @@ export function checkImageBytes(
   param: string,
   declared?: ImageFormat,
 ): ImageProbe {
-  if (bytes.length > limits.maxBytes) {
-    throw GatewayError.invalid(`${param}: the image is larger than ${limits.maxBytes / MiB} MB.`, param);
-  }
-  const probe = probeImage(bytes);
+  if (bytes.length > limits.maxBytes) throw imageTooLarge(param, limits.maxBytes);
+  return checkImageProbe(probeImage(bytes), limits, param, declared);
+}
+
+/**
+ * Checks what the header of an image says (format, transparency, pixels, ratio) against `limits`;
+ * `null` (no readable header) is a 400 too. The byte size is the caller's to check.
+ */
+export function checkImageProbe(
+  probe: ImageProbe | null,
+  limits: ImageLimits,
+  param: string,
+  declared?: ImageFormat,
+): ImageProbe {
   if (!probe) throw GatewayError.invalid(`${param} is not a readable image.`, param);
   if (!limits.formats.includes(probe.format)) {
     throw GatewayError.invalid(
@@ -236,11 +251,11 @@ export function checkImageBytes(
     ['width', width],
     ['height', height],
   ] as const) {
-    if (value < limits.minSide || value > limits.maxSide) {
-      throw GatewayError.invalid(
-        `${param}: image ${side} ${value} px is outside ${limits.minSide} to ${limits.maxSide} px.`,
-        param,
-      );
+    const { minSide, maxSide } = limits;
+    if (value < minSide || (maxSide !== undefined && value > maxSide)) {
+      const allowed = maxSide === undefined ? `at least ${minSide} px` : `${minSide} to ${maxSide} px`;
+      const too = value < minSide ? 'small' : 'large';
+      throw GatewayError.invalid(`${param}: image ${side} ${value} px is too ${too}; it must be ${allowed}.`, param);
     }
   }
   if (
@@ -274,9 +289,7 @@ export function checkImageDataUrl(
       param,
     );
   }
-  if (data.byteLength > limits.maxBytes) {
-    throw GatewayError.invalid(`${param}: the image is larger than ${limits.maxBytes / MiB} MB.`, param);
-  }
+  if (data.byteLength > limits.maxBytes) throw imageTooLarge(param, limits.maxBytes);
   const probe = checkImageBytes(Buffer.from(data.base64, 'base64'), limits, param, declared);
   return { ...probe, mime: data.mime, byteLength: data.byteLength };
 }
@@ -398,7 +411,7 @@ export function checkVideoDataUrl(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Redaction for snapshots and logs (CONTRACT §3: never a Base64 payload in a log line)
+// Redaction for snapshots and logs (never a Base64 payload in a log line)
 // ---------------------------------------------------------------------------------------------
 
 export function base64Placeholder(mime: string | null, byteLength: number): string {

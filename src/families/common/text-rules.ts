@@ -22,6 +22,36 @@ export function truncateChars(text: string, max: number): string {
   return out;
 }
 
+/**
+ * The longest string a client may send in each kind of field, so no field is stored or forwarded
+ * unbounded. Fields with a rule of their own (prompts, voice names, family C's payload) keep it.
+ */
+export const TEXT_LIMITS = {
+  /** Any http(s) URL: callback, voice, video, watermark URLs and media links. */
+  url: 2048,
+  /** Identifiers: the caller's external_task_id, and IDs the gateway or an upstream minted. */
+  id: 255,
+  /** Short names and labels (a family C subject's name). */
+  name: 255,
+  /** A model name (the catalogue's names are far shorter; the stored column holds 100). */
+  model: 100,
+  /** Enumerated words (ratio, size, resolution): their rules name the values; this bounds the echo. */
+  word: 64,
+  /** Pass-through JSON metadata (family C meta_data). */
+  metadata: 65_536,
+} as const;
+
+/** Characters of the Base64 text of `bytes` bytes, with room for a data-URL prefix. */
+export function base64Chars(bytes: number): number {
+  return Math.ceil(bytes / 3) * 4 + 256;
+}
+
+/** At most `max` characters, counted quickly: code points never outnumber UTF-16 code units. */
+function withinChars(value: string, max: number): boolean {
+  if (value.length <= max) return true;
+  return value.length <= 2 * max && charCount(value) <= max;
+}
+
 /** A string of at most `max` characters (code points). */
 export function MaxChars(max: number, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
@@ -29,7 +59,7 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
       name: 'maxChars',
       constraints: [max],
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && charCount(value) <= max,
+        validate: (value: unknown) => typeof value === 'string' && withinChars(value, max),
         defaultMessage: buildMessage((each) => `${each}$property must be at most $constraint1 characters`, options),
       },
     },
@@ -45,6 +75,51 @@ export function NotBlank(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: (value: unknown) => typeof value === 'string' && /\S/.test(value),
         defaultMessage: buildMessage((each) => `${each}$property must not be empty`, options),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * An http(s) URL field: at most `TEXT_LIMITS.url` characters. Only the length is checked here
+ * (a non-string is left to the field's type rule, the scheme to its URL rule).
+ */
+export function MaxUrl(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'maxUrl',
+      constraints: [TEXT_LIMITS.url],
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value.length <= TEXT_LIMITS.url,
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a URL of at most $constraint1 characters`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * A media field that takes a URL or inline Base64: a URL of at most `TEXT_LIMITS.url` characters,
+ * or Base64 no longer than a file of `maxBytes` bytes. A non-string is left to the field's type rule.
+ */
+export function MaxMediaChars(maxBytes: number, options?: ValidationOptions): PropertyDecorator {
+  const inlineMax = base64Chars(maxBytes);
+  return ValidateBy(
+    {
+      name: 'maxMediaChars',
+      constraints: [TEXT_LIMITS.url, inlineMax],
+      validator: {
+        validate: (value: unknown) =>
+          typeof value !== 'string' || value.length <= (/^https?:\/\//i.test(value) ? TEXT_LIMITS.url : inlineMax),
+        defaultMessage: buildMessage(
+          (each) =>
+            `${each}$property must be a URL of at most $constraint1 characters or Base64 of at most $constraint2 characters`,
+          options,
+        ),
       },
     },
     options,

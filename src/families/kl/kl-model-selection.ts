@@ -5,7 +5,7 @@ import { ModelSelector, bodyFields } from '../../core/accounts/guards/model-acce
 import { KL_DEFAULT_MODEL } from './kl.ids';
 
 /**
- * Family A's rule (SPEC.md "Model selection"): `model_name`, else `model`, else the endpoint's
+ * Family A's rule: `model_name`, else `model`, else the endpoint's
  * default. `check` may refuse a named model before the guard looks it up (the editing-task endpoint).
  */
 export function klModelSelector(defaultModel: string, check?: (name: string, param: string) => void): ModelSelector {

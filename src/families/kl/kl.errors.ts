@@ -1,18 +1,41 @@
-import { ErrorDialect, NativeCodeTable, nativeCodeOf } from '../../platform/errors';
+import { ErrorDialect, GatewayError, NativeCodeTable } from '../../platform/errors';
+import { nativeCodeAndMessage } from '../common/native-error';
 
-/** Family A envelope codes (CONTRACT §3), from the upstream API's own table. */
+/** Family A envelope codes, from the upstream API's own table. */
 const KL_CODES: NativeCodeTable<number> = {
   byStatus: { 400: 1201, 401: 1000, 403: 1103, 409: 1201, 413: 1201, 422: 1201, 429: 1302, 500: 5000, 503: 5001 },
   modelNotFound: 1203,
   resourceNotFound: 1203,
 };
 
+/** A non-numeric (or zero) upstream code cannot be an envelope code: the table's is used. */
+const klCode = (code: string | number): number | undefined => Number(code) || undefined;
+
 /** The envelope `{code, message, request_id, data: null}` with a non-zero integer code. */
 export const KL_ERRORS: ErrorDialect = {
   pathPrefix: '/kl/',
-  nativeFields: (err, requestId) => {
-    const native = err.options.native;
-    const code = native ? Number(native.code) || nativeCodeOf(err, KL_CODES) : nativeCodeOf(err, KL_CODES);
-    return { code, message: native?.message ?? err.message, request_id: requestId, data: null };
-  },
+  nativeFields: (err, requestId) => ({
+    ...nativeCodeAndMessage(err, KL_CODES, klCode),
+    request_id: requestId,
+    data: null,
+  }),
 };
+
+/** The IDs of family A resources a request body names. */
+export type KlIdField = 'session_id' | 'video_id' | 'voice_id';
+
+const NOT_FOUND_MESSAGES: Record<KlIdField, string> = {
+  session_id:
+    'Unknown session_id: this account has no session with this ID. Sessions come from init-selection; initialise the video to get one.',
+  video_id:
+    'Unknown video_id: this account has no generated video with this ID (video IDs come from its succeeded editing tasks).',
+  voice_id: 'Unknown voice_id: this account has no custom voice with this ID.',
+};
+
+/**
+ * 404 naming the field for an ID the caller does not own: an unknown ID and another account's get
+ * the same answer, so that nobody learns what exists.
+ */
+export function klNotFound(param: KlIdField): GatewayError {
+  return new GatewayError(404, 'not_found', NOT_FOUND_MESSAGES[param], param);
+}

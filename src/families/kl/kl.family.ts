@@ -8,6 +8,11 @@ import { presentKlVoiceTask } from './voices/kl-voice-task.presenter';
 import { klCreatedData, klEnvelope } from './tasks/kl-task.presenter';
 import type { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { recordSucceededVoices } from './voices/kl-voices.repository';
+import { KlSessionEntity } from './sessions/kl-session.entity';
+import { KlVoiceEntity } from './voices/kl-voice.entity';
+import { KlSessions1764200000000 } from './migrations/1764200000000-kl-sessions';
+import { KlVoices1764300000000 } from './migrations/1764300000000-kl-voices';
+import { KlSessionLease1765050000000 } from './migrations/1765050000000-kl-session-lease';
 
 /** Both task kinds answer a creation with the same envelope. */
 const klCreated = (task: TaskEntity, requestId: string) => ({ body: klEnvelope(klCreatedData(task), requestId) });
@@ -38,4 +43,6 @@ export const KL_FAMILY: FamilyDefinition = {
   // The upstream finds a task by the `external_task_id` the gateway sends (its own task ID).
   lookupByReference: true,
   module: KlModule,
+  entities: [KlSessionEntity, KlVoiceEntity],
+  migrations: [KlSessions1764200000000, KlVoices1764300000000, KlSessionLease1765050000000],
 };

@@ -4,7 +4,7 @@ export const KL_FAMILY_ID = 'kl';
 export const KL_MULTI_ELEMENTS = 'multi_elements';
 /** Custom voice tasks (`/kl/v1/general/custom-voices`); also the list item `action`. */
 export const KL_CUSTOM_VOICES = 'custom_voices';
-/** The global default model (SPEC.md "Model selection"). */
+/** The model used when a request names none. */
 export const KL_DEFAULT_MODEL = 'kl-v1';
 /** The only model of the editing-task endpoint. */
 export const KL_EDITING_TASK_MODEL = 'kl-v1-6';

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../../core/billing/billing.module';
 import { TasksModule } from '../../core/tasks/tasks.module';
 import { IdempotencyGuard } from '../common/idempotency.guard';
+import { REMOTE_MEDIA_PROBE } from '../common/media-probe-remote';
 import { KlEditingController } from './editing/kl-editing.controller';
 import { KlEditingService } from './editing/kl-editing.service';
 import { KlSessionEntity } from './sessions/kl-session.entity';
@@ -29,6 +30,7 @@ import { KlVoicesService } from './voices/kl-voices.service';
     KlSessionsService,
     KlSessionsRepository,
     KlEditingService,
+    REMOTE_MEDIA_PROBE,
     KlVoicesService,
     KlVoicesRepository,
     KlPresetsService,

@@ -1,6 +1,7 @@
-import { ErrorDialect, NativeCodeTable, nativeCodeOf } from '../../platform/errors';
+import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
+import { nativeCodeAndMessage } from '../common/native-error';
 
-/** Family C native reasons (CONTRACT §3), from the upstream API's own table. */
+/** Family C native reasons, from the upstream API's own table. */
 const VD_REASONS: NativeCodeTable<string> = {
   byStatus: {
     400: 'BadRequest',
@@ -21,12 +22,7 @@ const VD_REASONS: NativeCodeTable<string> = {
 export const VD_ERRORS: ErrorDialect = {
   pathPrefix: '/vd/',
   nativeFields: (err, requestId) => {
-    const native = err.options.native;
-    return {
-      code: err.status,
-      reason: native ? String(native.code) : nativeCodeOf(err, VD_REASONS),
-      message: native?.message ?? err.message,
-      metadata: { trace_id: requestId },
-    };
+    const { code, message } = nativeCodeAndMessage(err, VD_REASONS, String);
+    return { code: err.status, reason: code, message, metadata: { trace_id: requestId } };
   },
 };

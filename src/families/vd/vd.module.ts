@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { TasksModule } from '../../core/tasks/tasks.module';
 import { IdempotencyGuard } from '../common/idempotency.guard';
 import { VdReferenceVideoController } from './reference-video/vd-reference-video.controller';
-import { VdReferenceVideoService } from './reference-video/vd-reference-video.service';
+import { FamilyTasksService } from '../common/family-tasks.service';
 
-/** Family C's HTTP face: its controller over its service, on the task engine. */
+/** Family C's HTTP face: its controller over the shared task service, on the task engine. */
 @Module({
   imports: [TasksModule],
   controllers: [VdReferenceVideoController],
-  providers: [VdReferenceVideoService, IdempotencyGuard],
+  providers: [FamilyTasksService, IdempotencyGuard],
 })
 export class VdModule {}

@@ -1,8 +1,8 @@
 /**
- * Shapes of the Family B create body, one DTO per protocol (SPEC.md "Body, new protocol" and
- * "Body, old protocol"). They check types, enums, fixed ranges and unknown fields through
- * `validateDto`; rules that depend on several fields (media counts, the video-dependent duration
- * maximum, audio per model, inline image probing) live in `ax-create.rules.ts`.
+ * Shapes of the Family B create body, one DTO per protocol (new and old). They check types, enums,
+ * fixed ranges and unknown fields through `validateDto`; rules that depend on several fields (media
+ * counts, the video-dependent duration maximum, audio per model, inline image probing) live in
+ * `ax-create.rules.ts`.
  * The @ApiProperty metadata documents the same shapes in OpenAPI.
  *
  * class-validator registers a property's decorators bottom-up and `validateDto` reports the first
@@ -25,9 +25,11 @@ import {
 } from 'class-validator';
 import {
   AX_MEDIA_TYPES,
+  AX_IMAGE_LIMITS,
   AX_NEW,
   AX_NEW_MODELS,
   AX_OLD,
+  AX_OLD_VIDEO_LIMITS,
   AX_OLD_MODELS,
   AX_OLD_SIZE_VALUES,
   AX_RATIOS,
@@ -37,7 +39,7 @@ import {
   AxMediaType,
   AxResolution,
 } from '../rules/ax-model-rules';
-import { MaxChars, NotBlank } from '../../common/text-rules';
+import { MaxChars, MaxMediaChars, MaxUrl, NotBlank } from '../../common/text-rules';
 
 // ---------------------------------------------------------------------------------------------
 // New protocol (wx2.7-r2v, wx2.7-r2v-2026-06-12)
@@ -59,6 +61,7 @@ export class AxMediaItemDto {
       'Images: http(s) URL (jpg, jpeg, png, bmp, webp) or data:{MIME_type};base64,{data} (JPEG/PNG without transparency/BMP/WEBP, 240 to 8000 px per side, ratio 1:8 to 8:1, at most 20 MB). Videos: http(s) URL only (mp4, mov).',
   })
   @NotBlank()
+  @MaxMediaChars(AX_IMAGE_LIMITS['ax-r2v-new'].maxBytes)
   @IsString()
   url: string;
 
@@ -69,6 +72,7 @@ export class AxMediaItemDto {
   })
   @IsOptional()
   @NotBlank()
+  @MaxUrl()
   @IsString()
   reference_voice?: string;
 }
@@ -215,6 +219,7 @@ export class AxOldInputDto {
   })
   @IsOptional()
   @IsArray()
+  @MaxMediaChars(AX_OLD_VIDEO_LIMITS.maxBytes, { each: true })
   reference_urls?: unknown[];
 
   @ApiPropertyOptional({
@@ -224,6 +229,7 @@ export class AxOldInputDto {
   })
   @IsOptional()
   @IsArray()
+  @MaxMediaChars(AX_OLD_VIDEO_LIMITS.maxBytes, { each: true })
   reference_video_urls?: unknown[];
 }
 
@@ -306,6 +312,3 @@ export class AxOldCreateBodyDto {
   @IsObject()
   parameters?: AxOldParametersDto;
 }
-
-/** For `@ApiExtraModels(...)` plus `@ApiBody({ schema: { oneOf: [...] } })` on the controller. */
-export const AX_CREATE_BODY_DTOS = [AxNewCreateBodyDto, AxOldCreateBodyDto] as const;

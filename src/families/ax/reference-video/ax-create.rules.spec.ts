@@ -15,8 +15,8 @@ const VID = 'https://cdn.example.com/clips/dog.mp4';
 const VOICE = 'https://cdn.example.com/voices/dog.wav';
 
 const PNG_OK = dataUrl('image/png', png(240, 240));
-/** SPEC.md's ten `parameters.size` values, written out (not read from the rules table). */
-const SPEC_SIZES = [
+/** The ten accepted `parameters.size` values, written out (not read from the rules table). */
+const STATED_SIZES = [
   '1280*720',
   '720*1280',
   '960*960',
@@ -585,7 +585,7 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
         oldBody({ 'input.reference_urls': [dataUrl('image/png', png(240, 2160))] }),
       ],
       ['Base64 video of 5 s', oldBody({ 'input.reference_urls': [dataUrl('video/mp4', mp4(5))] })],
-      ...SPEC_SIZES.map((size): [string, Body] => [`size ${size}`, oldBody({ 'parameters.size': size })]),
+      ...STATED_SIZES.map((size): [string, Body] => [`size ${size}`, oldBody({ 'parameters.size': size })]),
       ['duration 2', oldBody({ 'parameters.duration': 2 })],
       ['duration 10', oldBody({ 'parameters.duration': 10 })],
       ['shot_type single', oldBody({ 'parameters.shot_type': 'single' })],

@@ -125,7 +125,7 @@ function validateNew(body: Json, model: string): AxCreateRequest {
   }
   checkAxNewMediaItems(input.media);
 
-  // SPEC.md: "longer text is truncated". Cut here so the stored body is what the upstream got.
+  // Longer text is truncated, not refused. Cut here so the stored body is what the upstream got.
   const promptTruncated = charCount(input.prompt) > AX_NEW.promptMaxChars;
   const prompt = promptTruncated ? truncateChars(input.prompt, AX_NEW.promptMaxChars) : input.prompt;
   const resolution = p.resolution ?? AX_NEW.defaults.resolution;
@@ -155,7 +155,7 @@ function validateNew(body: Json, model: string): AxCreateRequest {
       kind: 'ax-r2v',
       resolution,
       durationSeconds: duration,
-      // A first_frame is an input frame, not a reference material (SPEC.md counts only those).
+      // A first_frame is an input frame, not a reference material (only those are counted).
       referenceImages: counts.referenceImages,
       referenceVideos: counts.referenceVideos,
       audio: null,
@@ -177,7 +177,7 @@ function nativeMissingReferences(): GatewayError {
 }
 
 /**
- * The upstream's own rejection, kept for native clients (CONTRACT §3): neither `reference_urls`
+ * The upstream's own rejection, kept for native clients: neither `reference_urls`
  * nor `reference_video_urls` (absent, null or empty), or an invented reference field name.
  * Sending both is a plain 400.
  */

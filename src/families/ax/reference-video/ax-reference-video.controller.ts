@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
@@ -8,7 +8,11 @@ import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
-import { AxReferenceVideoService } from './ax-reference-video.service';
+import { FamilyTasksService } from '../../common/family-tasks.service';
+import { RulesBody } from '../../../platform/validation/rules-body.decorator';
+import type { AxCreateRequest } from './ax-create.rules';
+import { validateAxCreateRequest } from './ax-create.rules';
+import { AX_REFERENCE_VIDEO } from './ax-reference-video.kind';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
@@ -17,7 +21,7 @@ import type { RequestContext } from '../../../platform/http/request-context';
 @ApiExtraModels(AxNewCreateBodyDto, AxOldCreateBodyDto)
 @Controller('ax/api/v1')
 export class AxReferenceVideoController {
-  constructor(private readonly service: AxReferenceVideoService) {}
+  constructor(private readonly tasks: FamilyTasksService) {}
 
   @Post('services/aigc/video-generation/video-synthesis')
   @HttpCode(200)
@@ -32,16 +36,17 @@ export class AxReferenceVideoController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
+    @RulesBody(validateAxCreateRequest) request: AxCreateRequest,
     @Res({ passthrough: true }) res: Response,
   ): Promise<AxCreatedResponse> {
-    const { answer, deprecatedField } = await this.service.create(ctx, principal, model, body);
-    if (deprecatedField) res.setHeader('Deprecation', 'true');
+    const answer = await this.tasks.create(AX_REFERENCE_VIDEO, ctx, principal, model, request);
+    // The body used the deprecated `input.reference_video_urls`.
+    if (request.usedDeprecatedField) res.setHeader('Deprecation', 'true');
     return answer;
   }
 
   @Get('tasks/:task_id')
-  @ClientRoute()
+  @ClientRoute({ capability: 'reference2video', selection: 'none' })
   @ApiOperation({ summary: 'Query a family B task from the gateway’s record' })
   @ApiOkResponse({ type: AxTaskResponse })
   get(
@@ -49,6 +54,6 @@ export class AxReferenceVideoController {
     @CurrentPrincipal() principal: Principal,
     @Param('task_id') taskId: string,
   ): Promise<AxTaskResponse> {
-    return this.service.get(ctx, principal, taskId);
+    return this.tasks.get(AX_REFERENCE_VIDEO, ctx, principal, taskId);
   }
 }

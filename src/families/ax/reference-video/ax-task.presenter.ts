@@ -1,4 +1,6 @@
 import { randomUUID } from 'crypto';
+import { resultUrl } from '../../../core/results/result-url';
+import { videoSlot } from '../../../core/results/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import type { CreatedAnswer } from '../../../core/tasks/task-families';
 import { axTimestamp } from '../../../platform/time/formats';
@@ -29,7 +31,7 @@ export function presentAxCreatedAnswer(task: TaskEntity, requestId: string): Cre
   return { body: presentAxCreated(task, requestId), headers: deprecated ? { deprecation: 'true' } : {} };
 }
 
-/** Query answer in the upstream's shape (CONTRACT §4), from the stored record only. */
+/** Query answer in the upstream's shape, from the stored record only. */
 export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()): AxTaskResponse {
   const native = (task.lastNative as { output?: { scheduled_time?: unknown } } | null)?.output;
   const failed = task.phase === 'failed' || task.phase === 'rejected';
@@ -42,7 +44,7 @@ export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()
   if (typeof native?.scheduled_time === 'string') output.scheduled_time = native.scheduled_time;
   if (task.finishedAt !== null && task.finishedAt !== undefined) output.end_time = axTimestamp(task.finishedAt);
   const videoUrl = task.phase === 'succeeded' ? task.result?.videos[0]?.url : undefined;
-  if (videoUrl !== undefined) output.video_url = videoUrl;
+  if (videoUrl !== undefined) output.video_url = resultUrl(task, videoSlot(0), videoUrl);
   if (failed && task.failureCode !== null && task.failureCode !== undefined) output.code = task.failureCode;
   if (failed && task.failureReason !== null && task.failureReason !== undefined) output.message = task.failureReason;
   const body: AxTaskResponse = { request_id: requestId, output: output as unknown as AxTaskResponse['output'] };

@@ -85,7 +85,7 @@ export function checkAxNewMediaItems(media: readonly AxMediaItem[], param = 'inp
     if (AX_MEDIA_TYPE_KIND[item.type] === 'image') {
       checkAxImageReference(item.url, 'ax-r2v-new', urlParam);
     } else {
-      // Videos are remote only in the new protocol (SPEC.md: "videos: public HTTP(S) URL").
+      // Videos are remote only in the new protocol (public HTTP(S) URLs).
       if (isDataUrl(item.url))
         throw GatewayError.invalid(`${urlParam}: a ${item.type} must be an http(s) URL, not inline data.`, urlParam);
       checkMediaUrl(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video');
@@ -109,7 +109,7 @@ export function checkAxNewMediaItems(media: readonly AxMediaItem[], param = 'inp
 // Old protocol: input.reference_urls[]
 // ---------------------------------------------------------------------------------------------
 
-/** CONTRACT §7: a video when its path ends in .mp4/.mov (any case) or it is a `data:video/` URL. */
+/** A video when its path ends in .mp4/.mov (any case) or it is a `data:video/` URL. */
 export function axOldReferenceKind(value: string): 'image' | 'video' {
   if (isDataUrl(value)) return AX_OLD_VIDEO_URL.test(value) ? 'video' : 'image';
   let ext: string | null = null;

@@ -1,7 +1,7 @@
 /**
  * Family B (`/ax/api/v1/services/aigc/video-generation/video-synthesis`) request rules as data,
- * keyed by the catalogue's model names (SPEC.md "Family B", "Limits"). The validator reads these
- * tables; a changed limit is a changed row here, not a changed branch.
+ * keyed by the catalogue's model names. The validator reads these tables; a changed limit is a
+ * changed row here, not a changed branch.
  */
 import { ImageLimits, MiB, VideoLimits } from '../../common/media-probe';
 
@@ -38,7 +38,7 @@ export function axModelRules(model: string): AxModelRules | undefined {
 export const AX_SEED: IntRange = Object.freeze({ min: 0, max: 2147483647 });
 
 // ---------------------------------------------------------------------------------------------
-// Reference materials (SPEC.md Limits "Family B reference images / videos / audio")
+// Reference materials: images, videos, audio
 // ---------------------------------------------------------------------------------------------
 
 export const AX_IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'bmp', 'webp'] as const;
@@ -87,7 +87,7 @@ export const AX_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'] as const;
 export const AX_RESOLUTIONS: readonly AxResolution[] = ['720P', '1080P'];
 
 export const AX_NEW = Object.freeze({
-  /** Longer prompts are accepted and cut to this many characters (SPEC.md: "excess truncated"). */
+  /** Longer prompts are accepted and cut to this many characters (the excess is truncated). */
   promptMaxChars: 5000,
   negativePromptMaxChars: 500,
   maxFirstFrames: 1,
@@ -105,7 +105,7 @@ export const AX_NEW = Object.freeze({
 // Old protocol (wx2.6-r2v, wx2.6-r2v-flash)
 // ---------------------------------------------------------------------------------------------
 
-/** The only accepted `parameters.size` values, each with its billing tier (SPEC.md table). */
+/** The only accepted `parameters.size` values, each with its billing tier. */
 export const AX_OLD_SIZES: Readonly<Record<string, { tier: AxResolution; ratio: string }>> = Object.freeze({
   '1280*720': { tier: '720P', ratio: '16:9' },
   '720*1280': { tier: '720P', ratio: '9:16' },
@@ -133,7 +133,7 @@ export const AX_OLD = Object.freeze({
   defaults: { size: '1920*1080', duration: 5, shot_type: 'single', watermark: false },
   /** New-protocol fields named in an old-protocol body. */
   foreignFields: { input: ['media'], parameters: ['resolution', 'ratio', 'prompt_extend'] },
-  /** The native rejection of a body without (or with a misnamed) reference field (SPEC.md Errors 2). */
+  /** The native rejection of a body without (or with a misnamed) reference field. */
   missingReferences: { code: 'InvalidParameter', message: 'please provide reference_video_urls or reference_urls' },
   /**
    * Unknown `input` keys that look like an attempt at the reference field (`ref_urls`,
@@ -143,5 +143,5 @@ export const AX_OLD = Object.freeze({
   inventedReferenceField: /ref|url|image|img|video|media|material|asset|file|pic|photo/i,
 });
 
-/** CONTRACT §7: a video when the path ends in .mp4/.mov (any case) or a `data:video/` URL. */
+/** A video when the path ends in .mp4/.mov (any case) or a `data:video/` URL. */
 export const AX_OLD_VIDEO_URL = /^data:video\//i;

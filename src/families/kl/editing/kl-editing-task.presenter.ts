@@ -1,9 +1,12 @@
+import { resultUrl } from '../../../core/results/result-url';
+import { videoSlot, watermarkSlot } from '../../../core/results/result-slots';
 import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { finalUnitDeduction, klEnvelope, klTaskHeader } from '../tasks/kl-task.presenter';
 import { publicVideoId } from '../tasks/kl-result-ids';
+import { KlEditingTaskResponse } from './kl-editing.responses';
 
 /** `GET /kl/v1/videos/multi-elements/{id}` from the stored record, with the gateway's public IDs only. */
-export function presentKlEditingTask(task: TaskEntity, requestId?: string) {
+export function presentKlEditingTask(task: TaskEntity, requestId?: string): KlEditingTaskResponse {
   const echo = task.creationEcho ?? {};
   const videos = task.phase === 'succeeded' ? (task.result?.videos ?? []) : [];
   return klEnvelope(
@@ -12,9 +15,9 @@ export function presentKlEditingTask(task: TaskEntity, requestId?: string) {
       task_result: {
         videos: videos.map((video, i) => ({
           id: publicVideoId(task.id, i),
-          session_id: echo.session_id ?? '',
-          url: video.url,
-          watermark_url: video.watermarkUrl ?? '',
+          session_id: (echo.session_id as string | undefined) ?? '',
+          url: resultUrl(task, videoSlot(i), video.url),
+          watermark_url: resultUrl(task, watermarkSlot(i), video.watermarkUrl),
           duration: video.durationSeconds !== undefined ? String(video.durationSeconds) : String(echo.duration ?? ''),
         })),
       },

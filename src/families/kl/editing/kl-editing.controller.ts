@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
@@ -9,6 +9,9 @@ import { klEditingTaskSelection } from './kl-editing-model-selection';
 import { KlEditingCreateDto } from './kl-editing.dto';
 import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
 import { KlEditingService } from './kl-editing.service';
+import { KlEditingRequest, validateKlEditingRequest } from './kl-editing.rules';
+import { KlListQuery, parseKlListQuery } from '../tasks/kl-task-list';
+import { RulesBody, RulesQuery } from '../../../platform/validation/rules-body.decorator';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 
@@ -28,28 +31,36 @@ export class KlEditingController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.create(ctx, principal, model, body);
+    @RulesBody(validateKlEditingRequest) request: KlEditingRequest,
+  ): Promise<KlEditingCreatedResponse> {
+    return this.service.create(ctx, principal, model, request);
   }
 
   @Get()
-  @ClientRoute()
+  @ClientRoute({ capability: 'editing.task', selection: 'none' })
   @ApiOperation({ summary: 'List the caller’s editing tasks, newest first' })
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiQuery({ name: 'filter.model', required: false, type: String })
   @ApiQuery({ name: 'filter.task_ids', required: false, type: [String] })
   @ApiOkResponse({ type: KlEditingListResponse })
-  list(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+  list(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @RulesQuery(parseKlListQuery) query: KlListQuery,
+  ): Promise<KlEditingListResponse> {
     return this.service.list(ctx, principal, query);
   }
 
   @Get(':id')
-  @ClientRoute()
+  @ClientRoute({ capability: 'editing.task', selection: 'none' })
   @ApiOperation({ summary: 'Query one editing task from the gateway’s record' })
   @ApiOkResponse({ type: KlEditingTaskResponse })
-  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  get(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<KlEditingTaskResponse> {
     return this.service.get(ctx, principal, id);
   }
 }

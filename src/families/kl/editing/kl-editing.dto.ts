@@ -1,5 +1,5 @@
 /**
- * Shape of the family A editing-task body (SPEC.md endpoint 6): types, enums, lengths and unknown
+ * Shape of the family A editing-task body: types, enums, lengths and unknown
  * fields through `validateDto`. Rules across fields and against the session (image counts per
  * `edit_mode`, image content, `<<<image_N>>>` references, duration against the source video) live
  * in `kl-editing.rules.ts` and the service.
@@ -7,7 +7,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { MaxChars, NotBlank } from '../../common/text-rules';
+import { MaxChars, MaxMediaChars, MaxUrl, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_EDIT_MODES = ['addition', 'swap', 'removal'] as const;
@@ -22,6 +22,7 @@ export class KlImageItemDto {
       'Reachable http(s) URL (.jpg/.jpeg/.png) or raw Base64 without a data-URL prefix; <=10 MB, sides >=300 px, ratio 1:2.5 to 2.5:1.',
   })
   @NotBlank()
+  @MaxMediaChars(10 * 1024 * 1024) // the image rule's 10 MB; the rule checks the decoded size
   @IsString()
   image: string;
 }
@@ -33,6 +34,10 @@ export class KlWatermarkInfoDto {
 }
 
 export class KlEditingCreateDto extends KlModelFieldsDto {
+  // Documented again only for its example: this endpoint takes kl-v1-6 alone.
+  @ApiPropertyOptional({ example: 'kl-v1-6', description: 'Selects the model: only kl-v1-6 here; else `model`.' })
+  model_name?: string;
+
   @ApiProperty({ example: 'sess_01jd...' })
   @NotBlank()
   @MaxLength(64)
@@ -92,15 +97,16 @@ export class KlEditingCreateDto extends KlModelFieldsDto {
   @Type(() => KlWatermarkInfoDto)
   watermark_info?: KlWatermarkInfoDto;
 
-  @ApiPropertyOptional({ example: 'https://example.com/hook' })
+  @ApiPropertyOptional({ example: 'https://example.com/hook', maxLength: TEXT_LIMITS.url })
   @IsOptional()
+  @MaxUrl()
   @IsString()
   callback_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 255 })
+  @ApiPropertyOptional({ maxLength: TEXT_LIMITS.id })
   @IsOptional()
   @NotBlank()
-  @MaxLength(255)
+  @MaxLength(TEXT_LIMITS.id)
   @IsString()
   external_task_id?: string;
 }

@@ -1,6 +1,13 @@
 import { GatewayError } from '../../../platform/errors';
-import { dataUrl, gif, jpeg, png, webp } from '../../common/media-probe.fixtures';
-import { checkDurationFits, checkKlImage, klEditingUpstreamBody, validateKlEditingRequest } from './kl-editing.rules';
+import { dataUrl, gif, jpeg, png, serveMedia, webp } from '../../common/media-probe.fixtures';
+import { RemoteMediaProbe } from '../../common/media-probe-remote';
+import {
+  checkDurationFits,
+  checkKlImage,
+  checkKlImageUrls,
+  klEditingUpstreamBody,
+  validateKlEditingRequest,
+} from './kl-editing.rules';
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');
 
@@ -48,6 +55,50 @@ describe('family A editing images (real JPEG/PNG built in the test)', () => {
     const r = refusal(() => checkKlImage(value(), 'image_list[0].image'));
     expect(r).toMatchObject({ status: 400, param: 'image_list[0].image' });
     expect(r.message).toMatch(message);
+  });
+});
+
+describe('family A image size messages', () => {
+  it('say what to send: "at least 300 px", never an unbounded range', () => {
+    const r = refusal(() => checkKlImage(b64(png(200, 400)), 'image_list[0].image'));
+    expect(r.message).toBe('image_list[0].image: image width 200 px is too small; it must be at least 300 px.');
+  });
+});
+
+describe('family A editing images given by URL', () => {
+  const probe = new RemoteMediaProbe({ allowPrivate: true, timeoutMs: 1000 });
+
+  it('are fetched in part and checked like Base64 ones; the first failing image by position is named', async () => {
+    const server = await serveMedia({
+      '/hat.png': png(400, 400),
+      '/tiny.jpg': jpeg(100, 100),
+      '/cup.png': gif(400, 400),
+    });
+    try {
+      const request = (...images: string[]) =>
+        validateKlEditingRequest(
+          body({
+            image_list: images.map((image) => ({ image })),
+            prompt: 'Using the context of <<<video_1>>>, seamlessly add the hat from <<<image_1>>>',
+          }),
+        );
+      await expect(
+        checkKlImageUrls(request(server.url('/hat.png'), b64(png(400, 400))), probe),
+      ).resolves.toBeUndefined();
+      expect(server.requests.map((r) => r.path)).toEqual(['/hat.png']); // Base64 images are not fetched
+      await expect(
+        checkKlImageUrls(request(server.url('/hat.png'), server.url('/tiny.jpg')), probe),
+      ).rejects.toMatchObject({
+        status: 400,
+        param: 'image_list[1].image',
+        message: expect.stringMatching(/width 100 px is too small; it must be at least 300 px/),
+      });
+      await expect(
+        checkKlImageUrls(request(server.url('/cup.png'), server.url('/missing.png')), probe),
+      ).rejects.toMatchObject({ param: 'image_list[0].image', message: expect.stringMatching(/format gif/) });
+    } finally {
+      await server.close();
+    }
   });
 });
 

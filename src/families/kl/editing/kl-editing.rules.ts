@@ -1,7 +1,7 @@
 /**
- * Family A editing-task rules (SPEC.md endpoint 6) that need no I/O: model, image counts per
- * `edit_mode`, each image (URL or raw Base64, decoded and probed), prompt references, duration
- * against the session's source video, callback URL. Throws a 400 naming the field.
+ * Family A editing-task rules: model, image counts per `edit_mode`, each image (URL or raw Base64,
+ * decoded and probed; URL images also fetched in part, by `checkKlImageUrls`), prompt references,
+ * duration against the session's source video, callback URL. Throws a 400 naming the field.
  */
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
@@ -11,10 +11,12 @@ import {
   base64DecodedLength,
   checkImageBytes,
   checkMediaUrl,
+  imageTooLarge,
   isDataUrl,
   parseHttpUrl,
   redactBase64,
 } from '../../common/media-probe';
+import type { RemoteMediaProbe } from '../../common/media-probe-remote';
 import { KL_EDITING_TASK_MODEL } from '../kl.ids';
 import { KlEditUsage } from '../kl.pricing';
 import { KlEditMode, KlEditingCreateDto } from './kl-editing.dto';
@@ -22,7 +24,6 @@ import { KlEditMode, KlEditingCreateDto } from './kl-editing.dto';
 export const KL_IMAGE_LIMITS: ImageLimits = {
   formats: ['jpg', 'png'],
   minSide: 300,
-  maxSide: Number.MAX_SAFE_INTEGER,
   maxAspectRatio: 2.5,
   maxBytes: 10 * MiB,
   allowPngTransparency: true,
@@ -49,9 +50,22 @@ export function checkKlImage(value: string, param: string): void {
   if (value.length === 0 || !BASE64.test(value) || value.length % 4 === 1 || (padding > 0 && value.length % 4 !== 0)) {
     throw GatewayError.invalid(`${param} must be an http(s) URL or Base64-encoded image data.`, param);
   }
-  if (base64DecodedLength(value) > KL_IMAGE_LIMITS.maxBytes)
-    throw GatewayError.invalid(`${param}: the image is larger than 10 MB.`, param);
+  if (base64DecodedLength(value) > KL_IMAGE_LIMITS.maxBytes) throw imageTooLarge(param, KL_IMAGE_LIMITS.maxBytes);
   checkImageBytes(Buffer.from(value, 'base64'), KL_IMAGE_LIMITS, param);
+}
+
+/**
+ * The images given by URL, checked like Base64 ones from their first bytes (format, size, pixels,
+ * ratio; "reachable" is a rule of the field). In parallel; the first failing image by position is
+ * the one named.
+ */
+export async function checkKlImageUrls(request: KlEditingRequest, probe: RemoteMediaProbe): Promise<void> {
+  const checks = (request.dto.image_list ?? []).map((item, i) =>
+    /^https?:/i.test(item.image)
+      ? probe.checkImageUrl(item.image, KL_IMAGE_LIMITS, `image_list[${i}].image`)
+      : Promise.resolve(),
+  );
+  for (const outcome of await Promise.allSettled(checks)) if (outcome.status === 'rejected') throw outcome.reason;
 }
 
 export interface KlEditingRequest {
@@ -82,7 +96,7 @@ export function validateKlEditingRequest(body: unknown): KlEditingRequest {
   return { dto, duration, mode, billing: { kind: 'kl-edit', mode, durationSeconds: duration === '10' ? 10 : 5 } };
 }
 
-/** CONTRACT §7: the task endpoint takes only kl-v1-6 (the guard already resolved and authorised the name). */
+/** The task endpoint takes only kl-v1-6 (the guard already resolved and authorised the name). */
 function checkEditingModel(dto: KlEditingCreateDto): void {
   const param = dto.model_name !== undefined ? 'model_name' : dto.model !== undefined ? 'model' : null;
   const name = param ? (dto as unknown as Record<string, string>)[param] : KL_EDITING_TASK_MODEL;

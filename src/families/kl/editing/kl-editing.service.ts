@@ -8,22 +8,31 @@ import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionsService } from '../sessions/kl-sessions.service';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
 import { presentKlEditingTask } from './kl-editing-task.presenter';
-import { checkDurationFits, klEditingUpstreamBody, validateKlEditingRequest } from './kl-editing.rules';
-import { parseKlListQuery, presentKlList } from '../tasks/kl-task-list';
+import { RemoteMediaProbe } from '../../common/media-probe-remote';
+import { checkDurationFits, checkKlImageUrls, KlEditingRequest, klEditingUpstreamBody } from './kl-editing.rules';
+import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
+import { KlListQuery, presentKlList } from '../tasks/kl-task-list';
 
-/** Family A editing tasks (SPEC.md endpoints 6-8): validate against the body and the session, hand to the engine, present from the record. */
+/** Family A editing tasks: checked against the session, handed to the engine, presented from the record. */
 @Injectable()
 export class KlEditingService {
   constructor(
     private readonly engine: TaskEngine,
     private readonly queries: TaskQueries,
     private readonly sessions: KlSessionsService,
+    private readonly media: RemoteMediaProbe,
   ) {}
 
-  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const request = validateKlEditingRequest(body);
+  async create(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    request: KlEditingRequest,
+  ): Promise<KlEditingCreatedResponse> {
     const session = await this.sessions.findLive(principal, request.dto.session_id);
     checkDurationFits(request.duration, session.originalDuration);
+    // Last of the checks: the only one that goes over the network.
+    await checkKlImageUrls(request, this.media);
     const wire = klEditingUpstreamBody(request, session.upstreamSessionId);
     const task = await this.engine.create(
       principal,
@@ -49,15 +58,14 @@ export class KlEditingService {
     return klEnvelope(klCreatedData(task), ctx.requestId);
   }
 
-  async get(ctx: RequestContext, principal: Principal, taskId: string) {
+  async get(ctx: RequestContext, principal: Principal, taskId: string): Promise<KlEditingTaskResponse> {
     return presentKlEditingTask(
       await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_MULTI_ELEMENTS),
       ctx.requestId,
     );
   }
 
-  async list(ctx: RequestContext, principal: Principal, rawQuery: Record<string, unknown>) {
-    const query = parseKlListQuery(rawQuery);
+  async list(ctx: RequestContext, principal: Principal, query: KlListQuery): Promise<KlEditingListResponse> {
     const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_MULTI_ELEMENTS, ...query });
     return presentKlList(page, query, KL_MULTI_ELEMENTS, (task) => presentKlEditingTask(task), ctx.requestId);
   }

@@ -1,7 +1,7 @@
 /**
- * Shapes of the family A session bodies (SPEC.md endpoints 1-5). Types, ranges and unknown fields
+ * Shapes of the family A session bodies. Types, ranges and unknown fields
  * through `validateDto`; rules that need the session record live in `kl-session.rules.ts`.
- * `model_name` / `model` are accepted on every POST: they select the model (SPEC.md "Model selection").
+ * `model_name` / `model` are accepted on every POST: they select the model.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -18,7 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { NotBlank } from '../../common/text-rules';
+import { MaxUrl, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_MAX_MARKED_FRAMES = 10;
@@ -26,8 +26,8 @@ export const KL_MAX_POINTS_PER_FRAME = 10;
 
 export class KlInitSelectionDto extends KlModelFieldsDto {
   @ApiPropertyOptional({
-    example: 'video_01jd..._0',
-    description: 'A video this account generated (gateway public ID), at most 30 days old.',
+    description:
+      'A video this account generated (gateway public ID, e.g. `video_01jd..._0`), at most 30 days old. Exactly one of video_id and video_url.',
   })
   @IsOptional()
   @MaxLength(200)
@@ -37,8 +37,10 @@ export class KlInitSelectionDto extends KlModelFieldsDto {
   @ApiPropertyOptional({
     example: 'https://example.com/clip.mp4',
     description: 'http(s) URL of an MP4/MOV: 2-5 s or 7-10 s, sides 720-2160 px, 24/30/60 fps.',
+    maxLength: TEXT_LIMITS.url,
   })
   @IsOptional()
+  @MaxUrl()
   @IsString()
   video_url?: string;
 }

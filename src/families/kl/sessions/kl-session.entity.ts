@@ -11,8 +11,9 @@ export type KlMarks = Record<string, KlPoint[]>;
 
 /**
  * The gateway's own record of a family A editing session. The upstream's session ID stays
- * internal; callers see `id`. `version` is bumped by every change of `marks` (compare-and-set), so
- * the per-session limits hold across concurrent requests and instances.
+ * internal; callers see `id`. `marks` are what the upstream holds: they change only under the
+ * session's lease (`leaseToken` until `leaseUntil`), which one request at a time holds for its
+ * upstream call, on every instance. `version` counts the changes of `marks`.
  */
 @Entity('kl_sessions')
 @Index('idx_kl_sessions_account', ['accountId'])
@@ -35,4 +36,6 @@ export class KlSessionEntity {
   @Column(BigIntColumnOptions({ name: 'created_at' })) createdAt: number;
   @Column(BigIntColumnOptions({ name: 'updated_at' })) updatedAt: number;
   @Column(BigIntColumnOptions({ name: 'expires_at' })) expiresAt: number;
+  @Column({ type: 'varchar', length: 64, name: 'lease_token', nullable: true }) leaseToken?: string | null;
+  @Column(BigIntColumnOptions({ name: 'lease_until', nullable: true })) leaseUntil?: number | null;
 }

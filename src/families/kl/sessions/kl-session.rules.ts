@@ -42,7 +42,7 @@ export const KL_VIDEO_RULES = {
   fps: [24, 30, 60] as const,
 };
 
-/** The source-video limits of SPEC.md endpoint 1, on the upstream's parse of the video. */
+/** The source-video limits of init-selection, on the upstream's parse of the video. */
 export function checkParsedVideo(video: KlParsedVideo, param: string): void {
   const d = video.originalDuration;
   if (!KL_VIDEO_RULES.durations.some(([min, max]) => d >= min && d <= max)) {
@@ -116,21 +116,4 @@ export function deleteMarks(marks: KlMarks, frameIndex: number, points: KlPoint[
   if (remaining.length === 0) delete next[key];
   else next[key] = remaining;
   return next;
-}
-
-/** Undo of `addMarks` after a failed upstream call: removes what was added, without limits. */
-export function withoutPoints(marks: KlMarks, frameIndex: number, points: KlPoint[]): KlMarks {
-  const key = String(frameIndex);
-  const remaining = (marks[key] ?? []).filter((m) => !points.some((p) => samePoint(m, p)));
-  const next = { ...marks };
-  if (remaining.length === 0) delete next[key];
-  else next[key] = remaining;
-  return next;
-}
-
-/** Undo of `deleteMarks`: puts points back, without limits. */
-export function withPoints(marks: KlMarks, frameIndex: number, points: KlPoint[]): KlMarks {
-  const key = String(frameIndex);
-  const existing = marks[key] ?? [];
-  return { ...marks, [key]: [...existing, ...points.filter((p) => !existing.some((m) => samePoint(m, p)))] };
 }

@@ -1,10 +1,14 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post, Type, applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
+import { Ctx } from '../../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../../platform/http/request-context';
+import { DtoBody } from '../../../platform/validation/rules-body.decorator';
 import { klModelSelection } from '../kl-model-selection';
+import { KlInitSelectionDto, KlSelectionDto, KlSessionIdDto } from './kl-session.dto';
 import {
   KlPreviewResponse,
   KlSelectionResponse,
@@ -12,83 +16,70 @@ import {
   KlSessionInitResponse,
 } from './kl-session.responses';
 import { KlSessionsService } from './kl-sessions.service';
-import { Ctx } from '../../../platform/http/ctx.decorator';
-import type { RequestContext } from '../../../platform/http/request-context';
 
-const selection = { capability: 'editing.selection', selection: klModelSelection } as const;
+/** A session operation: a synchronous, priced POST under the model's `editing.selection` capability. */
+function SessionRoute(path: string, summary: string, answer: Type<unknown>) {
+  return applyDecorators(
+    Post(path),
+    HttpCode(200),
+    ClientRoute({ capability: 'editing.selection', selection: klModelSelection }),
+    ApiOperation({ summary }),
+    ApiOkResponse({ type: answer }),
+  );
+}
 
 @ApiTags('family A: editing sessions')
 @Controller('kl/v1/videos/multi-elements')
 export class KlSessionsController {
   constructor(private readonly service: KlSessionsService) {}
 
-  @Post('init-selection')
-  @HttpCode(200)
-  @ClientRoute(selection)
-  @ApiOperation({ summary: 'Initialise a source video into an editing session' })
-  @ApiOkResponse({ type: KlSessionInitResponse })
+  @SessionRoute('init-selection', 'Initialise a source video into an editing session', KlSessionInitResponse)
   init(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.init(ctx, principal, model, body);
+    @DtoBody(KlInitSelectionDto) dto: KlInitSelectionDto,
+  ): Promise<KlSessionInitResponse> {
+    return this.service.init(ctx, principal, model, dto);
   }
 
-  @Post('add-selection')
-  @HttpCode(200)
-  @ClientRoute(selection)
-  @ApiOperation({ summary: 'Mark points on one frame' })
-  @ApiOkResponse({ type: KlSelectionResponse })
+  @SessionRoute('add-selection', 'Mark points on one frame', KlSelectionResponse)
   add(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.add(ctx, principal, model, body);
+    @DtoBody(KlSelectionDto) dto: KlSelectionDto,
+  ): Promise<KlSelectionResponse> {
+    return this.service.add(ctx, principal, model, dto);
   }
 
-  @Post('delete-selection')
-  @HttpCode(200)
-  @ClientRoute(selection)
-  @ApiOperation({ summary: 'Remove marked points (exactly as added) from one frame' })
-  @ApiOkResponse({ type: KlSelectionResponse })
+  @SessionRoute('delete-selection', 'Remove marked points (exactly as added) from one frame', KlSelectionResponse)
   delete(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.delete(ctx, principal, model, body);
+    @DtoBody(KlSelectionDto) dto: KlSelectionDto,
+  ): Promise<KlSelectionResponse> {
+    return this.service.delete(ctx, principal, model, dto);
   }
 
-  @Post('clear-selection')
-  @HttpCode(200)
-  @ClientRoute(selection)
-  @ApiOperation({ summary: 'Remove every mark of the session' })
-  @ApiOkResponse({ type: KlSessionClearedResponse })
+  @SessionRoute('clear-selection', 'Remove every mark of the session', KlSessionClearedResponse)
   clear(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.clear(ctx, principal, model, body);
+    @DtoBody(KlSessionIdDto) dto: KlSessionIdDto,
+  ): Promise<KlSessionClearedResponse> {
+    return this.service.clear(ctx, principal, model, dto);
   }
 
-  @Post('preview-selection')
-  @HttpCode(200)
-  @ClientRoute(selection)
-  @ApiOperation({ summary: 'Render the masked preview of the selection' })
-  @ApiOkResponse({ type: KlPreviewResponse })
+  @SessionRoute('preview-selection', 'Render the masked preview of the selection', KlPreviewResponse)
   preview(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.preview(ctx, principal, model, body);
+    @DtoBody(KlSessionIdDto) dto: KlSessionIdDto,
+  ): Promise<KlPreviewResponse> {
+    return this.service.preview(ctx, principal, model, dto);
   }
 }

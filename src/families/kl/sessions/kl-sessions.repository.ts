@@ -18,17 +18,37 @@ export class KlSessionsRepository {
   }
 
   /**
-   * Compare-and-set of the marks: writes only if nobody changed the session since `version` was
-   * read. One conditional UPDATE, atomic on SQLite and PostgreSQL alike, so of two racing writers
-   * exactly one wins and the other re-reads.
+   * Takes the session's lease for `token` until `until`, if nobody holds it or the holder's lease
+   * ran out. One conditional UPDATE, atomic on SQLite and PostgreSQL alike, so of racing callers
+   * (on any instance) exactly one gets it.
    */
-  async replaceMarks(id: string, version: number, marks: KlMarks, now: number): Promise<boolean> {
+  async acquireLease(id: string, token: string, now: number, until: number): Promise<boolean> {
     const result = await this.repo
       .createQueryBuilder()
       .update(KlSessionEntity)
-      .set({ marks: marks as never, version: () => 'version + 1', updatedAt: now })
-      .where('id = :id AND version = :version', { id, version })
+      .set({ leaseToken: token, leaseUntil: until })
+      .where('id = :id AND (lease_until IS NULL OR lease_until <= :now)', { id, now })
       .execute();
     return (result.affected ?? 0) === 1;
+  }
+
+  /** Gives the lease back, if `token` still holds it. */
+  async releaseLease(id: string, token: string): Promise<void> {
+    await this.repo
+      .createQueryBuilder()
+      .update(KlSessionEntity)
+      .set({ leaseToken: null, leaseUntil: null })
+      .where('id = :id AND lease_token = :token', { id, token })
+      .execute();
+  }
+
+  /** The marks the upstream now holds, written by the lease holder after its upstream call. */
+  async recordMarks(id: string, marks: KlMarks, now: number): Promise<void> {
+    await this.repo
+      .createQueryBuilder()
+      .update(KlSessionEntity)
+      .set({ marks: marks as never, version: () => 'version + 1', updatedAt: now })
+      .where('id = :id', { id })
+      .execute();
   }
 }

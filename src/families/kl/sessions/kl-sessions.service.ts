@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { previewUrl } from '../../../core/results/result-url';
 import { Principal } from '../../../core/accounts/principal';
 import { LedgerService } from '../../../core/billing/ledger.service';
 import { PricingService } from '../../../core/billing/pricing.service';
@@ -6,47 +7,72 @@ import { keyAllowsModel } from '../../../core/accounts/guards/model-access.guard
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TasksRepository } from '../../../core/tasks/tasks.repository';
 import { GatewayError } from '../../../platform/errors';
+import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
-import { newId } from '../../../platform/ids/ids';
+import { newId, randomSecret } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
-import { validateDto } from '../../../platform/validation/validate-dto';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KlCallPath, KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
+import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from '../../../upstream/http/upstream-http-options';
 import { UpstreamChannel, UpstreamRejectedError } from '../../../upstream/upstream.types';
+import { klNotFound } from '../kl.errors';
 import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionOperation, KlSessionOpUsage } from '../kl.pricing';
 import { parseResultId } from '../tasks/kl-result-ids';
 import { klEnvelope } from '../tasks/kl-task.presenter';
 import { KlInitSelectionDto, KlSelectionDto, KlSessionIdDto } from './kl-session.dto';
 import { KlMarks, KlPoint, KlSessionEntity } from './kl-session.entity';
-import {
-  addMarks,
-  checkFrameIndex,
-  checkParsedVideo,
-  deleteMarks,
-  initSource,
-  withPoints,
-  withoutPoints,
-} from './kl-session.rules';
+import { addMarks, checkFrameIndex, checkParsedVideo, deleteMarks, initSource } from './kl-session.rules';
+import { klDeduction, klPreviewData, klSelectionData, klSessionData, klSessionStatus } from './kl-session.presenter';
 import { KlSessionsRepository } from './kl-sessions.repository';
+import {
+  KlPreviewResponse,
+  KlSelectionResponse,
+  KlSessionClearedResponse,
+  KlSessionInitResponse,
+} from './kl-session.responses';
 
 export const KL_SESSION_VALIDITY_MS = 24 * 60 * 60 * 1000;
-/** SPEC.md endpoint 1: a historical work is usable for 30 days. */
+/** A generated video can be edited for 30 days. */
 export const KL_VIDEO_ID_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
-/** Compare-and-set retries before a heavily contended session gives up. */
-const CAS_ATTEMPTS = 25;
+/** How long a call waits for its turn on a busy session before it is refused with 409. */
+export const KL_SESSION_WAIT_MS = 5_000;
+/** A session's lease outlives its holder's upstream call (bounded by the POST timeout) by this margin. */
+const LEASE_MARGIN_MS = 15_000;
+/** First and longest pause between two tries for a busy session's lease. */
+const LEASE_POLL_MS = { first: 10, max: 100 } as const;
 
 type Json = Record<string, unknown>;
 
+/** What one session operation does around its upstream call (see `onSession`). */
+interface SessionCall {
+  operation: KlSessionOperation;
+  path: KlCallPath;
+  /** Sent after the upstream's session ID. */
+  payload?: Json;
+  /**
+   * Rules on the session as its lease holder sees it, before any upstream call or charge (a 400
+   * here costs nothing). Returns the marks the session holds once the upstream has done the call,
+   * or undefined when the call changes none.
+   */
+  plan(session: KlSessionEntity): KlMarks | undefined;
+  /** add and delete: the field a non-zero `data.status` (the upstream did not do it) is blamed on. */
+  statusParam?: string;
+  /** The answer's `data`: the documented fields only. */
+  present(session: KlSessionEntity, data: Json): Json;
+}
+
 /**
- * Family A editing sessions (SPEC.md endpoints 1-5): each call goes to the upstream synchronously,
- * is priced per call (charged on success only), and keeps the gateway's own session record, whose
- * marks are changed only by compare-and-set so the limits hold under races and across instances.
- * Marks are reserved before the upstream call and given back when it fails.
+ * Family A editing sessions: each call goes to the upstream synchronously and is priced per call
+ * (charged on success only). The gateway keeps its own session record, whose marks are what the
+ * upstream holds: one session's upstream calls are made one at a time, under a lease on its row
+ * that every instance respects, and the marks are written after the upstream did the call.
  */
 @Injectable()
 export class KlSessionsService {
+  private readonly leaseMs: number;
+
   constructor(
     private readonly client: KlClient,
     private readonly channels: ChannelRegistry,
@@ -55,10 +81,17 @@ export class KlSessionsService {
     private readonly pricing: PricingService,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
-  ) {}
+    @Inject(UPSTREAM_HTTP_OPTIONS) http: Pick<UpstreamHttpOptions, 'createTimeoutMs'>,
+  ) {
+    this.leaseMs = http.createTimeoutMs + LEASE_MARGIN_MS;
+  }
 
-  async init(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const dto = validateDto(KlInitSelectionDto, body);
+  async init(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlInitSelectionDto,
+  ): Promise<KlSessionInitResponse> {
     const source = initSource(dto);
     const param = source.kind;
     let channel: UpstreamChannel;
@@ -74,7 +107,7 @@ export class KlSessionsService {
     const now = this.clock.nowMs();
     const session = await this.priced(principal, model, 'init', async () => {
       const data = await this.upstream(ctx, channel, KL_PATHS.initSelection, payload);
-      const status = Number(data.status ?? 0);
+      const status = klSessionStatus(data);
       if (status !== 0 || !data.session_id) {
         throw GatewayError.invalid(`${param}: the upstream could not recognise the video (status ${status}).`, param);
       }
@@ -109,102 +142,184 @@ export class KlSessionsService {
       {
         status: 0,
         session_id: s.id,
-        final_unit_deduction: deduction(session.deduction),
+        final_unit_deduction: klDeduction(session.deduction),
         fps: s.fps,
         original_duration: s.originalDuration,
         width: s.width,
         height: s.height,
         total_frame: s.totalFrame,
-        normalized_video: s.normalizedVideo,
+        normalized_video: previewUrl(s.normalizedVideo),
       },
       ctx.requestId,
     );
   }
 
-  async add(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const dto = validateDto(KlSelectionDto, body);
-    const session = await this.findLive(principal, dto.session_id);
-    checkFrameIndex(dto.frame_index, session.totalFrame);
-    const channel = this.channelById(session.channelId);
-    const points = dto.points.map(({ x, y }) => ({ x, y }));
-    let added: KlPoint[] = [];
-    await this.mutate(session, (marks) => {
-      const next = addMarks(marks, dto.frame_index, points);
-      added = next.added;
-      return next.marks;
-    });
-    try {
-      const data = await this.priced(principal, model, 'add', () =>
-        this.upstream(ctx, channel, KL_PATHS.addSelection, {
-          session_id: session.upstreamSessionId,
-          frame_index: dto.frame_index,
-          points,
-        }),
-      );
-      return this.answer(ctx, session, data);
-    } catch (error) {
-      await this.mutate(session, (marks) => withoutPoints(marks, dto.frame_index, added)).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  async delete(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const dto = validateDto(KlSelectionDto, body);
-    const session = await this.findLive(principal, dto.session_id);
-    checkFrameIndex(dto.frame_index, session.totalFrame);
-    const channel = this.channelById(session.channelId);
-    const points = dto.points.map(({ x, y }) => ({ x, y }));
-    await this.mutate(session, (marks) => deleteMarks(marks, dto.frame_index, points));
-    try {
-      const data = await this.priced(principal, model, 'delete', () =>
-        this.upstream(ctx, channel, KL_PATHS.deleteSelection, {
-          session_id: session.upstreamSessionId,
-          frame_index: dto.frame_index,
-          points,
-        }),
-      );
-      return this.answer(ctx, session, data);
-    } catch (error) {
-      await this.mutate(session, (marks) => withPoints(marks, dto.frame_index, points)).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  async clear(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const dto = validateDto(KlSessionIdDto, body);
-    const session = await this.findLive(principal, dto.session_id);
-    const channel = this.channelById(session.channelId);
-    const data = await this.priced(principal, model, 'clear', async () => {
-      const answer = await this.upstream(ctx, channel, KL_PATHS.clearSelection, {
-        session_id: session.upstreamSessionId,
-      });
-      await this.mutate(session, () => ({}));
-      return answer;
-    });
-    return this.answer(ctx, session, data);
-  }
-
-  async preview(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const dto = validateDto(KlSessionIdDto, body);
-    const session = await this.findLive(principal, dto.session_id);
-    if (Object.keys(session.marks ?? {}).length === 0) {
-      throw GatewayError.invalid('The session has no selection to preview; add one first.', 'session_id');
-    }
-    const channel = this.channelById(session.channelId);
-    const data = await this.priced(principal, model, 'preview', () =>
-      this.upstream(ctx, channel, KL_PATHS.previewSelection, { session_id: session.upstreamSessionId }),
+  async add(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlSelectionDto,
+  ): Promise<KlSelectionResponse> {
+    return this.onFrame(
+      ctx,
+      principal,
+      model,
+      dto,
+      'add',
+      (marks, frame, points) => addMarks(marks, frame, points).marks,
     );
-    return this.answer(ctx, session, data);
   }
 
-  /** The caller's live session: another account's or an unknown one is 404, an expired one 400. */
+  async delete(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlSelectionDto,
+  ): Promise<KlSelectionResponse> {
+    return this.onFrame(ctx, principal, model, dto, 'delete', deleteMarks);
+  }
+
+  async clear(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlSessionIdDto,
+  ): Promise<KlSessionClearedResponse> {
+    return this.onSession(ctx, principal, model, dto.session_id, {
+      operation: 'clear',
+      path: KL_PATHS.clearSelection,
+      plan: () => ({}),
+      present: klSessionData,
+    });
+  }
+
+  async preview(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlSessionIdDto,
+  ): Promise<KlPreviewResponse> {
+    return this.onSession(ctx, principal, model, dto.session_id, {
+      operation: 'preview',
+      path: KL_PATHS.previewSelection,
+      plan: (session) => {
+        if (Object.keys(session.marks ?? {}).length === 0) {
+          throw GatewayError.invalid('The session has no selection to preview; add one first.', 'session_id');
+        }
+        return undefined;
+      },
+      present: klPreviewData,
+    });
+  }
+
+  /** add and delete: points on one frame, checked against the frame range and the marks by `change`. */
+  private onFrame(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    dto: KlSelectionDto,
+    operation: 'add' | 'delete',
+    change: (marks: KlMarks, frameIndex: number, points: KlPoint[]) => KlMarks,
+  ): Promise<KlSelectionResponse> {
+    const points = dto.points.map(({ x, y }) => ({ x, y }));
+    return this.onSession(ctx, principal, model, dto.session_id, {
+      operation,
+      path: operation === 'add' ? KL_PATHS.addSelection : KL_PATHS.deleteSelection,
+      payload: { frame_index: dto.frame_index, points },
+      plan: (session) => {
+        checkFrameIndex(dto.frame_index, session.totalFrame);
+        return change(session.marks ?? {}, dto.frame_index, points);
+      },
+      statusParam: 'points',
+      present: klSelectionData,
+    });
+  }
+
+  /**
+   * One priced upstream call on the caller's live session, made while holding the session's lease:
+   * the rules run on the marks as they are then, the upstream is called, and (inside the charged
+   * work, so a failure costs nothing) the marks it now holds are recorded.
+   */
+  private async onSession<T extends KlSessionClearedResponse>(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    sessionId: string,
+    call: SessionCall,
+  ): Promise<T> {
+    const found = await this.findLive(principal, sessionId);
+    const channel = this.channelById(found.channelId);
+    return this.withLease(principal, found, async (session) => {
+      const next = call.plan(session);
+      const data = await this.priced(principal, model, call.operation, async () => {
+        const answer = await this.upstream(
+          ctx,
+          channel,
+          call.path,
+          { session_id: session.upstreamSessionId, ...call.payload },
+          'session_id',
+        );
+        const status = klSessionStatus(answer);
+        if (call.statusParam && status !== 0) {
+          throw GatewayError.invalid(
+            `The upstream could not ${call.operation} this selection (status ${status}); nothing was changed or charged.`,
+            call.statusParam,
+          );
+        }
+        if (next) await this.sessions.recordMarks(session.id, next, this.clock.nowMs());
+        return answer;
+      });
+      return klEnvelope(call.present(session, data), ctx.requestId) as unknown as T;
+    });
+  }
+
+  /**
+   * Runs `work` on the freshly read session while holding its lease; waits its turn while another
+   * request (on any instance) holds it, up to `KL_SESSION_WAIT_MS`, then 409. A holder that died
+   * leaves a lease that runs out after its upstream call could have.
+   */
+  private async withLease<T>(
+    principal: Principal,
+    session: KlSessionEntity,
+    work: (session: KlSessionEntity) => Promise<T>,
+  ): Promise<T> {
+    const token = randomSecret(12);
+    const giveUpAt = performance.now() + KL_SESSION_WAIT_MS;
+    let pause: number = LEASE_POLL_MS.first;
+    for (;;) {
+      const now = this.clock.nowMs();
+      if (await this.sessions.acquireLease(session.id, token, now, now + this.leaseMs)) break;
+      if (performance.now() + pause > giveUpAt) {
+        throw new GatewayError(
+          409,
+          'session_busy',
+          'Another request on this session is still running (a session takes one call at a time); retry when it has answered.',
+          'session_id',
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random() / 2)));
+      pause = Math.min(pause * 2, LEASE_POLL_MS.max);
+    }
+    try {
+      // The marks as the previous holder left them.
+      const fresh = await this.findLive(principal, session.id);
+      return await work(fresh);
+    } finally {
+      await this.sessions.releaseLease(session.id, token);
+    }
+  }
+
+  /**
+   * The caller's live session: another account's or an unknown one is 404, an expired one 400,
+   * each naming `session_id` and saying which it is.
+   */
   async findLive(principal: Principal, sessionId: string): Promise<KlSessionEntity> {
     const session = await this.sessions.findForAccount(sessionId, principal.account.id);
     // A key restricted to some models sees no session of another model (as for tasks).
-    if (!session || !keyAllowsModel(principal.apiKey.models, session.model)) throw GatewayError.notFound('Session');
+    if (!session || !keyAllowsModel(principal.apiKey.models, session.model)) throw klNotFound('session_id');
     if (session.expiresAt <= this.clock.nowMs()) {
       throw GatewayError.invalid(
-        'The session has expired (sessions are valid 24 hours); initialise the video again.',
+        'Expired session_id: sessions are valid 24 hours after init-selection; initialise the video again.',
         'session_id',
       );
     }
@@ -225,33 +340,11 @@ export class KlSessionsService {
       ref && task?.family === KL_FAMILY_ID && task.action === KL_MULTI_ELEMENTS && task.phase === 'succeeded'
         ? task.result?.videos?.[ref.index]
         : undefined;
-    if (!task || !video?.id || !keyAllowsModel(principal.apiKey.models, task.model))
-      throw GatewayError.notFound('Video');
+    if (!task || !video?.id || !keyAllowsModel(principal.apiKey.models, task.model)) throw klNotFound('video_id');
     if (this.clock.nowMs() - (task.finishedAt ?? task.updatedAt) > KL_VIDEO_ID_MAX_AGE_MS) {
       throw GatewayError.invalid('video_id: only videos generated within the last 30 days can be edited.', 'video_id');
     }
     return { upstreamVideoId: video.id, channelId: task.channelId };
-  }
-
-  /** Native `data` with the public session ID in place of the upstream's. */
-  private answer(ctx: RequestContext, session: KlSessionEntity, data: Json) {
-    return klEnvelope(
-      { ...data, session_id: session.id, final_unit_deduction: deduction(data.final_unit_deduction) },
-      ctx.requestId,
-    );
-  }
-
-  /** Conditional write of the marks, re-reading and re-applying `change` when another writer got there first. */
-  private async mutate(session: KlSessionEntity, change: (marks: KlMarks) => KlMarks): Promise<void> {
-    let current = session;
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      const next = change(current.marks ?? {});
-      if (await this.sessions.replaceMarks(current.id, current.version, next, this.clock.nowMs())) return;
-      const fresh = await this.sessions.findForAccount(current.id, current.accountId);
-      if (!fresh) throw GatewayError.notFound('Session');
-      current = fresh;
-    }
-    throw GatewayError.unavailable('The session is being changed by other requests; retry.');
   }
 
   private priced<T>(
@@ -276,21 +369,28 @@ export class KlSessionsService {
     );
   }
 
+  /** `sessionParam`: on a call about an existing session, the field an upstream 404 (it lost the session) names. */
   private async upstream(
     ctx: RequestContext,
     channel: UpstreamChannel,
     path: KlCallPath,
     payload: Json,
+    sessionParam?: string,
   ): Promise<Json> {
     const timing = { upstreamMs: 0 };
     try {
       return await this.client.call<Json>(channel, 'POST', path, payload, { timing });
     } catch (error) {
       if (error instanceof GatewayError) throw error;
+      if (error instanceof UpstreamRejectedError && sessionParam && error.httpStatus === 404) {
+        // Its message would name the upstream's own session ID, which stays internal.
+        throw GatewayError.invalid(
+          'Expired session_id: the upstream no longer holds this session; initialise the video again.',
+          sessionParam,
+        );
+      }
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
-          native: { code: error.nativeCode, message: error.message },
-        });
+        throw upstreamRejection(error);
       }
       throw GatewayError.unavailable();
     } finally {
@@ -311,8 +411,4 @@ export class KlSessionsService {
     if (!channel) throw GatewayError.unavailable('The upstream channel of this session is no longer configured.');
     return channel;
   }
-}
-
-function deduction(value: unknown): string {
-  return value === undefined || value === null ? '0' : String(value);
 }

@@ -2,11 +2,12 @@ import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { GatewayError } from '../../../platform/errors';
 import { KL_FAMILY_ID } from '../kl.ids';
 import { klEnvelope } from './kl-task.presenter';
+import { KlEnvelope, KlListItemBase, KlPageFields } from './kl-task.responses';
 
-/**
- * The family A lists (SPEC.md endpoints 8 and 11, CONTRACT §4/§7): one query parser and one
- * presenter for editing tasks and custom voices alike.
- */
+/** A list answer whose items carry `T`, each item's full query answer. */
+export type KlListResponse<T> = KlEnvelope & { data: KlPageFields & { items: (KlListItemBase & { data: T })[] } };
+
+/** The family A lists: one query parser and one presenter for editing tasks and custom voices alike. */
 export const KL_PAGE_MAX = 500;
 export const KL_TASK_IDS_MAX = 100;
 
@@ -84,8 +85,12 @@ function flattenFilter(raw: RawQuery): RawQuery {
   return out;
 }
 
-/** One list item (SPEC.md "List item wrapper", CONTRACT §4): outer fields in seconds, the full query envelope inside. */
-export function presentKlListItem(task: TaskEntity, action: string, present: (task: TaskEntity) => unknown) {
+/** One list item: outer fields in seconds, the full query envelope inside. */
+export function presentKlListItem<T>(
+  task: TaskEntity,
+  action: string,
+  present: (task: TaskEntity) => T,
+): KlListItemBase & { data: T } {
   const succeeded = task.outerStatus === 'SUCCESS';
   const failed = task.phase === 'failed' || task.phase === 'rejected';
   return {
@@ -100,13 +105,13 @@ export function presentKlListItem(task: TaskEntity, action: string, present: (ta
   };
 }
 
-export function presentKlList(
+export function presentKlList<T>(
   page: { items: TaskEntity[]; total: number },
   query: KlListQuery,
   action: string,
-  present: (task: TaskEntity) => unknown,
+  present: (task: TaskEntity) => T,
   requestId?: string,
-) {
+): KlListResponse<T> {
   return klEnvelope(
     {
       items: page.items.map((task) => presentKlListItem(task, action, present)),

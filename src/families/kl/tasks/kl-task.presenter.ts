@@ -1,5 +1,9 @@
 import { randomUUID } from 'crypto';
 import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { KlEnvelope, KlTaskCreatedData } from './kl-task.responses';
+
+/** The fields every family A task answer shares. */
+export type KlTaskHeader = KlTaskCreatedData & { task_status_msg: string };
 
 /** Family A `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function klTaskStatus(task: TaskEntity): string {
@@ -9,16 +13,13 @@ export function klTaskStatus(task: TaskEntity): string {
   return task.nativeStatus === 'processing' ? 'processing' : 'submitted';
 }
 
-/** The common envelope of every family A answer (SPEC.md): `code` 0 on success. */
-export function klEnvelope<T>(
-  data: T,
-  requestId: string = randomUUID(),
-): { code: number; message: string; request_id: string; data: T } {
+/** The common envelope of every family A answer: `code` 0 on success. */
+export function klEnvelope<T>(data: T, requestId: string = randomUUID()): KlEnvelope & { data: T } {
   return { code: 0, message: 'SUCCEED', request_id: requestId, data };
 }
 
 /** The fields every family A task answer shares; times in milliseconds. */
-export function klTaskHeader(task: TaskEntity): Record<string, unknown> {
+export function klTaskHeader(task: TaskEntity): KlTaskHeader {
   const failed = task.phase === 'failed' || task.phase === 'rejected';
   return {
     task_id: task.id,
@@ -37,8 +38,8 @@ export function finalUnitDeduction(task: TaskEntity): string {
   return value === undefined || value === null ? '0' : String(value);
 }
 
-/** The creation answer's `data` (SPEC.md endpoints 6 and 9). */
-export function klCreatedData(task: TaskEntity): Record<string, unknown> {
+/** The creation answer's `data` (editing tasks and custom voices). */
+export function klCreatedData(task: TaskEntity): KlTaskCreatedData {
   return {
     task_id: task.id,
     task_status: klTaskStatus(task),

@@ -11,7 +11,7 @@ export class KlTaskInfo {
   @ApiPropertyOptional() external_task_id?: string;
 }
 
-/** The creation answer's `data` (SPEC.md endpoints 6 and 9). */
+/** The creation answer's `data` (editing tasks and custom voices). */
 export class KlTaskCreatedData {
   @ApiProperty({ example: 'task_01jd4z5q7v3m0r9s8t6w2x1y0z' }) task_id: string;
   @ApiProperty({ enum: ['submitted', 'processing', 'succeed', 'failed'] }) task_status: string;
@@ -20,7 +20,7 @@ export class KlTaskCreatedData {
   @ApiProperty({ description: 'Unix milliseconds' }) updated_at: number;
 }
 
-/** The outer fields of a family A list item (SPEC.md "List item wrapper"); `data` is added per action. */
+/** The outer fields of a family A list item; `data` is added per action. */
 export class KlListItemBase {
   @ApiProperty() task_id: string;
   @ApiProperty({ example: 'kl' }) platform: string;

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { GatewayError } from '../../../platform/errors';
+import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { Clock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
@@ -36,7 +37,7 @@ interface CachedPage {
 }
 
 /**
- * Official preset voices (SPEC.md endpoint 12) from the upstream, per page, kept in memory: fresh
+ * Official preset voices from the upstream, per page, kept in memory: fresh
  * for 60 s, then refetched; when the refetch fails for an upstream fault the last copy (up to 24 h
  * old) is served instead; with no copy at all the answer is 503. Concurrent misses share one call.
  */
@@ -62,9 +63,7 @@ export class KlPresetsService {
       return await this.fetchShared(key, pageNum, pageSize, context);
     } catch (error) {
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the request: ${error.message}`, null, {
-          native: { code: error.nativeCode, message: error.message },
-        });
+        throw upstreamRejection(error);
       }
       if (cached && now - cached.fetchedAt < KL_PRESETS_STALE_MS) {
         this.logger.warn({ err: error, page: key }, 'preset voices served from the cache: the upstream is failing');

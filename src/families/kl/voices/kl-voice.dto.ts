@@ -1,12 +1,12 @@
 /**
- * Shapes of the family A voice requests (SPEC.md endpoints 9 and 13). Types, lengths and unknown
- * fields through `validateDto`; the cross-field rules live in `kl-voice.rules.ts`. `model_name` and
- * `model` are accepted because family A's model rule reads them on every create or manage POST.
+ * Shapes of the family A voice requests (create, delete). Types, lengths and unknown fields
+ * through `validateDto`; the cross-field rules live in `kl-voice.rules.ts`. `model_name` and `model`
+ * are accepted because family A's model rule reads them on every create or manage POST.
  * Decorators run bottom-up and the first failure is reported, so the type check is written last.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { MaxChars, NotBlank } from '../../common/text-rules';
+import { MaxChars, MaxUrl, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_VOICE_NAME_MAX = 20;
@@ -26,27 +26,32 @@ export class KlCreateVoiceDto extends KlModelFieldsDto {
   })
   @IsOptional()
   @NotBlank()
+  @MaxUrl()
   @IsString()
   voice_url?: string;
 
   @ApiPropertyOptional({
-    example: 'video_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
     description:
-      'A video this account produced through the gateway (an editing task result). Exactly one of voice_url and video_id.',
+      'A video this account produced through the gateway (an editing task result, e.g. `video_01jd4z5q7v3m0r9s8t6w2x1y0z_0`). Exactly one of voice_url and video_id.',
   })
   @IsOptional()
   @NotBlank()
+  @MaxLength(TEXT_LIMITS.id)
   @IsString()
   video_id?: string;
 
-  @ApiPropertyOptional({ description: 'Delivered by the gateway (signed, retried) with the query answer as body.' })
+  @ApiPropertyOptional({
+    description: 'Delivered by the gateway (signed, retried) with the query answer as body.',
+    maxLength: TEXT_LIMITS.url,
+  })
   @IsOptional()
+  @MaxUrl()
   @IsString()
   callback_url?: string;
 
-  @ApiPropertyOptional({ description: 'Caller-defined ID, unique per account.' })
+  @ApiPropertyOptional({ description: 'Caller-defined ID, unique per account.', maxLength: TEXT_LIMITS.id })
   @IsOptional()
-  @MaxLength(255)
+  @MaxLength(TEXT_LIMITS.id)
   @NotBlank()
   @IsString()
   external_task_id?: string;

@@ -1,6 +1,7 @@
 import { checkMediaUrl } from '../../common/media-probe';
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
+import { klNotFound } from '../kl.errors';
 import { parseResultId } from '../tasks/kl-result-ids';
 import { parsePageQuery } from '../tasks/kl-task-list';
 import { KL_VOICE_EXTENSIONS, KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
@@ -38,11 +39,11 @@ export function validateKlVoiceDelete(body: unknown): KlDeleteVoiceDto {
 }
 
 export function videoNotFound(): GatewayError {
-  return new GatewayError(404, 'not_found', 'Video not found.', 'video_id');
+  return klNotFound('video_id');
 }
 
 // ---------------------------------------------------------------------------------------------
-// Query parameters of the lists (SPEC.md endpoint 8, shared by 11; and 12)
+// Query parameters of the preset voice list
 // ---------------------------------------------------------------------------------------------
 
 /** The preset voices take `pageNum` and `pageSize` only. */

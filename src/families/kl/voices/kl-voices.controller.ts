@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
@@ -15,6 +15,14 @@ import {
   KlVoiceTaskResponse,
 } from './kl-voice.responses';
 import { KlVoicesService } from './kl-voices.service';
+import {
+  KlVoiceCreateRequest,
+  parseKlPresetsQuery,
+  validateKlVoiceCreate,
+  validateKlVoiceDelete,
+} from './kl-voice.rules';
+import { KlListQuery, parseKlListQuery } from '../tasks/kl-task-list';
+import { RulesBody, RulesQuery } from '../../../platform/validation/rules-body.decorator';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 
@@ -34,16 +42,20 @@ export class KlVoicesController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
-  ) {
-    return this.service.create(ctx, principal, model, body);
+    @RulesBody(validateKlVoiceCreate) request: KlVoiceCreateRequest,
+  ): Promise<KlVoiceCreatedResponse> {
+    return this.service.create(ctx, principal, model, request);
   }
 
   @Get('custom-voices/:id')
   @ClientRoute({ capability: 'voices', selection: 'none' })
   @ApiOperation({ summary: 'Query one custom voice task from the gateway’s record' })
   @ApiOkResponse({ type: KlVoiceTaskResponse })
-  get(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  get(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<KlVoiceTaskResponse> {
     return this.service.get(ctx, principal, id);
   }
 
@@ -60,7 +72,11 @@ export class KlVoicesController {
     description: 'Repeat for several IDs; at most 100',
   })
   @ApiOkResponse({ type: KlVoiceListResponse })
-  list(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Query() query: Record<string, unknown>) {
+  list(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @RulesQuery(parseKlListQuery) query: KlListQuery,
+  ): Promise<KlVoiceListResponse> {
     return this.service.list(ctx, principal, query);
   }
 
@@ -72,7 +88,10 @@ export class KlVoicesController {
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiOkResponse({ type: KlPresetsResponse })
-  presets(@Ctx() ctx: RequestContext, @Query() query: Record<string, unknown>) {
+  presets(
+    @Ctx() ctx: RequestContext,
+    @RulesQuery(parseKlPresetsQuery) query: { page: number; pageSize: number },
+  ): Promise<KlPresetsResponse> {
     return this.service.presetVoices(ctx, query);
   }
 
@@ -82,7 +101,11 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Delete one of the account’s custom voices' })
   @ApiBody({ type: KlDeleteVoiceDto })
   @ApiOkResponse({ type: KlVoiceDeletedResponse })
-  delete(@Ctx() ctx: RequestContext, @CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.service.delete(ctx, principal, body);
+  delete(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @RulesBody(validateKlVoiceDelete) dto: KlDeleteVoiceDto,
+  ): Promise<KlVoiceDeletedResponse> {
+    return this.service.delete(ctx, principal, dto);
   }
 }

@@ -57,7 +57,7 @@ export class KlVoicesRepository {
 
   /**
    * Records the voice unless it is already recorded (a concurrent insert is not an error). Voices
-   * are recorded when their task succeeds; this covers tasks that succeeded before that was so.
+   * are recorded when their task succeeds; this also records those of a succeeded task that has none.
    */
   async ensure(voice: Omit<KlVoiceEntity, 'deleteTaskId' | 'deleteState' | 'deletedAt'>): Promise<void> {
     try {

@@ -5,6 +5,7 @@ import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { TaskEngine } from '../../../core/tasks/task-engine.service';
 import { TaskQueries } from '../../../core/tasks/task-queries.service';
 import { GatewayError } from '../../../platform/errors';
+import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
@@ -12,20 +13,23 @@ import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstream.types';
+import { klNotFound } from '../kl.errors';
 import { KL_CUSTOM_VOICES, KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlVoiceUsage } from '../kl.pricing';
 import { parseResultId } from '../tasks/kl-result-ids';
-import { parseKlListQuery, presentKlList } from '../tasks/kl-task-list';
+import { KlListQuery, presentKlList } from '../tasks/kl-task-list';
 import { klCreatedData, klEnvelope } from '../tasks/kl-task.presenter';
 import { KlPresetItem, KlPresetsService } from './kl-presets.service';
 import { presentKlVoiceTask } from './kl-voice-task.presenter';
+import { KlDeleteVoiceDto } from './kl-voice.dto';
 import {
-  KlVoiceSource,
-  parseKlPresetsQuery,
-  validateKlVoiceCreate,
-  validateKlVoiceDelete,
-  videoNotFound,
-} from './kl-voice.rules';
+  KlPresetsResponse,
+  KlVoiceCreatedResponse,
+  KlVoiceDeletedResponse,
+  KlVoiceListResponse,
+  KlVoiceTaskResponse,
+} from './kl-voice.responses';
+import { KlVoiceCreateRequest, KlVoiceSource, videoNotFound } from './kl-voice.rules';
 import { KlVoicesRepository } from './kl-voices.repository';
 
 /** Family A voices: custom voice tasks on the engine, their deletion, the official presets. */
@@ -41,8 +45,12 @@ export class KlVoicesService {
     private readonly clock: Clock,
   ) {}
 
-  async create(ctx: RequestContext, principal: Principal, model: ModelDescriptor, body: unknown) {
-    const { dto, source } = validateKlVoiceCreate(body);
+  async create(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    { dto, source }: KlVoiceCreateRequest,
+  ): Promise<KlVoiceCreatedResponse> {
     const { body: sourceBody, channelId } = await this.upstreamSource(principal, source);
     const upstreamBody: Record<string, unknown> = { voice_name: dto.voice_name, ...sourceBody };
     const billing: KlVoiceUsage = { kind: 'kl-voice' };
@@ -69,14 +77,13 @@ export class KlVoicesService {
     return klEnvelope(klCreatedData(task), ctx.requestId);
   }
 
-  async get(ctx: RequestContext, principal: Principal, taskId: string) {
+  async get(ctx: RequestContext, principal: Principal, taskId: string): Promise<KlVoiceTaskResponse> {
     const task = await this.queries.findVisible(principal, KL_FAMILY_ID, taskId, KL_CUSTOM_VOICES);
     const deleted = await this.voices.deletedIds(principal.account.id, [task.id]);
     return presentKlVoiceTask(task, ctx.requestId, deleted);
   }
 
-  async list(ctx: RequestContext, principal: Principal, query: Record<string, unknown>) {
-    const request = parseKlListQuery(query);
+  async list(ctx: RequestContext, principal: Principal, request: KlListQuery): Promise<KlVoiceListResponse> {
     const page = await this.queries.list(principal, { family: KL_FAMILY_ID, action: KL_CUSTOM_VOICES, ...request });
     const deleted = await this.voices.deletedIds(
       principal.account.id,
@@ -91,8 +98,10 @@ export class KlVoicesService {
     );
   }
 
-  async presetVoices(ctx: RequestContext, query: Record<string, unknown>) {
-    const { page, pageSize } = parseKlPresetsQuery(query);
+  async presetVoices(
+    ctx: RequestContext,
+    { page, pageSize }: { page: number; pageSize: number },
+  ): Promise<KlPresetsResponse> {
     const items: KlPresetItem[] = await this.presets.page(page, pageSize, ctx);
     return klEnvelope(items, ctx.requestId);
   }
@@ -101,8 +110,11 @@ export class KlVoicesService {
    * Deletes one of the caller's custom voices: claimed in the database first (exactly one caller
    * wins), then deleted upstream, then marked deleted. A failed upstream call gives the claim back.
    */
-  async delete(ctx: RequestContext, principal: Principal, body: unknown) {
-    const { voice_id: voiceId } = validateKlVoiceDelete(body);
+  async delete(
+    ctx: RequestContext,
+    principal: Principal,
+    { voice_id: voiceId }: KlDeleteVoiceDto,
+  ): Promise<KlVoiceDeletedResponse> {
     const accountId = principal.account.id;
     const ref = parseResultId('voice', voiceId);
     if (!ref) {
@@ -153,9 +165,7 @@ export class KlVoicesService {
       // The upstream no longer knows the voice (e.g. an earlier deletion whose answer was lost): it is gone.
       if (error instanceof UpstreamRejectedError && error.httpStatus === 404) return;
       if (error instanceof UpstreamRejectedError) {
-        throw GatewayError.invalid(`The upstream rejected the deletion: ${error.message}`, 'voice_id', {
-          native: { code: error.nativeCode, message: error.message },
-        });
+        throw upstreamRejection(error, 'deletion', 'voice_id');
       }
       throw GatewayError.unavailable('The voice could not be deleted now; try again.');
     } finally {
@@ -179,5 +189,5 @@ export class KlVoicesService {
 }
 
 function voiceNotFound(): GatewayError {
-  return new GatewayError(404, 'not_found', 'Voice not found.', 'voice_id');
+  return klNotFound('voice_id');
 }

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of `POST /vd/ent/v2/reference2video` (SPEC.md Family C), one class per mode.
+ * Wire shapes of `POST /vd/ent/v2/reference2video`, one class per mode.
  * These check shape and type only (strict: no implicit conversion, unknown fields rejected by
  * `validateDto`); limits that vary by model live in `core/models/rules/vd-model-rules.ts` and are
  * applied by `vd-create.rules.ts`. Limits that are the same for every model are declared here.
@@ -21,7 +21,7 @@ import {
   ValidationOptions,
   buildMessage,
 } from 'class-validator';
-import { MaxChars } from '../../common/text-rules';
+import { MaxChars, MaxMediaChars, MaxUrl, TEXT_LIMITS } from '../../common/text-rules';
 import { VD_LIMITS, VD_MODEL_NAMES } from '../rules/vd-model-rules';
 import { isHttpUrl } from '../rules/vd-media';
 
@@ -67,25 +67,27 @@ export class VdSubjectDto {
   @ApiProperty({ description: 'Subject name, referenced in the prompt as `@name`.', example: 'cat' })
   @IsString()
   @IsNotEmpty()
+  @MaxChars(TEXT_LIMITS.name)
   name: string;
 
   @ApiPropertyOptional({
     description:
       'At most 3 images: URL or Base64 with its content-type prefix; png, jpeg, jpg, webp. `images` or `videos` is required.',
     type: [String],
-    example: [PNG_EXAMPLE, 'data:image/png;base64,iVBORw0KGgo...'],
+    example: [PNG_EXAMPLE],
   })
   @IsOptional()
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
+  @MaxMediaChars(VD_LIMITS.videoMaxBytes, { each: true })
   images?: string[];
 
   @ApiPropertyOptional({
-    description: 'Only `vdq2-pro`: one 5-second video; mp4, avi, mov.',
+    description: 'Only `vdq2-pro`: one 5-second video; mp4, avi, mov, e.g. `["https://example.com/refs/dance.mp4"]`.',
     type: [String],
-    example: ['https://example.com/refs/dance.mp4'],
   })
   @IsOptional()
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
+  @MaxMediaChars(VD_LIMITS.videoMaxBytes, { each: true })
   videos?: string[];
 
   @ApiPropertyOptional({
@@ -94,15 +96,17 @@ export class VdSubjectDto {
   })
   @IsOptional()
   @IsString()
+  @MaxChars(TEXT_LIMITS.id)
   voice_id?: string;
 
   @ApiPropertyOptional({ description: 'ID of an existing subject from the create-subject API.', example: 'subj_123' })
   @IsOptional()
   @IsString()
+  @MaxChars(TEXT_LIMITS.id)
   server_id?: string;
 }
 
-/** Fields both modes share (SPEC.md: "same meaning as in mode 1"). */
+/** Fields both modes share, with the same meaning in each. */
 export abstract class VdCreateCommonDto {
   @ApiProperty({ description: 'Family C model.', enum: VD_MODEL_NAMES, example: 'vdq3' })
   @IsString()
@@ -142,11 +146,13 @@ export abstract class VdCreateCommonDto {
   @ApiPropertyOptional({ description: 'Default `16:9`; allowed values depend on model and mode.', example: '16:9' })
   @IsOptional()
   @IsString()
+  @MaxChars(TEXT_LIMITS.word)
   aspect_ratio?: string;
 
   @ApiPropertyOptional({ description: 'Allowed values and default depend on the model.', example: '720p' })
   @IsOptional()
   @IsString()
+  @MaxChars(TEXT_LIMITS.word)
   resolution?: string;
 
   @ApiPropertyOptional({
@@ -188,6 +194,7 @@ export abstract class VdCreateCommonDto {
   @IsOptional()
   @IsString()
   @IsHttpUrl()
+  @MaxUrl()
   wm_url?: string;
 
   @ApiPropertyOptional({
@@ -206,6 +213,7 @@ export abstract class VdCreateCommonDto {
   })
   @IsOptional()
   @IsString()
+  @MaxChars(TEXT_LIMITS.metadata)
   @IsJsonText()
   meta_data?: string;
 
@@ -216,6 +224,7 @@ export abstract class VdCreateCommonDto {
   @IsOptional()
   @IsString()
   @IsHttpUrl()
+  @MaxUrl()
   callback_url?: string;
 }
 
@@ -255,6 +264,7 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
     example: [PNG_EXAMPLE],
   })
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
+  @MaxMediaChars(VD_LIMITS.videoMaxBytes, { each: true })
   images: string[];
 
   @ApiPropertyOptional({
@@ -264,6 +274,7 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   })
   @IsOptional()
   @IsArray() // element types are checked by the rules, so the error names the element: `images[2]`
+  @MaxMediaChars(VD_LIMITS.videoMaxBytes, { each: true })
   videos?: string[];
 
   @ApiPropertyOptional({
@@ -275,7 +286,7 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   bgm?: boolean;
 }
 
-/** The creation response (SPEC.md "Family C task"), for OpenAPI. */
+/** The creation response (the family C task with the values that will be used), for OpenAPI. */
 export class VdTaskCreationResponseDto {
   @ApiProperty({ example: 'task_01hx2v5k8m3q4r5s6t7u8v9w0x' }) task_id: string;
   @ApiProperty({ enum: ['created', 'queueing', 'processing', 'success', 'failed'], example: 'created' }) state: string;

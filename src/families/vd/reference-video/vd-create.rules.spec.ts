@@ -3,16 +3,16 @@
  * its boundary (accepted) and just past it (rejected with 400 `invalid_request` and the exact
  * `param`), and the defaults are checked in the echo.
  *
- * The cases are generated twice: from the rule table, and from `SPEC_MATRIX` below, written
- * independently from SPEC.md. A wrong table row therefore fails both the equality test and the
- * SPEC-generated cases.
+ * The cases are generated twice: from the rule table, and from `STATED_MATRIX` below, written out
+ * by hand from the product's stated limits. A wrong table row therefore fails both the equality
+ * test and the cases generated from the written-out matrix.
  */
 import { VD_MODEL_RULES, VdMode, VdModelName } from '../rules/vd-model-rules';
 import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { GatewayError } from '../../../platform/errors';
 import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
 
-// ---- the matrix as SPEC.md states it (independent of the table's data and helpers) ---------------
+// ---- the matrix as the product states it (independent of the table's data and helpers) -----------
 
 interface ModeExpectation {
   duration: { default: number; min: number; max: number; zeroAllowed: boolean };
@@ -32,7 +32,7 @@ interface ModeExpectation {
 }
 type Matrix = Record<string, Partial<Record<VdMode, ModeExpectation>>>;
 
-const SPEC_MATRIX: Matrix = {
+const STATED_MATRIX: Matrix = {
   'vdq3-mix': {
     'non-subject': {
       duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
@@ -554,8 +554,8 @@ function allCases(matrix: Matrix): Case[] {
 // ---- the walk ------------------------------------------------------------------------------------
 
 describe('family C rule table', () => {
-  it('says what SPEC.md says, row by row', () => {
-    expect(matrixFromTable()).toEqual(SPEC_MATRIX);
+  it('says what the written-out matrix says, row by row', () => {
+    expect(matrixFromTable()).toEqual(STATED_MATRIX);
   });
 
   it('covers exactly the family C models of the catalogue', () => {
@@ -563,12 +563,12 @@ describe('family C rule table', () => {
       .filter((m) => m.family === 'vd')
       .map((m) => m.name);
     expect(Object.keys(VD_MODEL_RULES).sort()).toEqual(catalogue.sort());
-    expect(Object.keys(SPEC_MATRIX).sort()).toEqual(catalogue.sort());
+    expect(Object.keys(STATED_MATRIX).sort()).toEqual(catalogue.sort());
   });
 });
 
 describe.each([
-  ['SPEC.md expectations', SPEC_MATRIX],
+  ['written-out expectations', STATED_MATRIX],
   ['rule table', matrixFromTable()],
 ])('validateVdCreateRequest, cases from the %s', (_source, matrix) => {
   const cases = allCases(matrix);

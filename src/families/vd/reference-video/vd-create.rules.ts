@@ -1,5 +1,5 @@
 /**
- * Validation of `POST /vd/ent/v2/reference2video` (SPEC.md Family C, both modes): detects the mode,
+ * Validation of `POST /vd/ent/v2/reference2video` (both modes): detects the mode,
  * checks shape with the mode's DTO, applies the model's rules from `VD_MODEL_RULES`, and produces
  * what the rest of the gateway needs: the upstream body with defaults applied, the values the
  * creation response echoes, a Base64-free snapshot, and the billable usage.
@@ -30,33 +30,17 @@ import {
 } from '../rules/vd-model-rules';
 import { shownModelName } from '../../../core/accounts/guards/model-access.guard';
 import { GatewayError } from '../../../platform/errors';
+import type { VdTaskFields } from '../../../upstream/vd/vd.wire';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { VdCreateCommonDto, VdNonSubjectModeRequestDto, VdSubjectModeRequestDto } from './vd-create.dto';
 
-/** The values the creation response echoes (SPEC.md "Family C task"), as they will be used. */
-export interface VdCreateEcho {
-  model: string;
-  prompt: string;
+/** The values the creation response echoes, as they will be used. */
+export type VdCreateEcho = Omit<VdTaskFields, 'images' | 'videos' | 'credits'> & {
   /** Non-subject: `images`. Subject mode: every subject's images, flattened in subject order. Base64 entries as placeholders. */
   images: string[];
   /** Only for non-subject calls with a model that takes videos (`vdq2-pro`); `[]` when none were sent. */
   videos?: string[];
-  duration: number;
-  seed: number;
-  aspect_ratio: string;
-  resolution: string;
-  /** Whether music is actually added: false where SPEC.md says `bgm` has no effect, and in subject mode. */
-  bgm: boolean;
-  /** Whether joint audio-video output is on. */
-  audio: boolean;
-  /** The audio type parameter (default `all`); SPEC.md: it only matters while `audio` is true. */
-  audio_type: string;
-  movement_amplitude: string;
-  /** `''` when none was sent. */
-  payload: string;
-  off_peak: boolean;
-  watermark: boolean;
-}
+};
 
 export interface VdCreateRequest {
   model: string;
@@ -67,7 +51,7 @@ export interface VdCreateRequest {
   /** `upstreamBody` with each Base64 payload replaced by `[base64 <type> <n> bytes]`; safe to store and log. */
   snapshot: Record<string, unknown>;
   billing: VdBillableUsage;
-  /** The caller's callback URL; the gateway delivers callbacks itself (CONTRACT §4). */
+  /** The caller's callback URL; the gateway delivers callbacks itself. */
   callbackUrl?: string;
 }
 
@@ -115,7 +99,7 @@ function resolveModel(model: unknown): VdModelRules {
   if (typeof model !== 'string' || model.length === 0)
     throw GatewayError.invalid('model is required and must be a string.', 'model');
   const rules = vdModelRules(model);
-  // Names of other families are not models of this endpoint either (CONTRACT §3: 404 naming the field).
+  // Names of other families are not models of this endpoint either: 404 naming the field.
   if (!rules) throw GatewayError.modelNotFound(shownModelName(model), 'model');
   return rules;
 }
@@ -402,7 +386,7 @@ function buildNonSubjectRequest(
     echo: echoOf(dto, values, dto.images, {
       // The caller's `bgm` is forwarded as sent; the echo says whether music is actually added.
       bgm: bgm && bgmTakesEffect(modeRules.bgm, values.duration),
-      // Not a field of this mode; the echo shows the SPEC.md default, which applies while audio is on.
+      // Not a field of this mode; the echo shows the default, which applies while audio is on.
       audio_type: VD_LIMITS.audioTypeDefault,
       videos: takesVideos ? videos : undefined,
     }),

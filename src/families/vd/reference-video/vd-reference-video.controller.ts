@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
 import { modelFromBody } from '../../../core/accounts/guards/model-access.guard';
@@ -7,7 +7,11 @@ import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { VdNonSubjectModeRequestDto, VdSubjectModeRequestDto, VdTaskCreationResponseDto } from './vd-create.dto';
-import { VdReferenceVideoService } from './vd-reference-video.service';
+import { FamilyTasksService } from '../../common/family-tasks.service';
+import { RulesBody } from '../../../platform/validation/rules-body.decorator';
+import type { VdCreateRequest } from './vd-create.rules';
+import { validateVdCreateRequest } from './vd-create.rules';
+import { VD_REFERENCE_VIDEO } from './vd-reference-video.kind';
 import { VdCreationsResponse } from './vd-task.responses';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
@@ -16,7 +20,7 @@ import type { RequestContext } from '../../../platform/http/request-context';
 @ApiExtraModels(VdSubjectModeRequestDto, VdNonSubjectModeRequestDto)
 @Controller('vd/ent/v2')
 export class VdReferenceVideoController {
-  constructor(private readonly service: VdReferenceVideoService) {}
+  constructor(private readonly tasks: FamilyTasksService) {}
 
   @Post('reference2video')
   @HttpCode(200)
@@ -35,16 +39,20 @@ export class VdReferenceVideoController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @Body() body: unknown,
+    @RulesBody((body) => validateVdCreateRequest(body)) request: VdCreateRequest,
   ): Promise<VdTaskCreationResponseDto> {
-    return this.service.create(ctx, principal, model, body);
+    return this.tasks.create(VD_REFERENCE_VIDEO, ctx, principal, model, request);
   }
 
   @Get('tasks/:id/creations')
-  @ClientRoute()
+  @ClientRoute({ capability: 'reference2video', selection: 'none' })
   @ApiOperation({ summary: 'Query a family C task and its creations from the gateway’s record' })
   @ApiOkResponse({ type: VdCreationsResponse })
-  creations(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<VdCreationsResponse> {
-    return this.service.creations(principal, id);
+  creations(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+  ): Promise<VdCreationsResponse> {
+    return this.tasks.get(VD_REFERENCE_VIDEO, ctx, principal, id);
   }
 }

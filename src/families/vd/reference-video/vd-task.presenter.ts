@@ -1,3 +1,5 @@
+import { resultUrl } from '../../../core/results/result-url';
+import { coverSlot, videoSlot, watermarkSlot } from '../../../core/results/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { isoTimestamp } from '../../../platform/time/formats';
 import { VdTaskCreationResponseDto } from './vd-create.dto';
@@ -18,7 +20,7 @@ function credits(task: TaskEntity): number {
   return Number.isFinite(value) ? Math.trunc(value) : 0;
 }
 
-/** The creation answer: every field of SPEC.md's family C task table, with the values that will be used. */
+/** The creation answer: every field of the family C task, with the values that will be used. */
 export function presentVdCreated(task: TaskEntity): VdTaskCreationResponseDto {
   const echo = task.creationEcho ?? {};
   return {
@@ -30,7 +32,7 @@ export function presentVdCreated(task: TaskEntity): VdTaskCreationResponseDto {
   };
 }
 
-/** `GET /vd/ent/v2/tasks/{id}/creations` (CONTRACT §4), from the stored record; creation IDs are the gateway's. */
+/** `GET /vd/ent/v2/tasks/{id}/creations` from the stored record; creation IDs are the gateway's. */
 export function presentVdCreations(task: TaskEntity): VdCreationsResponse {
   const succeeded = task.phase === 'succeeded';
   return {
@@ -42,9 +44,9 @@ export function presentVdCreations(task: TaskEntity): VdCreationsResponse {
     creations: succeeded
       ? (task.result?.videos ?? []).map((video, i) => ({
           id: `${task.id.replace(/^task_/, 'creation_')}_${i}`,
-          url: video.url,
-          cover_url: video.coverUrl ?? '',
-          watermarked_url: video.watermarkUrl ?? '',
+          url: resultUrl(task, videoSlot(i), video.url),
+          cover_url: resultUrl(task, coverSlot(i), video.coverUrl),
+          watermarked_url: resultUrl(task, watermarkSlot(i), video.watermarkUrl),
         }))
       : [],
   };

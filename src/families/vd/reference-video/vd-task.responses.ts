@@ -7,7 +7,7 @@ export class VdCreation {
   @ApiProperty() watermarked_url: string;
 }
 
-/** `GET /vd/ent/v2/tasks/{id}/creations` (CONTRACT §4). */
+/** `GET /vd/ent/v2/tasks/{id}/creations`, in the upstream's shape. */
 export class VdCreationsResponse {
   @ApiProperty() id: string;
   @ApiProperty({ enum: ['created', 'queueing', 'processing', 'success', 'failed'] }) state: string;

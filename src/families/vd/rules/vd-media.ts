@@ -1,15 +1,16 @@
 /**
- * Family C media reference checks: SPEC.md's family C numbers applied through the shared
+ * Family C media reference checks: family C's numbers applied through the shared
  * `media-probe.ts` (Base64 data URLs, image probing, URL extensions, redaction). Only this file
  * knows how family C calls the shared probe, so a change of that module's API stays here.
  *
- * What is and is not checked (nothing is ever fetched):
+ * What is and is not checked (family C references are never fetched: a create may carry up to 21
+ * images, and the upstream fetches and judges them anyway):
  * - URLs: http(s) with a host; when the last path segment has an extension, it must be an allowed
  *   format. A URL without an extension is accepted (its format is unknown without fetching).
  *   Pixel sizes, file sizes and video durations behind URLs are NOT checked; the upstream does.
  * - Base64 images: must carry the `data:image/<type>;base64,` prefix; the declared type must be
  *   allowed, the bytes must be a readable image of that same format, and (non-subject mode) at
- *   least 128x128 pixels. No byte cap beyond the request body limit: SPEC.md states none.
+ *   least 128x128 pixels. No byte cap beyond the request body limit.
  * - Base64 videos: `data:video/<type>;base64,` of an allowed type (mp4, mov, avi), well-formed
  *   Base64, decoded size within 100 MiB. The container is not parsed, so durations ("one 5-second
  *   video", "one 8-second or two 5-second") are NOT checked, for Base64 videos either.
@@ -32,7 +33,7 @@ export { base64Placeholder, redactBase64 };
 /** A checked reference: a URL or a Base64 payload (described, never kept decoded). */
 export type VdMediaRef = { kind: 'url'; url: string } | { kind: 'base64'; mime: string; byteLength: number };
 
-/** SPEC.md's `jpeg`/`jpg` are one format; the shared probe names it `jpg` (image-size's name). */
+/** `jpeg` and `jpg` are one format; the shared probe names it `jpg` (image-size's name). */
 const VD_IMAGE_PROBE_FORMATS = ['png', 'jpg', 'webp'];
 
 const VD_VIDEO_MIME_FORMATS: Readonly<Record<string, string>> = {
@@ -47,7 +48,6 @@ function imageLimits(minSide: number): ImageLimits {
   return {
     formats: VD_IMAGE_PROBE_FORMATS,
     minSide,
-    maxSide: Number.MAX_SAFE_INTEGER,
     maxBytes: Number.POSITIVE_INFINITY,
     allowPngTransparency: true,
   };

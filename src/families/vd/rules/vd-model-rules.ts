@@ -1,13 +1,13 @@
 /**
  * Family C (`/vd/ent/v2/reference2video`) per-model rules, as data keyed by the catalogue's model
- * names (SPEC.md "Family C", "Limits", "Versioning"). The request validator reads this table; it
- * holds no per-model branches of its own, so a changed rule is a changed row here.
+ * names. The request validator reads this table; it holds no per-model branches of its own, so a
+ * changed rule is a changed row here.
  */
 
 export type VdMode = 'subject' | 'non-subject';
 export const VD_MODES: readonly VdMode[] = ['subject', 'non-subject'];
 
-/** Model series: SPEC.md states several rules per series (`off_peak`, `bgm`, `movement_amplitude`). */
+/** Model series: several rules hold per series (`off_peak`, `bgm`, `movement_amplitude`). */
 export type VdSeries = 'q3' | 'q2' | 'q1' | '2.0';
 
 export type VdModelName = 'vdq3-mix' | 'vdq3-turbo' | 'vdq3' | 'vdq2-pro' | 'vdq2' | 'vdq1' | 'vd2.0';
@@ -17,7 +17,7 @@ export interface VdDurationRule {
   readonly min: number;
   readonly max: number;
   /**
-   * Whether `0` is accepted (and then means "the default"). SPEC.md gives every model a range
+   * Whether `0` is accepted (and then means "the default"). Every model has a range
    * starting at 1 or more and says "0 not accepted" only for `vdq2-pro`; it never says what 0 would
    * mean elsewhere, so 0 is rejected for every model. The flag keeps that choice visible and
    * switchable per model.
@@ -48,7 +48,7 @@ export type VdOffPeakRule =
   /** Supported only while the effective `audio` equals `whenAudio` (`any`: with audio on or off). */
   | { readonly supported: true; readonly whenAudio: boolean | 'any' };
 
-/** Whether a requested `bgm: true` actually adds music (SPEC.md: "without effect" cases). */
+/** Whether a requested `bgm: true` actually adds music (for some models it has no effect). */
 export type VdBgmRule =
   /** `bgm` is not a field of this mode (subject mode): sending it is an unknown field. */
   | { readonly field: false }
@@ -56,7 +56,7 @@ export type VdBgmRule =
   | { readonly field: true; readonly effect: 'unless-duration'; readonly noEffectDurations: readonly number[] };
 
 export interface VdSubjectLimits {
-  /** Subjects carrying images only (SPEC.md: "image/text subjects"). */
+  /** Subjects carrying images only (image/text subjects). */
   readonly maxImageSubjects: number;
   /** Subjects carrying a video (`vdq2-pro` only). */
   readonly maxVideoSubjects: number;
@@ -105,11 +105,11 @@ export interface VdModelRules {
   readonly modes: Partial<VdModeRulesByMode>;
 }
 
-/** Limits that are the same for every model (SPEC.md Family C and Limits). */
+/** Limits that are the same for every model. */
 export const VD_LIMITS = Object.freeze({
   payloadMaxChars: 1_048_576,
   wmPosition: { min: 1, max: 4, default: 3 },
-  /** SPEC.md says nothing of the range; the common 31-bit range of the other families is used. */
+  /** The common 31-bit range of the other families. */
   seed: { min: 0, max: 2_147_483_647 },
   imageFormats: ['png', 'jpeg', 'jpg', 'webp'] as readonly string[],
   videoFormats: ['mp4', 'avi', 'mov'] as readonly string[],
@@ -119,7 +119,7 @@ export const VD_LIMITS = Object.freeze({
   videoMaxBytes: 100 * 1024 * 1024,
   audioTypes: ['all', 'speech_only', 'sound_effect_only'] as readonly string[],
   audioTypeDefault: 'all',
-  /** Only `auto` is named by SPEC.md; the other three are the upstream's usual amplitudes. */
+  /** `auto` and the upstream's three usual amplitudes. */
   movementAmplitudes: ['auto', 'small', 'medium', 'large'] as readonly string[],
   movementAmplitudeDefault: 'auto',
   /** Every ratio either mode names; the universe that rejection cases are drawn from. */
@@ -127,7 +127,7 @@ export const VD_LIMITS = Object.freeze({
   knownResolutions: ['360p', '540p', '720p', '1080p'] as readonly string[],
 });
 
-// ---- building blocks, each a SPEC.md sentence --------------------------------------------------
+// ---- building blocks, each one stated rule ---------------------------------------------------
 
 const range = (def: number, min: number, max: number): VdDurationRule => ({
   default: def,
