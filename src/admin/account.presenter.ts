@@ -1,9 +1,10 @@
 import { AccountDetails } from '../core/accounts/accounts.service';
 import { ApiKeyEntity } from '../core/accounts/entities/api-key.entity';
+import { AccountResponse, ApiKeyResponse } from './admin.responses';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-export function presentKey(key: ApiKeyEntity): Record<string, unknown> {
+export function presentKey(key: ApiKeyEntity): ApiKeyResponse {
   return {
     id: key.id,
     name: key.name,
@@ -17,7 +18,7 @@ export function presentKey(key: ApiKeyEntity): Record<string, unknown> {
 }
 
 /** The operator's view of an account: balance (available), held, limits, grants, keys (prefix only), webhook secret. */
-export function presentAccount({ account, grants, keys }: AccountDetails): Record<string, unknown> {
+export function presentAccount({ account, grants, keys }: AccountDetails): AccountResponse {
   return {
     id: account.id,
     name: account.name,

@@ -1,12 +1,30 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  UseGuards,
+  UsePipes,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from '../core/accounts/accounts.service';
 import { AccountFunding } from '../core/billing/account-funding.service';
 import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
 import { presentAccount, presentKey } from './account.presenter';
 import { BalanceAdjustmentDto, CreateAccountDto, CreateKeyDto, ReplaceGrantsDto, UpdateAccountDto } from './admin.dto';
+import { AdminQueryPipe } from './admin-query.pipe';
 import { AdminGuard } from './admin.guard';
+import { AdminReadsService } from './console-api/admin-reads.service';
+import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './console-api/console-api.dto';
+import { AccountKeysResponse, AccountPageResponse } from './console-api/console-api.responses';
+import { AccountResponse, ApiKeyResponse, IssuedKeyResponse } from './admin.responses';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -17,10 +35,26 @@ export class AccountsAdminController {
   constructor(
     private readonly accounts: AccountsService,
     private readonly funding: AccountFunding,
+    private readonly reads: AdminReadsService,
   ) {}
 
+  @Get('accounts')
+  @ApiOperation({ summary: 'Accounts, newest first; `q` matches an ID exactly or part of a name' })
+  @ApiOkResponse({ type: AccountPageResponse })
+  search(@Query(AdminQueryPipe) dto: AccountsQueryDto): Promise<AccountPageResponse> {
+    return this.reads.accounts({ q: dto.q, cursor: dto.cursor, limit: dto.limit ?? DEFAULT_LIST_LIMIT });
+  }
+
+  @Get('accounts/:id/keys')
+  @ApiOperation({ summary: "An account's keys: prefix, name, models, created, last used, revoked" })
+  @ApiOkResponse({ type: AccountKeysResponse })
+  keys(@Param('id') id: string): Promise<AccountKeysResponse> {
+    return this.reads.keys(id);
+  }
+
   @Post('accounts')
-  async create(@Body() dto: CreateAccountDto) {
+  @ApiCreatedResponse({ type: AccountResponse })
+  async create(@Body() dto: CreateAccountDto): Promise<AccountResponse> {
     return presentAccount(
       await this.funding.open({
         name: dto.name,
@@ -32,12 +66,14 @@ export class AccountsAdminController {
   }
 
   @Get('accounts/:id')
-  async get(@Param('id') id: string) {
+  @ApiOkResponse({ type: AccountResponse })
+  async get(@Param('id') id: string): Promise<AccountResponse> {
     return presentAccount(await this.accounts.details(id));
   }
 
   @Patch('accounts/:id')
-  async update(@Param('id') id: string, @Body() dto: UpdateAccountDto) {
+  @ApiOkResponse({ type: AccountResponse })
+  async update(@Param('id') id: string, @Body() dto: UpdateAccountDto): Promise<AccountResponse> {
     return presentAccount(
       await this.accounts.update(id, {
         name: dto.name,
@@ -50,7 +86,8 @@ export class AccountsAdminController {
 
   /** The secret `key` is in this response only. */
   @Post('accounts/:id/keys')
-  async issueKey(@Param('id') id: string, @Body() dto: CreateKeyDto) {
+  @ApiCreatedResponse({ type: IssuedKeyResponse })
+  async issueKey(@Param('id') id: string, @Body() dto: CreateKeyDto): Promise<IssuedKeyResponse> {
     const { key, secret } = await this.accounts.issueKey(id, {
       name: dto.name,
       expiresAt: parseExpiry(dto.expires_at),
@@ -61,18 +98,21 @@ export class AccountsAdminController {
 
   @Delete('keys/:keyId')
   @HttpCode(200)
-  async revoke(@Param('keyId') keyId: string) {
+  @ApiOkResponse({ type: ApiKeyResponse })
+  async revoke(@Param('keyId') keyId: string): Promise<ApiKeyResponse> {
     return presentKey(await this.accounts.revokeKey(keyId));
   }
 
   @Put('accounts/:id/models')
-  async replaceModels(@Param('id') id: string, @Body() dto: ReplaceGrantsDto) {
+  @ApiOkResponse({ type: AccountResponse })
+  async replaceModels(@Param('id') id: string, @Body() dto: ReplaceGrantsDto): Promise<AccountResponse> {
     return presentAccount(await this.accounts.replaceGrants(id, dto.models));
   }
 
   @Post('accounts/:id/balance')
   @HttpCode(200)
-  async adjustBalance(@Param('id') id: string, @Body() dto: BalanceAdjustmentDto) {
+  @ApiOkResponse({ type: AccountResponse })
+  async adjustBalance(@Param('id') id: string, @Body() dto: BalanceAdjustmentDto): Promise<AccountResponse> {
     return presentAccount(await this.funding.adjust(id, dto.delta, dto.reason));
   }
 }

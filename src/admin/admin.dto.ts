@@ -11,11 +11,13 @@ import {
   IsString,
   Length,
   Max,
+  MaxLength,
   Min,
   NotEquals,
   ValidateNested,
 } from 'class-validator';
 import { Capability } from '../core/models/model-catalogue';
+import { TEXT_LIMITS } from '../families/common/text-rules';
 
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
@@ -48,16 +50,18 @@ export class CreateKeyDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @MaxLength(TEXT_LIMITS.model, { each: true })
   @IsString({ each: true })
   models?: string[];
 }
 
 export class GrantDto {
-  @ApiProperty({ example: 'vdq3' }) @IsString() model: string;
+  @ApiProperty({ example: 'vdq3' }) @MaxLength(TEXT_LIMITS.model) @IsString() model: string;
   /** Checked against the model's own capabilities by the service (400 naming the entry). */
   @ApiPropertyOptional({ example: ['reference2video'], isArray: true, type: String })
   @IsOptional()
   @IsArray()
+  @MaxLength(TEXT_LIMITS.word, { each: true })
   @IsString({ each: true })
   capabilities?: Capability[];
 }

@@ -3,9 +3,15 @@ import { AccountsModule } from '../core/accounts/accounts.module';
 import { BillingModule } from '../core/billing/billing.module';
 import { TasksModule } from '../core/tasks/tasks.module';
 import { ADMIN_TOKEN } from './admin-token';
+import { AdminAuthModule } from './admin-auth-throttle';
+import { AdminReadsRepository } from './console-api/admin-reads.repository';
+import { AdminReadsService } from './console-api/admin-reads.service';
+import { TasksAdminController } from './console-api/tasks-admin.controller';
 import { AccountsAdminController } from './accounts-admin.controller';
 import { AdminGuard } from './admin.guard';
 import { CallbacksAdminController } from './callbacks-admin.controller';
+import { ChannelsAdminController } from './channels-admin.controller';
+import { ChannelsModule } from '../core/channels/channels.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { PricesAdminController } from './prices-admin.controller';
 import { UsageAdminController } from './usage-admin.controller';
@@ -15,15 +21,17 @@ export class AdminModule {
   static forRoot(adminToken: string): DynamicModule {
     return {
       module: AdminModule,
-      imports: [AccountsModule, BillingModule, TasksModule],
+      imports: [AccountsModule, BillingModule, TasksModule, ChannelsModule, AdminAuthModule],
       controllers: [
         AccountsAdminController,
         LedgerAdminController,
         PricesAdminController,
         UsageAdminController,
         CallbacksAdminController,
+        TasksAdminController,
+        ChannelsAdminController,
       ],
-      providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
+      providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard, AdminReadsRepository, AdminReadsService],
     };
   }
 }

@@ -5,7 +5,9 @@ import { CallbackOutboxRepository } from '../core/tasks/callbacks/callback-outbo
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';
+import { traceIdOf } from '../platform/telemetry/spans';
 import { AdminGuard } from './admin.guard';
+import { CallbackDeliveryResponse, TaskCallbacksResponse } from './admin.responses';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -23,12 +25,8 @@ export class CallbacksAdminController {
   /** Why a client did not get its callback: every delivery of the task, its attempts, last error and next try. */
   @Get(':taskId/callbacks')
   @ApiOperation({ summary: "A task's client callback deliveries: attempts, last status, next try" })
-  @ApiOkResponse({
-    description:
-      '`{task_id, account_id, callback_url, deliveries: [{id, url, status, attempts, max_attempts, last_error, next_attempt_at, created_at, updated_at}]}`; ' +
-      '`status` is `pending` (retried at `next_attempt_at`), `delivered` or `failed` (gave up after `max_attempts`); `id` is the `webhook-id` header the receiver saw.',
-  })
-  async list(@Param('taskId') taskId: string) {
+  @ApiOkResponse({ type: TaskCallbacksResponse })
+  async list(@Param('taskId') taskId: string): Promise<TaskCallbacksResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');
     const deliveries = await this.outbox.listForTask(task.id);
@@ -36,21 +34,22 @@ export class CallbacksAdminController {
       task_id: task.id,
       account_id: task.accountId,
       callback_url: task.callbackUrl,
-      deliveries: deliveries.map((d) => this.present(d)),
+      trace_id: traceIdOf(task.traceContext),
+      deliveries: deliveries.map((d) => presentDelivery(d, this.config.CALLBACK_MAX_ATTEMPTS)),
     };
   }
+}
 
-  private present(d: CallbackDeliveryEntity) {
-    return {
-      id: d.id,
-      url: d.url,
-      status: d.status,
-      attempts: d.attempts,
-      max_attempts: this.config.CALLBACK_MAX_ATTEMPTS,
-      last_error: d.lastError,
-      next_attempt_at: iso(d.nextAttemptAt),
-      created_at: iso(d.createdAt),
-      updated_at: iso(d.updatedAt),
-    };
-  }
+export function presentDelivery(d: CallbackDeliveryEntity, maxAttempts: number): CallbackDeliveryResponse {
+  return {
+    id: d.id,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    max_attempts: maxAttempts,
+    last_error: d.lastError,
+    next_attempt_at: iso(d.nextAttemptAt),
+    created_at: iso(d.createdAt),
+    updated_at: iso(d.updatedAt),
+  };
 }

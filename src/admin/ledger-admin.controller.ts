@@ -1,7 +1,8 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '../core/billing/ledger.service';
 import { AdminGuard } from './admin.guard';
+import { LedgerVerificationResponse } from './admin.responses';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -12,7 +13,8 @@ export class LedgerAdminController {
 
   /** Proves balance = credits - charges - open holds from the entries, for every account. */
   @Get('verify')
-  verify() {
+  @ApiOkResponse({ type: LedgerVerificationResponse })
+  verify(): Promise<LedgerVerificationResponse> {
     return this.ledger.verify();
   }
 }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PriceTable } from '../core/billing/pricing';
 import { PricingService } from '../core/billing/pricing.service';
 import { AdminGuard } from './admin.guard';
+import { PriceTablePipe } from './price-table.pipe';
 
 const TABLE_SCHEMA = {
   type: 'object',
@@ -52,11 +53,11 @@ export class PricesAdminController {
     return this.pricing.latest();
   }
 
-  /** The body is checked by the pricing rules themselves (400 naming the field, e.g. `models.vdq3.per_second.720p`). */
+  /** The body is checked by the pricing rules (400 naming the field, e.g. `models.vdq3.per_second.720p`). */
   @Put()
   @ApiOperation({ summary: 'Replace the pricing table; stored as a new version used by every later hold' })
   @ApiBody({ schema: TABLE_SCHEMA })
-  replace(@Body() body: unknown): Promise<PriceTable> {
-    return this.pricing.replace(body);
+  replace(@Body(PriceTablePipe) table: PriceTable): Promise<PriceTable> {
+    return this.pricing.replace(table);
   }
 }

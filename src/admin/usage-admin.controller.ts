@@ -5,6 +5,10 @@ import { UsageLog, UsageQuery } from '../core/billing/usage-log.service';
 import { GatewayError } from '../platform/errors';
 import { AdminQueryPipe } from './admin-query.pipe';
 import { AdminGuard } from './admin.guard';
+import { UsagePageResponse } from './admin.responses';
+import { AdminReadsService, dailyUsageCsv } from './console-api/admin-reads.service';
+import { DailyUsageQueryDto } from './console-api/console-api.dto';
+import { DailyUsageResponse } from './console-api/console-api.responses';
 import { DEFAULT_PAGE_SIZE, UsageQueryDto } from './usage.dto';
 import { presentUsageRow, usageCsv } from './usage.presenter';
 
@@ -13,13 +17,17 @@ import { presentUsageRow, usageCsv } from './usage.presenter';
 @UseGuards(AdminGuard)
 @Controller('admin/v1/usage')
 export class UsageAdminController {
-  constructor(private readonly usage: UsageLog) {}
+  constructor(
+    private readonly usage: UsageLog,
+    private readonly reads: AdminReadsService,
+  ) {}
 
   /** The usage log, newest first; `Accept: text/csv` or `format=csv` exports the same rows as CSV. */
   @Get()
   @ApiOperation({ summary: 'Usage log rows (one per charged task), filtered and paged; JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
+    type: UsagePageResponse,
     description:
       'JSON `{items, total}`; or CSV: a header line, then one line per row (`usage` as JSON text), with `X-Total-Count`.',
   })
@@ -27,13 +35,10 @@ export class UsageAdminController {
     @Query(AdminQueryPipe) dto: UsageQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ) {
+  ): Promise<UsagePageResponse | string> {
     const page = await this.usage.list(toUsageQuery(dto));
     res.vary('Accept');
-    if (
-      dto.format === 'csv' ||
-      (dto.format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv')
-    ) {
+    if (wantsCsv(dto.format, req)) {
       res.type('text/csv');
       res.setHeader('Content-Disposition', 'attachment; filename="usage.csv"');
       res.setHeader('X-Total-Count', String(page.total));
@@ -41,6 +46,38 @@ export class UsageAdminController {
     }
     return { items: page.items.map(presentUsageRow), total: page.total };
   }
+
+  /** Charged tasks and amounts per UTC day and model; `format=csv` or `Accept: text/csv` for CSV. */
+  @Get('daily')
+  @ApiOperation({ summary: 'Usage per day and model (charged tasks, amount); JSON or CSV' })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({
+    type: DailyUsageResponse,
+    description: 'JSON `{items}`, oldest day first; or CSV `day,model,tasks,amount`.',
+  })
+  async daily(
+    @Query(AdminQueryPipe) dto: DailyUsageQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DailyUsageResponse | string> {
+    const items = await this.reads.dailyUsage({
+      accountId: dto.account_id,
+      model: dto.model,
+      fromMs: dto.from,
+      toMs: dto.to,
+    });
+    res.vary('Accept');
+    if (wantsCsv(dto.format, req)) {
+      res.type('text/csv');
+      res.setHeader('Content-Disposition', 'attachment; filename="usage-daily.csv"');
+      return dailyUsageCsv(items);
+    }
+    return { items };
+  }
+}
+
+function wantsCsv(format: 'json' | 'csv' | undefined, req: Request): boolean {
+  return format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
 }
 
 function toUsageQuery(dto: UsageQueryDto): UsageQuery {

@@ -1,4 +1,5 @@
 import { UsageRecordEntity } from '../core/billing/entities/usage-record.entity';
+import { UsageRowResponse } from './admin.responses';
 import { toCsv } from './csv';
 
 /** The columns of a usage row, in the order of the CSV export. */
@@ -15,7 +16,7 @@ export const USAGE_COLUMNS = [
 ] as const;
 type UsageColumn = (typeof USAGE_COLUMNS)[number];
 
-export function presentUsageRow(row: UsageRecordEntity): Record<UsageColumn, unknown> {
+export function presentUsageRow(row: UsageRecordEntity): UsageRowResponse & Record<UsageColumn, unknown> {
   return {
     id: row.id,
     task_id: row.taskId,

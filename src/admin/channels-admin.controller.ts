@@ -1,0 +1,118 @@
+import { Body, Controller, Get, Param, Patch, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ChannelControl } from '../core/channels/channel-control.service';
+import { GatewayError } from '../platform/errors';
+import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
+import type { ChannelState } from '../upstream/channels/channel-registry';
+import type { CallCounts } from '../upstream/channels/channel-stats';
+import { AdminGuard } from './admin.guard';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export class UpdateChannelDto {
+  @ApiPropertyOptional({ description: 'false: the channel takes no new task (it still serves the tasks it holds)' })
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+  @ApiPropertyOptional({ example: 3, description: 'Share of new tasks within its priority tier; 0 takes none' })
+  @IsOptional()
+  @Min(0)
+  @Max(1_000_000)
+  @IsInt()
+  weight?: number;
+}
+
+export class ChannelCallCountsResponse {
+  @ApiProperty({ description: 'Create calls sent to the channel' }) creates: number;
+  @ApiProperty({ description: 'Of those, the ones that failed (refused, unavailable, no answer)' }) errors: number;
+}
+
+export class ChannelLatencyResponse {
+  @ApiProperty() p50: number;
+  @ApiProperty() p99: number;
+}
+
+export class ChannelErrorResponse {
+  @ApiProperty() at: string;
+  @ApiProperty({ description: 'Credentials masked' }) message: string;
+}
+
+/** One upstream channel: its settings, state and recent figures; never its credentials or address. */
+export class ChannelResponse {
+  @ApiProperty({ example: 'ax-backup' }) id: string;
+  @ApiProperty({ example: 'ax' }) family: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty() weight: number;
+  @ApiProperty({ description: 'Higher tiers take new tasks first' }) priority: number;
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'Public models it serves; null: every model of its family',
+  })
+  models: readonly string[] | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Open tasks allowed at once; null: no limit' })
+  max_in_flight: number | null;
+  @ApiProperty({ description: 'Tasks open on it (created, not ended), across instances' }) in_flight: number;
+  @ApiProperty({ enum: ['closed', 'open', 'half-open'], description: "This instance's circuit breaker" })
+  breaker: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Out of balance: takes no new task until then' })
+  cooling_down_until: string | null;
+  @ApiProperty({ type: ChannelCallCountsResponse, description: "This instance's creates in the last minute" })
+  last_minute: ChannelCallCountsResponse;
+  @ApiProperty({ type: ChannelCallCountsResponse, description: "This instance's creates in the last hour" })
+  last_hour: ChannelCallCountsResponse;
+  @ApiProperty({ type: ChannelLatencyResponse, nullable: true, description: 'Create latency (ms), last hour' })
+  latency_ms: ChannelLatencyResponse | null;
+  @ApiProperty({ type: ChannelErrorResponse, nullable: true }) last_error: ChannelErrorResponse | null;
+}
+
+export class ChannelListResponse {
+  @ApiProperty({ type: [ChannelResponse] }) data: ChannelResponse[];
+}
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@UsePipes(dtoValidationPipe)
+@Controller('admin/v1/channels')
+export class ChannelsAdminController {
+  constructor(private readonly control: ChannelControl) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Every upstream channel: settings, in-flight tasks, breaker, recent creates and errors' })
+  @ApiOkResponse({ type: ChannelListResponse })
+  async list(): Promise<ChannelListResponse> {
+    return { data: (await this.control.list()).map(present) };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Enable, disable or re-weight a channel at run time (every instance within a second)' })
+  @ApiOkResponse({ type: ChannelResponse })
+  async update(@Param('id') id: string, @Body() body: UpdateChannelDto): Promise<ChannelResponse> {
+    const state = await this.control.update(id, body);
+    if (!state) throw GatewayError.notFound('Channel');
+    return present(state);
+  }
+}
+
+function present(state: ChannelState): ChannelResponse {
+  const { figures } = state;
+  const counts = (c: CallCounts): ChannelCallCountsResponse => ({ creates: c.creates, errors: c.errors });
+  return {
+    id: state.id,
+    family: state.family,
+    enabled: state.enabled,
+    weight: state.weight,
+    priority: state.priority,
+    models: state.models,
+    max_in_flight: state.maxInFlight,
+    in_flight: state.inFlight,
+    breaker: state.breaker,
+    cooling_down_until: iso(state.coolingDownUntil),
+    last_minute: counts(figures.lastMinute),
+    last_hour: counts(figures.lastHour),
+    latency_ms: figures.latencyMs,
+    last_error: figures.lastError ? { at: iso(figures.lastError.at)!, message: figures.lastError.message } : null,
+  };
+}

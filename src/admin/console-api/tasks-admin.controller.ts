@@ -1,0 +1,42 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminQueryPipe } from '../admin-query.pipe';
+import { AdminGuard } from '../admin.guard';
+import { AdminReadsService } from './admin-reads.service';
+import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './console-api.dto';
+import { TaskDetailResponse, TaskPageResponse } from './console-api.responses';
+
+@ApiTags('admin')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('admin/v1/tasks')
+export class TasksAdminController {
+  constructor(private readonly reads: AdminReadsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Tasks, newest first, filtered; cursor-paginated (`next_cursor`)' })
+  @ApiOkResponse({ type: TaskPageResponse })
+  list(@Query(AdminQueryPipe) dto: TasksQueryDto): Promise<TaskPageResponse> {
+    return this.reads.tasks({
+      accountId: dto.account_id,
+      family: dto.family,
+      model: dto.model,
+      status: dto.status,
+      fromMs: dto.from,
+      toMs: dto.to,
+      externalTaskId: dto.external_task_id,
+      upstreamTaskId: dto.upstream_task_id,
+      cursor: dto.cursor,
+      limit: dto.limit ?? DEFAULT_LIST_LIMIT,
+    });
+  }
+
+  @Get(':taskId')
+  @ApiOperation({
+    summary: "One task's whole story: account, key, channel, upstream request, timeline, money, callbacks, files",
+  })
+  @ApiOkResponse({ type: TaskDetailResponse })
+  detail(@Param('taskId') taskId: string): Promise<TaskDetailResponse> {
+    return this.reads.task(taskId);
+  }
+}

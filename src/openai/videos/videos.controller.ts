@@ -1,0 +1,132 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ClientRoute } from '../../core/accounts/guards/client-route.decorator';
+import { modelFromBody } from '../../core/accounts/guards/model-access.guard';
+import { CurrentPrincipal, SelectedModel } from '../../core/accounts/guards/request-principal.decorator';
+import { Principal } from '../../core/accounts/principal';
+import { ModelDescriptor } from '../../core/models/model-catalogue';
+import { Idempotent } from '../../families/common/idempotency.guard';
+import { GatewayError } from '../../platform/errors';
+import { Ctx } from '../../platform/http/ctx.decorator';
+import type { RequestContext } from '../../platform/http/request-context';
+import { RulesQuery } from '../../platform/validation/rules-body.decorator';
+import {
+  CreateVideoBodyDto,
+  VideoContentVariant,
+  VideoListQuery,
+  VideoReferenceDto,
+  readListQuery,
+  readVariant,
+} from './video.requests';
+import { VideoDeletedResponse, VideoListResponse, VideoResponse } from './video.responses';
+import { UploadedImage, VideosService } from './videos.service';
+
+const VIDEOS = 'v1/videos';
+
+type UploadRequest = Request & { files?: Record<string, UploadedImage[]> };
+
+@ApiTags('OpenAI-compatible videos (families B and C)')
+@ApiExtraModels(VideoReferenceDto)
+// The paths are on the handlers, not the controller: a controller's first path segment names the
+// family it serves, and this one serves several.
+@Controller()
+export class VideosController {
+  constructor(private readonly videos: VideosService) {}
+
+  @Post(VIDEOS)
+  @HttpCode(200)
+  @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
+  @Idempotent()
+  @ApiOperation({
+    summary: "Create a video with a family B or C model: size and seconds mapped by the family's table",
+  })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiBody({ type: CreateVideoBodyDto })
+  @ApiOkResponse({ type: VideoResponse })
+  create(
+    @Ctx() ctx: RequestContext,
+    @CurrentPrincipal() principal: Principal,
+    @SelectedModel() model: ModelDescriptor,
+    @Body() body: Record<string, unknown>,
+    @Req() req: UploadRequest,
+  ): Promise<VideoResponse> {
+    return this.videos.create(ctx, principal, model, body, req.files?.input_reference?.[0]);
+  }
+
+  @Get(VIDEOS)
+  @ClientRoute()
+  @ApiOperation({ summary: "List the caller's videos (families B and C), by ID" })
+  @ApiQuery({ name: 'after', required: false })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+  @ApiQuery({ name: 'order', required: false, enum: ['asc', 'desc'] })
+  @ApiOkResponse({ type: VideoListResponse })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @RulesQuery(readListQuery) query: VideoListQuery,
+  ): Promise<VideoListResponse> {
+    return this.videos.list(principal, query);
+  }
+
+  @Get(`${VIDEOS}/:video_id`)
+  @ClientRoute()
+  @ApiOperation({ summary: 'The Video object of a task of family B or C, wherever it was created' })
+  @ApiOkResponse({ type: VideoResponse })
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoResponse> {
+    return this.videos.retrieve(principal, id);
+  }
+
+  @Get(`${VIDEOS}/:video_id/content`)
+  @ClientRoute()
+  @ApiOperation({ summary: 'Stream the kept copy of the video (or its thumbnail) with Range' })
+  @ApiQuery({ name: 'variant', required: false, enum: ['video', 'thumbnail'] })
+  @ApiProduces('video/mp4', 'image/jpeg')
+  content(
+    @CurrentPrincipal() principal: Principal,
+    @Param('video_id') id: string,
+    @RulesQuery(readVariant) variant: VideoContentVariant,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.videos.content(principal, id, variant, req, res);
+  }
+
+  @Delete(`${VIDEOS}/:video_id`)
+  @ClientRoute()
+  @ApiOperation({ summary: 'Delete a finished video: its kept files go and it leaves the list; charges stay' })
+  @ApiOkResponse({ type: VideoDeletedResponse })
+  delete(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoDeletedResponse> {
+    return this.videos.delete(principal, id);
+  }
+
+  /** Remix, edits, extensions, characters: routes of the vendor's API that no family here can serve. */
+  @Post([':video_id/remix', 'edits', 'extensions', 'characters'].map((p) => `${VIDEOS}/${p}`))
+  @ClientRoute()
+  @ApiOperation({ summary: 'Remix, edits, extensions and characters: not offered (400)' })
+  unsupportedCreate(@Req() req: Request): never {
+    throw unsupported(req);
+  }
+
+  /** Listed methods only (no catch-all): a HEAD would be documented yet answer without a body. */
+  @Get(['characters', 'characters/:character_id'].map((p) => `${VIDEOS}/${p}`))
+  @ClientRoute()
+  @ApiOperation({ summary: 'Characters: not offered (400)' })
+  unsupportedRead(@Req() req: Request): never {
+    throw unsupported(req);
+  }
+}
+
+function unsupported(req: Request): GatewayError {
+  return GatewayError.invalid(
+    `${req.method} ${req.path} is not offered by this gateway; families B and C have no such operation.`,
+  );
+}

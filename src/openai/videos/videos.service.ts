@@ -1,0 +1,222 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { keyAllowsModel } from '../../core/accounts/guards/model-access.guard';
+import { Principal } from '../../core/accounts/principal';
+import { ModelDescriptor } from '../../core/models/model-catalogue';
+import { ObjectStore } from '../../core/results/object-store';
+import { ResultFilesRepository } from '../../core/results/result-files.repository';
+import { ResultLinks } from '../../core/results/result-links';
+import { coverSlot, resultFileId, videoSlot } from '../../core/results/result-slots';
+import { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { TaskFace, TASK_FACE_ECHO } from '../../core/tasks/task-faces';
+import { TaskEngine } from '../../core/tasks/task-engine.service';
+import { TasksRepository } from '../../core/tasks/tasks.repository';
+import { GatewayError } from '../../platform/errors';
+import type { RequestContext } from '../../platform/http/request-context';
+import { Clock } from '../../platform/time/clock';
+import { ResultServing } from '../../results/result-serving.service';
+import { VideoListQuery, VideoContentVariant } from './video.requests';
+import { VideoDeletedResponse, VideoListResponse, VideoResponse } from './video.responses';
+import { VIDEO_FAMILIES, VIDEO_FAMILY_IDS } from './video-families';
+import {
+  FACE_FIELDS,
+  FaceValues,
+  readReference,
+  readSeconds,
+  readSize,
+  rejectConflicts,
+  renameParam,
+} from './video-mapping';
+import {
+  DELETED_ECHO,
+  OPENAI_FACE,
+  deletedHere,
+  presentDeleted,
+  presentVideo,
+  presentVideoEvent,
+} from './video.presenter';
+import { VideosRepository } from './videos.repository';
+
+/** An uploaded `input_reference` image, already read by the multipart parser. */
+export interface UploadedImage {
+  mimetype: string;
+  buffer: Buffer;
+}
+
+/** A result link minted for one answer lives this long: enough to start streaming it. */
+const CONTENT_LINK_SECONDS = 60;
+/** The file of a finished task each `variant` is; a variant the families do not produce is absent. */
+const VARIANT_SLOTS: Readonly<Record<VideoContentVariant, string>> = { video: videoSlot(0), thumbnail: coverSlot(0) };
+
+/**
+ * The OpenAI-shaped video API over families B and C: a create maps its fields onto the family's
+ * native body and runs that family's rules and the core's task creation; reads present the same
+ * task records the native routes read.
+ */
+@Injectable()
+export class VideosService implements TaskFace {
+  readonly name = OPENAI_FACE;
+
+  constructor(
+    private readonly engine: TaskEngine,
+    private readonly tasks: TasksRepository,
+    private readonly videos: VideosRepository,
+    private readonly files: ResultFilesRepository,
+    private readonly store: ObjectStore,
+    private readonly links: ResultLinks,
+    private readonly serving: ResultServing,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    ctx: RequestContext,
+    principal: Principal,
+    model: ModelDescriptor,
+    body: Record<string, unknown>,
+    upload?: UploadedImage,
+  ): Promise<VideoResponse> {
+    const family = VIDEO_FAMILIES[model.family];
+    if (!family) throw GatewayError.invalid(`The model '${model.name}' is not served by /v1/videos.`, 'model');
+    const { mapping } = family;
+    if (upload && body.input_reference !== undefined)
+      throw GatewayError.invalid('Send input_reference as a file or as {image_url}, not both.', 'input_reference');
+    const native = Object.fromEntries(
+      Object.entries(body).filter(([key]) => !(FACE_FIELDS as readonly string[]).includes(key)),
+    );
+    const values: FaceValues = {
+      model: model.name,
+      prompt: body.prompt,
+      seconds: readSeconds(body.seconds),
+      size: readSize(body.size, mapping),
+      image: upload ? dataUrl(upload) : readReference(body.input_reference),
+    };
+    rejectConflicts(mapping, values, native);
+    let request: unknown;
+    try {
+      request = family.rules(mapping.nativeBody(values, native));
+    } catch (error) {
+      throw error instanceof GatewayError ? renameParam(error, mapping, model.name, native) : error;
+    }
+    const draft = family.kind.draft(request);
+    const task = await this.engine.create(
+      principal,
+      {
+        family: family.kind.family,
+        action: family.kind.action,
+        model,
+        ...draft,
+        creationEcho: { ...(draft.creationEcho ?? {}), [TASK_FACE_ECHO]: OPENAI_FACE },
+      },
+      ctx,
+    );
+    return presentVideo(task, null);
+  }
+
+  async retrieve(principal: Principal, id: string): Promise<VideoResponse> {
+    const task = await this.findVisible(principal, id);
+    // Only a finished task has a kept copy: the others cost no second read.
+    const kept = task.phase === 'succeeded' ? await this.files.findById(resultFileId(task.id, videoSlot(0))) : null;
+    return presentVideo(task, kept?.status === 'stored' ? kept.expiresAt : null);
+  }
+
+  /** The caller's videos by ID, deleted ones left out; pages are read until `limit` visible ones are found. */
+  async list(principal: Principal, query: VideoListQuery): Promise<VideoListResponse> {
+    const found: TaskEntity[] = [];
+    let after = query.after;
+    let more = true;
+    while (more && found.length <= query.limit) {
+      const want = query.limit + 1 - found.length;
+      const page = await this.videos.page({
+        accountId: principal.account.id,
+        families: VIDEO_FAMILY_IDS,
+        models: principal.apiKey.models,
+        after,
+        order: query.order,
+        limit: want,
+      });
+      found.push(...page.filter((task) => !deletedHere(task)));
+      more = page.length === want;
+      after = page.at(-1)?.id;
+    }
+    const data = found.slice(0, query.limit);
+    const expiries = await this.expiries(data);
+    return {
+      object: 'list',
+      data: data.map((task) => presentVideo(task, expiries.get(task.id) ?? null)),
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+      has_more: found.length > query.limit,
+    };
+  }
+
+  /** Streams the kept copy (or the upstream's, until it is kept) through the result store's serving, with Range. */
+  async content(
+    principal: Principal,
+    id: string,
+    variant: VideoContentVariant,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    const task = await this.findVisible(principal, id);
+    if (task.phase !== 'succeeded') throw GatewayError.notFound('Video content');
+    const slot = VARIANT_SLOTS[variant];
+    const video = task.result?.videos[0];
+    const exists = variant === 'video' ? Boolean(video?.url) : Boolean(video?.coverUrl);
+    if (!exists) throw new GatewayError(404, 'not_found', `This video has no ${variant} variant.`, 'variant');
+    const expiresAt = Math.floor(this.clock.nowMs() / 1000) + CONTENT_LINK_SECONDS;
+    await this.serving.serve(this.links.token({ taskId: task.id, slot, expiresAt }), req, res);
+  }
+
+  /** Removes the kept files and hides the video here; what was billed stays billed. */
+  async delete(principal: Principal, id: string): Promise<VideoDeletedResponse> {
+    const task = await this.findVisible(principal, id);
+    if (task.phase !== 'succeeded' && task.phase !== 'failed')
+      throw GatewayError.invalid('Only a completed or failed video can be deleted.');
+    const now = this.clock.nowMs();
+    await this.videos.mark(task, { [DELETED_ECHO]: now });
+    for (const file of await this.files.forTask(task.id)) {
+      // The row first: once it says removed, nothing serves the copy any more.
+      if (file.status === 'stored' && (await this.files.markRemoved(file.id, now)) && file.storageKey)
+        await this.store.delete(file.storageKey);
+    }
+    return presentDeleted(task.id);
+  }
+
+  createdBody(task: TaskEntity): unknown {
+    return presentVideo(task, null);
+  }
+
+  callbackBody(task: TaskEntity): unknown {
+    return presentVideoEvent(task, this.clock.nowMs());
+  }
+
+  /** The caller's task of a served family that the key may see and that was not deleted here; 404 otherwise. */
+  private async findVisible(principal: Principal, id: string): Promise<TaskEntity> {
+    const task = await this.tasks.findForAccount(id, principal.account.id);
+    const visible =
+      task !== null &&
+      VIDEO_FAMILIES[task.family] !== undefined &&
+      task.phase !== 'rejected' &&
+      !deletedHere(task) &&
+      keyAllowsModel(principal.apiKey.models, task.model);
+    if (!visible) throw GatewayError.notFound('Video');
+    return task;
+  }
+
+  private async expiries(tasks: TaskEntity[]): Promise<Map<string, number>> {
+    const wanted = new Set(tasks.map((task) => resultFileId(task.id, videoSlot(0))));
+    if (wanted.size === 0) return new Map();
+    const files = await this.files.forTasks(tasks.map((task) => task.id));
+    return new Map(
+      files
+        .filter((f) => wanted.has(f.id) && f.status === 'stored' && f.expiresAt !== null)
+        .map((f) => [f.taskId, f.expiresAt as number]),
+    );
+  }
+}
+
+function dataUrl(upload: UploadedImage): string {
+  if (!/^image\/[a-z0-9.+-]+$/i.test(upload.mimetype))
+    throw GatewayError.invalid('input_reference must be an image file.', 'input_reference');
+  return `data:${upload.mimetype.toLowerCase()};base64,${upload.buffer.toString('base64')}`;
+}

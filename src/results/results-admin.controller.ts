@@ -1,0 +1,65 @@
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { AdminGuard } from '../admin/admin.guard';
+import { ResultFileEntity } from '../core/results/result-file.entity';
+import { ResultFilesRepository } from '../core/results/result-files.repository';
+import { TasksRepository } from '../core/tasks/tasks.repository';
+import { GatewayError } from '../platform/errors';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export class ResultFileResponse {
+  @ApiProperty({ description: 'Which file of the task: v<i> video, v<i>w watermarked, v<i>c cover, a<i> trial audio' })
+  slot: string;
+  @ApiProperty({ enum: ['pending', 'stored', 'failed', 'skipped', 'removed'] }) status: string;
+  @ApiPropertyOptional({ type: Number, nullable: true }) size_bytes: number | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) content_type: string | null;
+  @ApiProperty() attempts: number;
+  @ApiPropertyOptional({ type: String, nullable: true }) last_error: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) next_attempt_at: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) stored_at: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'When retention removes the copy' })
+  expires_at: string | null;
+}
+
+export class TaskResultsResponse {
+  @ApiProperty() task_id: string;
+  @ApiProperty() account_id: string;
+  @ApiProperty({ type: [ResultFileResponse] }) files: ResultFileResponse[];
+}
+
+/** What the gateway kept of a task's results: each file's state and size. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@UseGuards(AdminGuard)
+@Controller('admin/v1/tasks')
+export class ResultsAdminController {
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly files: ResultFilesRepository,
+  ) {}
+
+  @Get(':taskId/results')
+  @ApiOperation({ summary: "A task's kept result files: state, size, attempts, retention" })
+  @ApiOkResponse({ type: TaskResultsResponse })
+  async list(@Param('taskId') taskId: string): Promise<TaskResultsResponse> {
+    const task = await this.tasks.findById(taskId);
+    if (!task) throw GatewayError.notFound('Task');
+    const files = await this.files.forTask(task.id);
+    return { task_id: task.id, account_id: task.accountId, files: files.map(presentResultFile) };
+  }
+}
+
+export function presentResultFile(f: ResultFileEntity): ResultFileResponse {
+  return {
+    slot: f.slot,
+    status: f.status,
+    size_bytes: f.sizeBytes,
+    content_type: f.contentType,
+    attempts: f.attempts,
+    last_error: f.lastError,
+    next_attempt_at: iso(f.nextAttemptAt),
+    stored_at: iso(f.storedAt),
+    expires_at: iso(f.expiresAt),
+  };
+}
