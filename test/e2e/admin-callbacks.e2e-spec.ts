@@ -84,6 +84,8 @@ describe('admin: a task’s client callback deliveries', () => {
       task_id: task,
       account_id: acct.id,
       callback_url: url,
+      // Tracing is off in these tests: no trace to name.
+      trace_id: null,
       deliveries: [
         {
           id: receiver.received.find((r) => r.path === '/flaky')?.headers['webhook-id'],
@@ -154,6 +156,7 @@ describe('admin: a task’s client callback deliveries', () => {
       task_id: task,
       account_id: acct.id,
       callback_url: null,
+      trace_id: null,
       deliveries: [],
     });
     expect((await callbacks('task_does_not_exist').expect(404)).body.error).toMatchObject({ code: 'not_found' });

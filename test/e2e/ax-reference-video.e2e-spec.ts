@@ -1,4 +1,5 @@
 import { TestAccount } from '../support/gateway-harness';
+import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 const CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
@@ -50,16 +51,16 @@ describe('family B through the simulator', () => {
       const q = await query(id).expect(200);
       return q.body.output.task_status === 'SUCCEEDED' ? q.body : null;
     });
-    expect(done.output).toMatchObject({
-      task_id: id,
-      task_status: 'SUCCEEDED',
-      video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/assets\/sample\.mp4/),
-    });
+    // The video URL is the gateway's own (results are kept), serving the upstream's video bytes.
+    expect(done.output).toMatchObject({ task_id: id, task_status: 'SUCCEEDED', video_url: expect.any(String) });
+    expect(done.output.video_url).toMatch(GATEWAY_RESULT_URL);
+    const video = await getResult(gw.http, done.output.video_url).expect(200);
+    expect(video.headers['content-type']).toMatch(/^video\/mp4/);
+    expect(Buffer.compare(video.body as Buffer, SAMPLE_MP4)).toBe(0);
     expect(done.output.submit_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
     expect(done.usage).toBeDefined();
-    // The simulator's own task IDs are UUIDs: none may show outside the result URL.
-    const { video_url: _url, ...rest } = done.output;
-    expect(JSON.stringify({ ...done, request_id: undefined, output: rest })).not.toMatch(
+    // The simulator's own task IDs are UUIDs: none may show, the result URL included.
+    expect(JSON.stringify({ ...done, request_id: undefined })).not.toMatch(
       /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/,
     );
   });
@@ -265,6 +266,14 @@ describe('family B through the simulator', () => {
         .set('Idempotency-Key', 'k-3')
         .expect(400);
       await create(newProtocolBody('Image 1 c')).set('Idempotency-Key', 'k-3').expect(200);
+    });
+
+    it('a bad body is refused by the rules before its key is looked up: 400, not the key mismatch', async () => {
+      await create(newProtocolBody('Image 1 d')).set('Idempotency-Key', 'k-5').expect(200);
+      const res = await create({ ...newProtocolBody('Image 1 d'), parameters: { duration: 99 } })
+        .set('Idempotency-Key', 'k-5')
+        .expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'parameters.duration' });
     });
 
     it('409 while the first request with the key is still in flight', async () => {

@@ -6,7 +6,7 @@ import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
- * Billing through the whole life of a task (CONTRACT §5): the estimate is held at creation, a
+ * Billing through the whole life of a task: the estimate is held at creation, a
  * success is charged by the gateway's own rule and logged once, every other ending releases
  * the hold in full, and the ledger always proves the balance.
  */

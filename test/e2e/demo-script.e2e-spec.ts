@@ -103,7 +103,7 @@ describe('npm run demo', () => {
     expect(r).toMatchObject({
       code: 2,
       stderr:
-        'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.\n',
+        'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` to create a new demo account with its own key.\n',
     });
   });
 });

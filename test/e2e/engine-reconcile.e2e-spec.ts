@@ -47,9 +47,9 @@ describe('task engine: reconciling a task the upstream accepted while the gatewa
       await gw.app.get(TransactionRunner).runAtomic((tx) => gw.app.get(TasksRepository).open(task, hold, 10, tx)),
     ).toBe('opened');
     // The upstream accepted the call (with our reference) but the answer never got recorded.
-    const upstream = await fetch(`${gw.sim.kl.baseUrl}/v1/general/custom-voices`, {
+    const upstream = await fetch(`${gw.sim.endpoints.kl.baseUrl}/v1/general/custom-voices`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${gw.sim.kl.apiKey}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${gw.sim.endpoints.kl.apiKey}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
         voice_name: 'narrator',
         voice_url: 'https://example.com/v.mp3',

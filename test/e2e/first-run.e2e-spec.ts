@@ -167,7 +167,7 @@ describe('first run of npm start', () => {
         'Admin token: kept in data/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat data/admin-token)',
       );
       expect(lines[3]).toBe(
-        `Demo account: ${demoAccount} (its key was shown at its first start; a new key: npm run demo -- --new-key)`,
+        `Demo account: ${demoAccount} (its key was shown at its first start; npm run demo -- --new-key creates a new demo account with its own key)`,
       );
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
       expect(second.stdout.join('\n')).not.toContain(token);

@@ -1,6 +1,9 @@
 import { Harness, startGateway } from '../support/gateway-harness';
 
-/** `/docs-json`: every family A route documents its 200 answer with a typed schema; the documentation routes sit after the API's. */
+/**
+ * `/docs-json`: every family A route documents its 200 answer with a typed schema; the documentation routes sit after
+ * the API's.
+ */
 const ROUTES: Array<[string, 'get' | 'post']> = [
   ['/kl/v1/videos/multi-elements/init-selection', 'post'],
   ['/kl/v1/videos/multi-elements/add-selection', 'post'],

@@ -7,7 +7,7 @@ import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
- * Family A editing through the simulator (SPEC.md endpoints 1-8): sessions with the gateway's own
+ * Family A editing through the simulator (every editing endpoint): sessions with the gateway's own
  * record and limits, per-call session billing, editing tasks, query and list, cross-account 404s.
  */
 const BASE = '/kl/v1/videos/multi-elements';
@@ -43,7 +43,8 @@ describe('family A editing through the simulator', () => {
       .set(...bearer(account));
   const balance = async (account: TestAccount = acct) =>
     (await gw.admin.get(`/admin/v1/accounts/${account.id}`).expect(200)).body.balance as number;
-  const upstreamCalls = () => gw.sim.requests.filter((r) => r.family === 'kl').length;
+  // API calls only: the gateway's downloads of finished results (`/assets/...`) run beside the tests.
+  const upstreamCalls = () => gw.sim.requests.filter((r) => r.family === 'kl' && !r.path.startsWith('/assets/')).length;
   const init = async (account: TestAccount = acct, body: unknown = { video_url: VIDEO }) =>
     (await post('/init-selection', body, account).expect(200)).body.data;
   const untilStatus = (id: string, status: string, account: TestAccount = acct) =>
@@ -205,7 +206,8 @@ describe('family A editing through the simulator', () => {
       [{ video_id: '123456789' }, acct],
     ] as const) {
       const res = await post('/init-selection', body, account).expect(404);
-      expect(res.body).toMatchObject({ error: { code: 'not_found' }, code: 1203, data: null });
+      expect(res.body).toMatchObject({ error: { code: 'not_found', param: 'video_id' }, code: 1203, data: null });
+      expect(res.body.error.message).toMatch(/^Unknown video_id/);
     }
     expect(upstreamCalls()).toBe(calls);
   });
@@ -277,13 +279,22 @@ describe('family A editing through the simulator', () => {
   it('another account’s or an unknown session is 404; an expired one is 400 naming session_id', async () => {
     const s = await init();
     const calls = upstreamCalls();
-    for (const path of ['/add-selection', '/delete-selection']) {
-      await post(path, { session_id: s.session_id, frame_index: 0, points: [{ x: 0.1, y: 0.1 }] }, other).expect(404);
+    const missing = [
+      ...['/add-selection', '/delete-selection'].map((path) =>
+        post(path, { session_id: s.session_id, frame_index: 0, points: [{ x: 0.1, y: 0.1 }] }, other),
+      ),
+      post('/clear-selection', { session_id: s.session_id }, other),
+      post('/preview-selection', { session_id: 'sess_unknown' }),
+      post('/add-selection', { session_id: 'sess_unknown', frame_index: 0, points: [{ x: 0.1, y: 0.1 }] }),
+      post('', createBody(s.session_id), other),
+      post('', createBody('sess_unknown')),
+    ];
+    for (const res of await Promise.all(missing)) {
+      expect(res.status).toBe(404);
+      // Unknown and another account's look alike, and say what to do.
+      expect(res.body.error).toMatchObject({ code: 'not_found', param: 'session_id' });
+      expect(res.body.error.message).toMatch(/^Unknown session_id: .*initialise the video/);
     }
-    await post('/clear-selection', { session_id: s.session_id }, other).expect(404);
-    await post('/preview-selection', { session_id: 'sess_unknown' }).expect(404);
-    const res = await post('', createBody(s.session_id), other).expect(404);
-    expect(res.body.error.code).toBe('not_found');
 
     await gw.app
       .get(DataSource)
@@ -295,6 +306,7 @@ describe('family A editing through the simulator', () => {
     ] as const) {
       const expired = await post(path, body).expect(400);
       expect(expired.body.error).toMatchObject({ param: 'session_id', code: 'invalid_request' });
+      expect(expired.body.error.message).toMatch(/^Expired session_id: .*initialise the video again/);
     }
     expect(upstreamCalls()).toBe(calls);
   });
@@ -392,7 +404,8 @@ describe('family A editing through the simulator', () => {
       (await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' })).expect(400)).body
         .error.param,
     ).toBe('external_task_id');
-    await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' }), other).expect(404); // other account: not its session
+    // other account: not its session
+    await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' }), other).expect(404);
   });
 
   it('query and list are the caller’s own: 404 across accounts, filters, pagination, limits', async () => {

@@ -336,10 +336,12 @@ describe('family A voices through the simulator', () => {
     });
 
     it('answers 404 for unknown voices and voice IDs of tasks that produced none', async () => {
-      await del('voice_doesnotexist_0').expect(404);
-      await del('12345').expect(404);
       const { voiceId } = await newVoice();
-      await del(voiceId.replace(/_0$/, '_3')).expect(404);
+      for (const id of ['voice_doesnotexist_0', '12345', voiceId.replace(/_0$/, '_3')]) {
+        const res = await del(id).expect(404);
+        expect(res.body.error).toMatchObject({ code: 'not_found', param: 'voice_id' });
+        expect(res.body.error.message).toMatch(/^Unknown voice_id/);
+      }
     });
 
     it('takes video_id only from this account’s succeeded editing results', async () => {

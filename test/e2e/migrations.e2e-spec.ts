@@ -111,7 +111,7 @@ describe('migration: lean task indexes', () => {
     const reconciliation = gw.app.get(ReconciliationRepository);
     const [sweep] = await statementsOf(() => reconciliation.terminalStillHeld(5, 100));
     const [slots] = await statementsOf(() => reconciliation.slotCounts('', 10));
-    const [external] = await statementsOf(() => gw.app.get(TasksRepository).externalIdTaken('a', 'x'));
+    const [external] = await statementsOf(() => gw.app.get(TasksRepository).externalIdHolder('a', 'x'));
     const [callback] = await statementsOf(() => gw.app.get(TasksRepository).findByCallbackToken('t'.repeat(32)));
     const runner = ds.createQueryRunner();
     // PostgreSQL would scan a table this small whatever its indexes: plans are read with scans off.

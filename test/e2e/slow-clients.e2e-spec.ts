@@ -12,7 +12,10 @@ describe('slow clients', () => {
   });
   afterAll(() => gw.close());
 
-  /** Opens a connection, writes `first`, then nothing more; resolves with what the server said and how long until it closed. */
+  /**
+   * Opens a connection, writes `first`, then nothing more; resolves with what the server said and how long until it
+   * closed.
+   */
   function stall(first: string): Promise<{ answer: string; closedAfterMs: number }> {
     return new Promise((resolve) => {
       const started = Date.now();

@@ -3,6 +3,7 @@ import { AddressInfo } from 'net';
 import { Webhook } from 'standardwebhooks';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
 
 const CREATE = '/vd/ent/v2/reference2video';
 
@@ -73,8 +74,12 @@ describe('family C through the simulator', () => {
     expect(done).toMatchObject({
       id: res.body.task_id,
       err_code: '',
-      creations: [{ id: expect.stringMatching(/^creation_/), url: expect.stringContaining('/assets/sample.mp4') }],
+      creations: [{ id: expect.stringMatching(/^creation_/), url: expect.stringMatching(GATEWAY_RESULT_URL) }],
     });
+    // The creation's URLs are the gateway's and serve the upstream's video bytes.
+    expect(done.creations[0].watermarked_url).toMatch(GATEWAY_RESULT_URL);
+    const video = await getResult(gw.http, done.creations[0].url).expect(200);
+    expect(Buffer.compare(video.body as Buffer, SAMPLE_MP4)).toBe(0);
   });
 
   it('non-subject vdq2-pro: echoes videos and succeeds', async () => {

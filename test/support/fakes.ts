@@ -116,8 +116,11 @@ export class FakeTasksRepository extends TasksRepository {
     return this.rows.has(id) ? this.row(id) : null;
   }
 
-  override async externalIdTaken(accountId: string, externalTaskId: string): Promise<boolean> {
-    return [...this.rows.values()].some((t) => t.accountId === accountId && t.externalTaskId === externalTaskId);
+  override async externalIdHolder(accountId: string, externalTaskId: string): Promise<string | null> {
+    const holder = [...this.rows.values()].find(
+      (t) => t.accountId === accountId && t.externalTaskId === externalTaskId,
+    );
+    return holder?.id ?? null;
   }
 
   override async update(id: string, changes: Partial<TaskEntity>): Promise<void> {
@@ -158,6 +161,11 @@ export class FakeAccountsRepository extends AccountsRepository {
     const account = this.state.get(id);
     if (!account) throw new Error(`no account ${id} in the fake repository`);
     return account;
+  }
+
+  override async findById(id: string): Promise<AccountEntity | null> {
+    const account = this.state.get(id);
+    return account ? Object.assign(new AccountEntity(), { id, balance: account.balance, held: account.held }) : null;
   }
 
   override async releaseTaskSlot(accountId: string): Promise<void> {

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -5,7 +8,9 @@ import Redis from 'ioredis';
 import { createGatewayApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { Clock } from '../../src/platform/time/clock';
+import { FamilyRegistry } from '../../src/families/family-registry';
 import { UpstreamChannel } from '../../src/upstream/upstream.types';
+import type { UpstreamVendor } from '../../src/upstream/vendor';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -23,12 +28,22 @@ export interface Harness {
  * starts from an empty schema.
  */
 export async function startGateway(
-  options: { env?: Record<string, string>; channels?: UpstreamChannel[]; clock?: Clock; keepData?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    channels?: UpstreamChannel[];
+    clock?: Clock;
+    keepData?: boolean;
+    /** The lists the gateway is built from (default: the repository's), e.g. extended by a test family. */
+    families?: FamilyRegistry;
+    vendors?: readonly UpstreamVendor[];
+  } = {},
 ): Promise<Harness> {
   const env = {
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'silent',
     ADMIN_TOKEN,
+    // Kept result files go to a directory of this harness, never the repository's data/.
+    RESULT_STORE_DIR: mkdtempSync(join(tmpdir(), 'gw-results-')),
     ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']),
     ...options.env,
   };
@@ -40,6 +55,8 @@ export async function startGateway(
     channels: options.channels ?? [],
     adminToken: ADMIN_TOKEN,
     clock: options.clock,
+    families: options.families,
+    vendors: options.vendors,
   });
   await app.init();
   const http = () => request(app.getHttpServer());

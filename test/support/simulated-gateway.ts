@@ -1,5 +1,7 @@
 import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
-import { RunningSimulator, startSimulator } from '../../src/simulator/simulator';
+import { FamilyRegistry } from '../../src/families/family-registry';
+import { RunningSimulator, SimVendor, startSimulator } from '../../src/simulator/simulator';
+import type { UpstreamVendor } from '../../src/upstream/vendor';
 import { Harness, TestAccount, startGateway } from './gateway-harness';
 
 export interface SimulatedGateway extends Harness {
@@ -17,13 +19,24 @@ export const FAST_ENV = {
 
 /** The gateway pointed at the built-in simulator over real HTTP, as `npm start` runs it. */
 export async function startSimulatedGateway(
-  options: { taskMs?: number; env?: Record<string, string>; sim?: RunningSimulator; keepData?: boolean } = {},
+  options: {
+    taskMs?: number;
+    env?: Record<string, string>;
+    sim?: RunningSimulator;
+    keepData?: boolean;
+    /** The lists the gateway and its simulator are built from (default: the repository's). */
+    families?: FamilyRegistry;
+    vendors?: readonly UpstreamVendor[];
+    simVendors?: readonly SimVendor[];
+  } = {},
 ): Promise<SimulatedGateway> {
-  const sim = options.sim ?? (await startSimulator({ taskMs: options.taskMs ?? 150 }));
+  const sim = options.sim ?? (await startSimulator({ taskMs: options.taskMs ?? 150, vendors: options.simVendors }));
   const gw = await startGateway({
     channels: simulatorChannels(sim),
     env: { ...FAST_ENV, ...options.env },
     keepData: options.keepData,
+    families: options.families,
+    vendors: options.vendors,
   });
   return {
     ...gw,

@@ -1,0 +1,46 @@
+import { Harness, startGateway } from '../support/gateway-harness';
+
+/** Messages about the body itself say what to do: an empty body says so, broken JSON says where. */
+describe('body messages', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+
+  const json = (path: string) =>
+    gw.http().post(path).set('Authorization', 'Bearer sk-any').set('Content-Type', 'application/json');
+
+  it('an empty body with the JSON Content-Type is "empty", in the family’s error shape', async () => {
+    const vd = await json('/vd/ent/v2/reference2video').send('').expect(400);
+    expect(vd.body).toMatchObject({
+      error: { code: 'invalid_request', param: null, message: 'The request body is empty; send a JSON object.' },
+    });
+    const ax = await json('/ax/api/v1/services/aigc/video-generation/video-synthesis').expect(400);
+    expect(ax.body).toMatchObject({
+      code: 'InvalidParameter',
+      error: { code: 'invalid_request', message: 'The request body is empty; send a JSON object.' },
+    });
+  });
+
+  it('broken JSON names the line and column, never echoing the body', async () => {
+    const res = await json('/kl/v1/videos/multi-elements')
+      .send('{\n  "session_id": "sess_private_123"\n  "edit_mode": "addition"\n}')
+      .expect(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: null });
+    expect(res.body.error.message).toBe(
+      "The request body is not valid JSON: expected ',' or '}' after a property value, found '\"' at line 3, column 3 (character 40).",
+    );
+    expect(JSON.stringify(res.body)).not.toContain('sess_private_123');
+  });
+
+  it('an upstream callback with an empty body is not refused for it (its body is not used)', async () => {
+    const res = await gw
+      .http()
+      .post('/callbacks/upstream/unknown-token-0123456789')
+      .set('Content-Type', 'application/json')
+      .send('')
+      .expect(404);
+    expect(res.body.error.message).not.toMatch(/empty/);
+  });
+});

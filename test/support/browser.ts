@@ -1,0 +1,51 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'fs';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { BrowserContext, chromium } from 'playwright-core';
+
+/** Debian's chromium package: the browser tests drive it; nothing downloads a browser. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where page screenshots go (gitignored); two of them are copied to docs/console/ for the README. */
+export const SCREENSHOT_DIR = join(__dirname, '..', 'artifacts', 'console');
+
+/** A headless Chromium with a new empty profile and no network of its own (no updates, sync or QUIC). */
+export async function launchChromium(): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'gw-chromium-')), {
+    executablePath: CHROMIUM,
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A loopback port free right now, so the gateway's public URL can be known before it listens. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { AddressInfo } from 'node:net';
+import { IncomingMessage, ServerResponse, createServer, request } from 'node:http';
+
+/**
+ * What a switchable upstream does with each request:
+ * - `proxy`: passes it to the target (a simulator vendor's base URL) and its answer back;
+ * - `503`: answers 503 at once;
+ * - `hang`: reads the whole request and never answers;
+ * - `answer`: answers `answer.status` with `answer.body` (e.g. a vendor's out-of-balance error).
+ */
+export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer';
+
+export interface SwitchableUpstream {
+  readonly baseUrl: string;
+  mode: SwitchMode;
+  answer: { status: number; body: unknown };
+  /** POSTs received (whatever the mode). */
+  posts: number;
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP server in front of a target, to make one channel fail in a chosen way. */
+export async function startSwitchableUpstream(targetBaseUrl: string): Promise<SwitchableUpstream> {
+  const target = new URL(targetBaseUrl);
+  const hanging = new Set<ServerResponse>();
+  const state: SwitchableUpstream = {
+    baseUrl: '',
+    mode: 'proxy',
+    answer: { status: 500, body: {} },
+    posts: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method === 'POST') state.posts++;
+      if (state.mode === 'hang') return void hanging.add(res);
+      if (state.mode === '503') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
+      if (state.mode === 'answer')
+        return void res
+          .writeHead(state.answer.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(state.answer.body));
+      const upstream = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: `${target.pathname.replace(/\/$/, '')}${req.url}`,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.writeHead(502).end());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(state, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  return state;
+}
+
+/** A loopback address nothing listens on: connections are refused. */
+export async function refusingBaseUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
