@@ -50,6 +50,7 @@ for (const file of files) {
     compilerOptions: { ...options, sourceMap: false },
     fileName: file,
   });
+  fs.mkdirSync(path.dirname(compiled), { recursive: true });
   fs.writeFileSync(compiled, outputText);
   process.stdout.write(`${file}: ${rev} version\n`);
 }

@@ -7,6 +7,7 @@
  * against the in-process simulator (1 h tasks: nothing is polled), on SQLite or `--pg URL`.
  *
  *   node bench/cost.js --variants base,after [--rounds 3] [--requests 3000] [--connections 8] [--only b-create,b-query]
+ *     [--node-args "--cpu-prof --cpu-prof-dir=DIR"]   (extra node flags for the gateway)
  *
  *   node bench/cost.js --split --pg URL [--only b-create,b-query]   one instance against two on the same database
  *
@@ -33,6 +34,8 @@ const WARMUP = Number(opt('warmup', 1000));
 const CONNECTIONS = Number(opt('connections', 8));
 const PG_URL = opt('pg', null);
 const ONLY = opt('only', null);
+/** Extra node flags for the gateway process, e.g. `--node-args "--cpu-prof --cpu-prof-dir=DIR"` to profile a variant. */
+const NODE_ARGS = String(opt('node-args', '')).split(/\s+/).filter(Boolean);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const B_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const C_PATH = '/vd/ent/v2/reference2video';
@@ -57,7 +60,10 @@ const ALL_SCENARIOS = [
   { id: 'healthz', method: 'GET', path: () => '/healthz' },
 ];
 const SCENARIOS = ALL_SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(s.id));
-/** Warm-up runs every scenario, measured or not: a query scenario needs the tasks its create made (else it measures 404s). */
+/**
+ * Warm-up runs every scenario, measured or not: a query scenario needs the tasks its create made (else it measures
+ * 404s).
+ */
 const WARMUP_SCENARIOS = ALL_SCENARIOS.filter((s) => s.id !== 'healthz' || SCENARIOS.includes(s));
 
 function mainOf(variant) {
@@ -93,6 +99,7 @@ async function startGateway(sim, variant, { reset = true } = {}) {
   Object.assign(env, {
     PORT: String(port),
     DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    RESULT_STORE_DIR: path.join(dir, 'results'),
     LOG_LEVEL: 'info',
     ADMIN_TOKEN,
     DEMO_SEED: 'false',
@@ -105,7 +112,11 @@ async function startGateway(sim, variant, { reset = true } = {}) {
   });
   if (PG_URL) env.REDIS_URL = String(opt('redis', 'redis://127.0.0.1:6379/3'));
   const logFd = fs.openSync(path.join(dir, 'gateway.log'), 'a');
-  const child = spawn(process.execPath, [mainOf(variant)], { cwd: lib.ROOT, env, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(process.execPath, [...lib.START_FLAGS, ...NODE_ARGS, mainOf(variant)], {
+    cwd: lib.ROOT,
+    env,
+    stdio: ['ignore', logFd, logFd],
+  });
   fs.closeSync(logFd);
   const url = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 30_000; ;) {

@@ -14,6 +14,14 @@ function requireDist(relative) {
   return require(file);
 }
 
+/**
+ * The node flags `npm start` gives the gateway (package.json's start script, e.g. its heap growth
+ * step), so that every benchmark starts it as an operator does.
+ */
+const START_FLAGS = require('../package.json')
+  .scripts.start.split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
+
 /** Starts `node <args>` and resolves once a stdout line matches `ready`; rejects if it exits first or times out. */
 function startChild(name, args, { env, ready, timeoutMs = 30_000, onLine } = {}) {
   return new Promise((resolve, reject) => {
@@ -86,7 +94,8 @@ function procMemory(pid) {
 function cpuMs(pid) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of /proc/<pid>/stat (11 and 12 after the command name), in clock ticks (100/s).
+    // utime and stime are fields 14 and 15 of /proc/<pid>/stat (11 and 12 after the command name), in clock ticks
+    // (100/s).
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return NaN;
@@ -183,6 +192,7 @@ function tempDir(prefix) {
 module.exports = {
   ROOT,
   DIST,
+  START_FLAGS,
   requireDist,
   startChild,
   stopChild,

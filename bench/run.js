@@ -1,8 +1,9 @@
 'use strict';
 /**
- * Gateway overhead against a bare forwarder (`npm run bench`; see bench/README.md).
+ * Gateway overhead against a bare forwarder (`npm run bench`; see docs/benchmarks.md).
  *
- *   node bench/run.js            full run: throughput + fixed-rate latency for 3 scenarios, then a 100,000-request RSS run
+ *   node bench/run.js            full run: throughput + fixed-rate latency for 3 scenarios, then a
+ *                                100,000-request RSS run
  *   node bench/run.js --quick    sanity check in under a minute (short runs, no RSS run)
  *   node bench/run.js --rss-run  only the 100,000-request RSS run
  *
@@ -10,13 +11,15 @@
  * --rate-connections N (4, autocannon's fixed-rate run),
  * --rss-requests N (100000), --sync-load (gateway polls its tasks as in production: see README),
  * --profile DIR (gateway runs under `node --cpu-prof`, profile written to DIR on exit),
- * --only b-create,b-query,c-create, --out FILE (bench/results.json; --quick: bench/results.quick.json), --main FILE (gateway entry, default
- * dist/src/main.js; a variant from bench/build-variant.js for before/after runs), --node-args=FLAGS (extra
- * node/V8 flags for the gateway process), --no-rss (full run without the RSS run).
+ * --only b-create,b-query,c-create, --out FILE (bench/results.json; --quick: bench/results.quick.json),
+ * --main FILE (gateway entry, default dist/src/main.js; a variant from bench/build-variant.js for
+ * before/after runs), --node-args=FLAGS (extra node/V8 flags for the gateway process, after those of
+ * `npm start`), --no-rss (full run without the RSS run), --channels N (1: each family gets N equal
+ * channels, all on the simulator, so creates pay for the weighted pick over N).
  *
  * Processes (2 cores, loopback only): this process runs autocannon and the upstream simulator
- * (in-process, `startSimulator`); the gateway (`node dist/src/main.js`) and the forwarder
- * (bench/forwarder.js) each run as a child process, one at a time under load.
+ * (in-process, `startSimulator`); the gateway (`node dist/src/main.js`, with the node flags of
+ * `npm start`) and the forwarder (bench/forwarder.js) each run as a child process, one at a time under load.
  */
 const fs = require('node:fs');
 const net = require('node:net');
@@ -34,7 +37,7 @@ const RATE_DURATION_S = Number(args['rate-duration'] ?? (QUICK ? 2 : 10));
 /**
  * The paced phase runs this many times per scenario, forwarder and gateway alternated, and the
  * added latency is the median round's: one 10 s window decides little when the machine's own
- * paced p99 moves 2.4-6.0 ms from run to run (bench/README.md, "Tenth pass").
+ * paced p99 moves 2.4-6.0 ms from run to run.
  */
 const PACED_ROUNDS = Math.max(1, Number(args['paced-rounds'] ?? (QUICK ? 1 : 3)));
 const WARMUP_S = QUICK ? 1 : 3;
@@ -55,15 +58,26 @@ const NODE_ARGS = args['node-args'] ? String(args['node-args']).split(/\s+/).fil
 /** The gateway entry point: the production build, or a variant from bench/build-variant.js. */
 const MAIN = path.resolve(lib.ROOT, String(args.main ?? 'dist/src/main.js'));
 const QUERY_POOL = 200;
-/** `--pg URL`: the gateway on PostgreSQL (the schema is dropped and re-created before each start) with Redis (`--redis URL`, default db 3). */
+/** `--channels N`: the default channel of each family plus N-1 more in UPSTREAM_CHANNELS, on the same simulator. */
+const CHANNELS = Math.max(1, Number(args.channels ?? 1));
+/**
+ * `--pg URL`: the gateway on PostgreSQL (the schema is dropped and re-created before each start) with Redis
+ * (`--redis URL`, default db 3).
+ */
 const PG_URL = args.pg ? String(args.pg) : null;
 const REDIS_URL = PG_URL ? String(args.redis ?? 'redis://127.0.0.1:6379/3') : null;
-/** Scenario `mix` (see README): paced creates, each task queried every second until it ends, sync worker at its defaults. */
+/**
+ * Scenario `mix` (see README): paced creates, each task queried every second until it ends, sync worker at its
+ * defaults.
+ */
 const RUN_MIX = args.mix === true || (!QUICK && !RSS_ONLY && args['no-mix'] !== true && !ONLY_GIVEN());
 const MIX_RATE = Number(args['mix-rate'] ?? 100);
 const MIX_SECONDS = Number(args['mix-seconds'] ?? (QUICK ? 10 : 60));
 const MIX_TASK_MS = 3000;
-/** After the 60 s mix: the highest create rate that still holds (`--no-capacity` to skip; steps of `--capacity-seconds`). */
+/**
+ * After the 60 s mix: the highest create rate that still holds (`--no-capacity` to skip; steps of
+ * `--capacity-seconds`).
+ */
 const RUN_CAPACITY = RUN_MIX && args['no-capacity'] !== true;
 const CAPACITY_SECONDS = Number(args['capacity-seconds'] ?? 20);
 const MIX_P99_MS = 50;
@@ -105,6 +119,19 @@ const SCENARIOS = [
   },
 ].filter((s) => !ONLY || ONLY.includes(s.id));
 const ONLY_MIX = ONLY && ONLY.includes('mix');
+/** The OpenAI-shaped face against the family's native routes on one gateway (`--only openai`, or every full run). */
+const RUN_OPENAI = (ONLY && ONLY.includes('openai')) || (!QUICK && !RSS_ONLY && !ONLY_GIVEN());
+const OPENAI_ROUNDS = QUICK ? 1 : 4;
+const C_IMAGES_BODY = JSON.stringify({
+  model: 'vdq3',
+  images: ['https://example.com/cat.png'],
+  prompt: 'the cat plays in the garden',
+});
+const OPENAI_CREATE_BODY = JSON.stringify({
+  model: 'vdq3',
+  prompt: 'the cat plays in the garden',
+  input_reference: { image_url: 'https://example.com/cat.png' },
+});
 
 async function main() {
   const started = Date.now();
@@ -186,7 +213,8 @@ async function main() {
           addedP50Ms: lib.round(r.gateway.p50 - r.forwarder.p50, 3),
           addedP99Ms: lib.round(r.gateway.p99 - r.forwarder.p99, 3),
         }));
-        // The median round by added p99 (with an even count, the lower of the middle two): a real round, so its columns agree.
+        // The median round by added p99 (with an even count, the lower of the middle two): a real round, so its columns
+        // agree.
         row.medianRound = [...row.pacedRounds].sort((a, b) => a.addedP99Ms - b.addedP99Ms)[
           Math.floor((rounds.length - 1) / 2)
         ];
@@ -222,6 +250,7 @@ async function main() {
     }
 
     if (RUN_RSS && !ONLY_MIX) results.rss.run = await rssRun(sim);
+    if (RUN_OPENAI) results.openai = await openaiFaceComparison(sim);
     if (RUN_MIX || ONLY_MIX) results.mix = await mixScenario();
   } finally {
     await cleanup();
@@ -374,6 +403,18 @@ async function freePort() {
   });
 }
 
+/** `count` more channels per simulated family, with the default channel's address and keys. */
+function extraChannels(sim, count) {
+  return Object.entries(sim.endpoints).flatMap(([family, e]) =>
+    Array.from({ length: count }, (_, i) => ({
+      id: `${family}-extra-${i + 1}`,
+      family,
+      baseUrl: e.baseUrl,
+      ...(e.accessKey && e.secretKey ? { accessKey: e.accessKey, secretKey: e.secretKey } : { apiKey: e.apiKey }),
+    })),
+  );
+}
+
 /** The production build as an operator runs it, against the simulator as an external upstream. */
 async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD } = {}) {
   const dir = lib.tempDir(`gw-bench-${tag}-`);
@@ -384,6 +425,8 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
   const env = {
     PORT: String(port),
     DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
+    // Kept result files (the mix's finished tasks) go to the run's own directory.
+    RESULT_STORE_DIR: path.join(dir, 'results'),
     ...(REDIS_URL ? { REDIS_URL } : {}),
     LOG_LEVEL: 'info',
     ADMIN_TOKEN,
@@ -391,6 +434,7 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
     DEFAULT_RATE_LIMIT_RPM: '100000000',
     DEFAULT_MAX_CONCURRENT_TASKS: '100000000',
     ...lib.requireDist('simulator/upstream-env.js').simulatorUpstreamEnv(sim),
+    ...(CHANNELS > 1 ? { UPSTREAM_CHANNELS: JSON.stringify(extraChannels(sim, CHANNELS - 1)) } : {}),
     // Without --sync-load, tasks are not due for a poll during the run (the worker still runs its cycle every second).
     ...(defaultPolls ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
     NODE_ENV: 'production',
@@ -400,7 +444,7 @@ async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD
   const { spawn } = require('node:child_process');
   const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
   if (NODE_ARGS.length) profileArgs.push(...NODE_ARGS);
-  const child = spawn(process.execPath, [...profileArgs, ...extraArgs, MAIN], {
+  const child = spawn(process.execPath, [...lib.START_FLAGS, ...profileArgs, ...extraArgs, MAIN], {
     cwd: lib.ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', logFd, logFd],
@@ -463,10 +507,10 @@ async function startForwarder(sim) {
   const { child, match } = await lib.startChild('forwarder', [path.join(__dirname, 'forwarder.js')], {
     env: {
       FWD_PORT: '0',
-      FWD_AX_BASE_URL: sim.ax.baseUrl,
-      FWD_AX_API_KEY: sim.ax.apiKey,
-      FWD_VD_BASE_URL: sim.vd.baseUrl,
-      FWD_VD_API_KEY: sim.vd.apiKey,
+      FWD_AX_BASE_URL: sim.endpoints.ax.baseUrl,
+      FWD_AX_API_KEY: sim.endpoints.ax.apiKey,
+      FWD_VD_BASE_URL: sim.endpoints.vd.baseUrl,
+      FWD_VD_API_KEY: sim.endpoints.vd.apiKey,
     },
     ready: /forwarder listening on (\d+)/,
   });
@@ -482,7 +526,10 @@ async function startForwarder(sim) {
   };
 }
 
-/** A fresh gateway serving RSS_REQUESTS requests (B create, B query, C create in turn) at CONNECTIONS; peak RSS over the run. */
+/**
+ * A fresh gateway serving RSS_REQUESTS requests (B create, B query, C create in turn) at CONNECTIONS; peak RSS over the
+ * run.
+ */
 async function rssRun(sim) {
   const gateway = await startGateway(sim, 'rss');
   try {
@@ -566,7 +613,78 @@ async function resetPostgres() {
   }
 }
 
-/** Scenario `mix` at MIX_RATE for MIX_SECONDS, then the capacity search. Its own simulator (3 s tasks) and gateways (default poll settings). */
+/**
+ * Scenario `mix` at MIX_RATE for MIX_SECONDS, then the capacity search. Its own simulator (3 s tasks) and gateways
+ * (default poll settings).
+ */
+/**
+ * `POST /v1/videos` and `GET /v1/videos/{id}` against family C's native create (non-subject mode, the
+ * same request) and creations query, on one gateway, alternated in rounds; each pair's req/s ratio is
+ * the mean of its rounds' ratios. The face maps and delegates, so it should stay within 10% of native.
+ */
+async function openaiFaceComparison(sim) {
+  const gateway = await startGateway(sim, 'openai');
+  try {
+    const auth = { authorization: `Bearer ${gateway.apiKey}` };
+    const ids = [];
+    for (let i = 0; i < QUERY_POOL; i++) {
+      const video = await lib.httpJson('POST', `${gateway.url}/v1/videos`, {
+        headers: auth,
+        body: JSON.parse(OPENAI_CREATE_BODY),
+      });
+      if (video.object !== 'video') throw new Error(`POST /v1/videos answered ${JSON.stringify(video).slice(0, 200)}`);
+      ids.push(video.id);
+    }
+    let next = 0;
+    const id = () => ids[next++ % ids.length];
+    const pairs = [
+      {
+        id: 'openai-create',
+        label: 'POST /v1/videos vs family C native create',
+        native: { id: 'c-create-images', method: 'POST', path: () => C_CREATE_PATH, body: C_IMAGES_BODY },
+        face: { id: 'openai-create', method: 'POST', path: () => '/v1/videos', body: OPENAI_CREATE_BODY },
+      },
+      {
+        id: 'openai-retrieve',
+        label: 'GET /v1/videos/{id} vs family C native creations query',
+        native: { id: 'c-query', method: 'GET', path: () => `/vd/ent/v2/tasks/${id()}/creations` },
+        face: { id: 'openai-retrieve', method: 'GET', path: () => `/v1/videos/${id()}` },
+      },
+    ];
+    const out = {};
+    for (const pair of pairs) {
+      log(
+        `${pair.label}: warm-up ${WARMUP_S}s each; ${OPENAI_ROUNDS} alternated rounds of ${DURATION_S}s at ${CONNECTIONS} connections`,
+      );
+      await load(gateway, pair.native, { connections: CONNECTIONS, duration: WARMUP_S });
+      await load(gateway, pair.face, { connections: CONNECTIONS, duration: WARMUP_S });
+      const rounds = [];
+      for (let round = 1; round <= OPENAI_ROUNDS; round++) {
+        // Every create makes the database larger: the first of each round changes, so neither is always the later.
+        const run = (scenario) => load(gateway, scenario, { connections: CONNECTIONS, duration: DURATION_S });
+        const faceFirst = round % 2 === 0;
+        const first = await run(faceFirst ? pair.face : pair.native);
+        const second = await run(faceFirst ? pair.native : pair.face);
+        const [native, face] = faceFirst ? [second, first] : [first, second];
+        rounds.push({
+          nativeRps: native.rps,
+          faceRps: face.rps,
+          nativeP99: native.latency.p99,
+          faceP99: face.latency.p99,
+        });
+      }
+      const ratio = rounds.reduce((sum, r) => sum + r.faceRps / r.nativeRps, 0) / rounds.length;
+      out[pair.id] = { label: pair.label, rounds, ratio: lib.round(ratio, 4) };
+      log(
+        `  face / native req/s: ${rounds.map((r) => `${r.faceRps} / ${r.nativeRps}`).join(', ')} = ${lib.round(ratio * 100, 1)}%`,
+      );
+    }
+    return out;
+  } finally {
+    await gateway.stop();
+  }
+}
+
 async function mixScenario() {
   const { startSimulator } = lib.requireDist('simulator/simulator.js');
   const sim = await startSimulator({ taskMs: MIX_TASK_MS });
@@ -618,7 +736,10 @@ async function gatewayLoopDelay(url) {
   return { p50: read('p50'), p99: read('p99'), max: read('max') };
 }
 
-/** One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled time) until it ends. */
+/**
+ * One mix run on a fresh gateway: paced creates (B and C in turn), each task queried every second (from its scheduled
+ * time) until it ends.
+ */
 async function mixStep(sim, rate, seconds) {
   const gateway = await startGateway(sim, 'mix', [], { defaultPolls: true });
   try {
@@ -883,6 +1004,13 @@ function targets(results) {
       s[id].addedP99Ms < 2,
     );
   }
+  for (const row of Object.values(results.openai || {}))
+    add(
+      `7. ${row.label}: face >= 90% of the native route's req/s`,
+      `${lib.round(row.ratio * 100, 2)}%`,
+      '>= 90%',
+      row.ratio >= 0.9,
+    );
   const rssRunResult = results.rss && results.rss.run;
   if (rssRunResult)
     add(
@@ -913,7 +1041,7 @@ function targets(results) {
       '6. creates and queries run on PostgreSQL',
       results.settings.database,
       'runs',
-      Object.keys(s).length > 0 || Boolean(mix),
+      Object.keys(s).length > 0 || Boolean(mix) || Boolean(results.openai),
     );
   return t;
 }
@@ -1043,7 +1171,10 @@ function report(results) {
   return lines.join('\n');
 }
 
-/** Forwarder CPU per request over gateway CPU per request: the req/s ratio both would reach if each had a core to itself. */
+/**
+ * Forwarder CPU per request over gateway CPU per request: the req/s ratio both would reach if each had a core to
+ * itself.
+ */
 function cpuRatio(r) {
   const f = r.forwarder.throughput.cpuMsPerRequest;
   const g = r.gateway.throughput.cpuMsPerRequest;

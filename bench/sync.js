@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Sync-worker scale (`npm run bench:sync`; see bench/README.md).
+ * Sync-worker scale (`npm run bench:sync`; see docs/benchmarks.md).
  *
  * The production build's TaskSyncWorker runs in this process (Nest app from dist/, workers off so
  * that only the cycles called here run) on a temp SQLite file; the upstream simulator runs as a
@@ -392,7 +392,8 @@ async function main() {
         ms: lib.round(ms, 0),
         queries: d.queries,
         msPerTask: lib.round(ms / synced, 3),
-        // This process's CPU, all threads (the worker, its database work, its HTTP client, the WAL checkpointer); the simulator is a child process.
+        // This process's CPU, all threads (the worker, its database work, its HTTP client, the WAL checkpointer); the
+        // simulator is a child process.
         cpuMsPerTask: lib.round(cpuMs(process.cpuUsage(cpuBefore)) / synced, 3),
         queriesPerTask: lib.round(d.queries / synced, 2),
       };
@@ -437,7 +438,7 @@ async function main() {
       // Linear (or better): a larger pass costs no more than 50% more per task than the smallest
       // (time), and its statements per task stay within 0.1 (group commit, as above), across a 10x
       // range of due tasks. One-sided: in every run the smallest pass reads the highest per task
-      // (see bench/README.md, "Sync worker"), which is not growth.
+      // (see docs/benchmarks.md, "Sync worker"), which is not growth.
       met:
         passes.length > 1 &&
         Math.max(...perTask.slice(1)) <= perTask[0] * 1.5 &&

@@ -101,7 +101,7 @@ function makeObserver(report, secrets, examples) {
   };
 }
 
-/** The gateway error object, plus the native fields of the family under its path prefix (CONTRACT §3). */
+/** The gateway error object, plus the native fields of the family under its path prefix. */
 function errorShapeProblem(pathname, res) {
   const body = res.json;
   if (!body || typeof body !== 'object') return 'not JSON';
@@ -168,11 +168,11 @@ async function main() {
   const { startSimulator } = lib.requireDist('simulator/simulator.js');
   const sim = await startSimulator({ taskMs: 1500 });
   for (const [name, value] of [
-    ['kl upstream access key', sim.kl.accessKey],
-    ['kl upstream secret key', sim.kl.secretKey],
-    ['kl upstream api key', sim.kl.apiKey],
-    ['ax upstream key', sim.ax.apiKey],
-    ['vd upstream key', sim.vd.apiKey],
+    ['kl upstream access key', sim.endpoints.kl.accessKey],
+    ['kl upstream secret key', sim.endpoints.kl.secretKey],
+    ['kl upstream api key', sim.endpoints.kl.apiKey],
+    ['ax upstream key', sim.endpoints.ax.apiKey],
+    ['vd upstream key', sim.endpoints.vd.apiKey],
   ])
     secrets.set(name, value);
   const gateways = [];

@@ -12,7 +12,7 @@ const newKey = process.argv.includes('--new-key');
 let key = process.env.API_KEY;
 if (!key && !newKey) {
   console.error(
-    'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` for a new one.',
+    'Set API_KEY to a gateway API key: the demo key `npm start` printed at its first start, or run `npm run demo -- --new-key` to create a new demo account with its own key.',
   );
   process.exit(2);
 }
