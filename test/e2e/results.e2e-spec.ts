@@ -101,6 +101,24 @@ describe('kept results', () => {
     expect(later.headers['last-modified']).toBeTruthy();
   });
 
+  it('puts result URLs on the host the client called when PUBLIC_BASE_URL is unset', async () => {
+    const { id } = await finishedAxTask(gw, acct);
+    const query = (host: string) =>
+      gw
+        .http()
+        .get(`/ax/api/v1/tasks/${id}`)
+        .set(...bearer(acct))
+        .set('Host', host)
+        .expect(200);
+    const onHost = (await query('videos.example.test:8443')).body.output.video_url as string;
+    expect(onHost).toMatch(/^http:\/\/videos\.example\.test:8443\/results\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    // The same signed path serves on whichever origin it is shown on.
+    await getResult(gw.http, onHost).expect(200);
+    // A Host that is not a plain host name is never copied into an answer: the fallback origin stays.
+    const odd = (await query('under_score.example.test')).body.output.video_url as string;
+    expect(odd).toMatch(/^http:\/\/localhost:\d+\/results\//);
+  });
+
   it('answers Range with 206 or 416, and HEAD with the headers only', async () => {
     const { id, url } = await finishedAxTask(gw, acct);
     await untilStored(gw, id);
@@ -213,7 +231,7 @@ describe('session previews', () => {
       preview.res.video_cover,
       preview.res.tracking_output,
     ]) {
-      expect(url).toMatch(/^http:\/\/localhost:\d+\/results\/p\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/results\/p\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
       expect(url).not.toContain(simHost);
     }
     // The upstream's session ID is the simulator's: it shows in none of the answers.

@@ -7,7 +7,7 @@ import { SIM_ASSETS } from '../../src/simulator/assets';
 export const SAMPLE_MP4 = SIM_ASSETS.get('/assets/sample.mp4')!.bytes;
 
 /** A result URL as clients see it: the gateway's, opaque and signed (no upstream host or ID). */
-export const GATEWAY_RESULT_URL = /^http:\/\/localhost:\d+\/results\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+export const GATEWAY_RESULT_URL = /^http:\/\/(?:localhost|127\.0\.0\.1):\d+\/results\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The path of a gateway result URL, to request it from the harness's server. */
 export function resultPath(url: string): string {

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../platform/config/app-config';
 import { ReadinessDetails } from '../../platform/health/readiness-details';
@@ -12,6 +13,7 @@ import { ResultLinks, derivedResultSecret } from './result-links';
 import { ResultMetrics } from './result-metrics';
 import { ResultRetentionSweeper } from './result-retention.sweeper';
 import { installResultLinks } from './result-url';
+import { resultUrlsOnRequestHost } from './request-origin';
 
 /**
  * The keep queue, its worker, the retention sweeper, the object store and the URL signer. Global:
@@ -25,6 +27,7 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
     private readonly keeper: ResultKeeper,
     private readonly store: ObjectStore,
     private readonly readiness: ReadinessDetails,
+    private readonly adapterHost: HttpAdapterHost,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
@@ -42,7 +45,7 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
           provide: ResultLinks,
           useFactory: (config: AppConfig) =>
             new ResultLinks({
-              origin: (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, ''),
+              origin: resultOrigin(config),
               secrets: [
                 config.RESULT_URL_SECRET ?? derivedResultSecret(adminToken),
                 config.RESULT_URL_SECRET_PREVIOUS,
@@ -63,7 +66,13 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
 
   /** Presenters sign their result URLs from now on (with `off` they pass the upstream's through). */
   onModuleInit(): void {
-    if (this.config.RESULT_STORE !== 'off') installResultLinks(this.links);
+    if (this.config.RESULT_STORE !== 'off') {
+      installResultLinks(this.links);
+      // Without a configured public address, answers carry result URLs on the host the client called.
+      const adapter = this.adapterHost?.httpAdapter as { setAnswerRewriter?: (r: unknown) => void } | undefined;
+      if (!this.config.PUBLIC_BASE_URL)
+        adapter?.setAnswerRewriter?.(resultUrlsOnRequestHost(resultOrigin(this.config)));
+    }
     this.readiness.register('results', () => this.keeper.readiness());
   }
 
@@ -71,4 +80,9 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
     installResultLinks(undefined, this.links);
     this.store.close?.();
   }
+}
+
+/** `PUBLIC_BASE_URL`, else the address the start banner prints (what callbacks carry without one). */
+function resultOrigin(config: AppConfig): string {
+  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 }

@@ -1,6 +1,6 @@
 import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import * as http from 'http';
 import { expressMessageClasses } from './express-message-classes';
 
@@ -14,6 +14,9 @@ export interface ClientTimeouts {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Takes a JSON answer's text and returns the text to send; must keep it valid JSON. */
+export type AnswerRewriter = (req: Request, json: string) => string;
 
 /**
  * Express under Nest, on an HTTP server that cuts off slow-header and slow-body clients, so a
@@ -65,6 +68,13 @@ export class TimedExpressAdapter extends ExpressAdapter {
     );
   }
 
+  private rewrite?: AnswerRewriter;
+
+  /** One rewrite of every JSON answer's text with its request in hand (e.g. URLs on the request's own host). */
+  setAnswerRewriter(rewrite: AnswerRewriter | undefined): void {
+    this.rewrite = rewrite;
+  }
+
   /**
    * A handler's object answer is written directly: the same bytes and headers as Express's
    * `res.json` (JSON.stringify, `application/json; charset=utf-8`, Content-Length), without its
@@ -74,8 +84,9 @@ export class TimedExpressAdapter extends ExpressAdapter {
    */
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
-    const text = JSON.stringify(body);
-    if (text === undefined) return super.reply(response, body, statusCode);
+    const json = JSON.stringify(body);
+    if (json === undefined) return super.reply(response, body, statusCode);
+    const text = this.rewrite ? this.rewrite(response.req, json) : json;
     if (statusCode) response.statusCode = statusCode;
     response.setHeader('Content-Type', JSON_TYPE);
     response.setHeader('Content-Length', String(Buffer.byteLength(text)));
