@@ -79,8 +79,10 @@ export class LedgerRepository {
   }
 
   /** Sums of every entry kind per account, for reconciliation. */
-  async totalsByAccount(): Promise<LedgerTotals[]> {
-    const rows: Array<{ account_id: string; kind: LedgerKind; total: string | number }> = await this.dataSource
+  async totalsByAccount(manager?: EntityManager): Promise<LedgerTotals[]> {
+    const rows: Array<{ account_id: string; kind: LedgerKind; total: string | number }> = await (
+      manager ?? this.dataSource.manager
+    )
       .createQueryBuilder()
       .select('e.account_id', 'account_id')
       .addSelect('e.kind', 'kind')

@@ -38,6 +38,24 @@ describe('LedgerService.verify: balance = credits - debits - charges - open hold
     expect(result).toEqual({ ok: true, accounts_checked: 2, mismatches: [] });
   });
 
+  it('reads the entries and the accounts in one transaction (one snapshot on PostgreSQL)', async () => {
+    const tx = {
+      query: jest.fn(async () => []),
+      connection: { options: { type: 'postgres' } },
+    } as unknown as EntityManager;
+    const seen: unknown[] = [];
+    const ledger = { totalsByAccount: async (m: unknown) => (seen.push(m), []) } as unknown as LedgerRepository;
+    const accountsRepo = { all: async (m: unknown) => (seen.push(m), []) } as unknown as AccountsRepository;
+    const transactions = {
+      run: (work: (m: EntityManager) => Promise<unknown>) => work(tx),
+    } as unknown as TransactionRunner;
+    await new LedgerService(ledger, accountsRepo, transactions, new ManualClock(), {
+      close: async () => true,
+    }).verify();
+    expect(seen).toEqual([tx, tx]);
+    expect(tx.query).toHaveBeenCalledWith('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+  });
+
   it('names the account and field of every mismatch with the stored and expected figures', async () => {
     const books = [totals('a', { credit: 10_000, hold: 1000 }), totals('b', { credit: 500 })];
     const result = await ledgerWith(

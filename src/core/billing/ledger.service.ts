@@ -208,7 +208,11 @@ export class LedgerService {
 
   /** Proves the invariant from the entries for every account. */
   async verify(): Promise<{ ok: boolean; accounts_checked: number; mismatches: LedgerMismatch[] }> {
-    const [totals, accounts] = await Promise.all([this.ledger.totalsByAccount(), this.accounts.all()]);
+    // One snapshot for both reads: a settlement committing between them would read as a mismatch.
+    const [totals, accounts] = await this.transactions.run(async (tx) => {
+      if (tx.connection?.options.type === 'postgres') await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      return [await this.ledger.totalsByAccount(tx), await this.accounts.all(tx)] as const;
+    });
     const byAccount = new Map(totals.map((t) => [t.accountId, t.totals]));
     const mismatches: LedgerMismatch[] = [];
     for (const account of accounts) {

@@ -30,8 +30,8 @@ export class AccountsRepository {
     return this.repo.count();
   }
 
-  all(): Promise<AccountEntity[]> {
-    return this.repo.find({ order: { createdAt: 'ASC' } });
+  all(manager?: EntityManager): Promise<AccountEntity[]> {
+    return (manager ? manager.getRepository(AccountEntity) : this.repo).find({ order: { createdAt: 'ASC' } });
   }
 
   async releaseTaskSlot(accountId: string, manager?: EntityManager): Promise<void> {
