@@ -1,4 +1,4 @@
-// Two projects: unit rules beside the code (src/**/*.spec.ts), e2e through HTTP (test/e2e).
+// Two projects: unit rules beside the code (src/**/*.spec.ts, scripts/*.spec.ts), e2e through HTTP (test/e2e).
 // ts-jest only transpiles (tsconfig has isolatedModules): type checking is `npm run typecheck`.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }] };
 const common = {
@@ -10,7 +10,7 @@ const common = {
 };
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/scripts'], testMatch: ['**/*.spec.ts'] },
     {
       ...common,
       displayName: 'e2e',
