@@ -43,4 +43,24 @@ describe('body messages', () => {
       .expect(404);
     expect(res.body.error.message).not.toMatch(/empty/);
   });
+
+  it('the usual body (plain JSON type, a length) reads exactly as any other JSON body does', async () => {
+    // `application/json` takes the gateway's own reader; `Application/JSON` goes through body-parser.
+    const caller = await gw.admin.account({ models: ['vdq3'] });
+    const answer = async (type: string, body: string) => {
+      const res = await gw
+        .http()
+        .post('/vd/ent/v2/reference2video')
+        .set('Authorization', `Bearer ${caller.key}`)
+        .set('Content-Type', type)
+        .send(body);
+      return { status: res.status, error: res.body.error };
+    };
+    const read = await answer('application/json', '\uFEFF{"model": "vdq3", "prompt": "@cat"}');
+    expect(read.status).toBe(400);
+    expect(read.error.param).toBe('subjects');
+    for (const body of ['\uFEFF{"model": "vdq3"}', '{"model": 5}', '  \n ', '{"model": 5', '[]', '"text"']) {
+      expect(await answer('application/json', body)).toEqual(await answer('Application/JSON', body));
+    }
+  });
 });
