@@ -39,6 +39,18 @@ export function requestLabels(req: IncomingMessage): RequestLabels {
   const noted = context && SUBJECTS.get(context);
   if (noted) return { family: noted.family, model: noted.model, accountId };
   const path = r.route?.path;
-  const family = accountId !== undefined && path ? (/^\/?([^/:]+)/.exec(path)?.[1] ?? NO_LABEL) : NO_LABEL;
+  const family = accountId !== undefined && path ? familyOfRoute(path) : NO_LABEL;
   return { family, model: NO_LABEL, accountId };
+}
+
+/** Route templates are a fixed set: each one's family is worked out once. */
+const FAMILY_OF_ROUTE = new Map<string, string>();
+
+function familyOfRoute(path: string): string {
+  let family = FAMILY_OF_ROUTE.get(path);
+  if (family === undefined) {
+    family = /^\/?([^/:]+)/.exec(path)?.[1] ?? NO_LABEL;
+    FAMILY_OF_ROUTE.set(path, family);
+  }
+  return family;
 }

@@ -100,18 +100,27 @@ export class ModelAccessGuard implements CanActivate {
 
   /** Some model of the account (of the route's family, when it has one) has the capability and the key may use it. */
   private hasUsableModel(req: AuthenticatedRequest, capability: Capability, family: string | undefined): boolean {
-    return this.usableNames(req, capability, family).length > 0;
+    for (const [model, caps] of req.principal.grants)
+      if (this.usable(req, model, caps, capability, family)) return true;
+    return false;
   }
 
   private usableNames(req: AuthenticatedRequest, capability: Capability, family: string | undefined): string[] {
-    const { grants, apiKey } = req.principal;
     const names: string[] = [];
-    for (const [model, caps] of grants) {
-      if (!caps.includes(capability) || !keyAllowsModel(apiKey.models, model)) continue;
-      if (family && this.catalogue.find(model)?.family !== family) continue;
-      names.push(model);
-    }
+    for (const [model, caps] of req.principal.grants)
+      if (this.usable(req, model, caps, capability, family)) names.push(model);
     return names;
+  }
+
+  private usable(
+    req: AuthenticatedRequest,
+    model: string,
+    caps: readonly string[],
+    capability: Capability,
+    family: string | undefined,
+  ): boolean {
+    if (!caps.includes(capability) || !keyAllowsModel(req.principal.apiKey.models, model)) return false;
+    return !family || this.catalogue.find(model)?.family === family;
   }
 
   /** 404 `model_not_found`, suggesting the closest name this key may use here. */

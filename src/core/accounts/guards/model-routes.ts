@@ -19,11 +19,17 @@ export function noteModelRoute(capability: Capability, prototype: object, handle
   routes.push({ capability, controller: prototype.constructor, handler });
 }
 
+/** Each controller's family, read from its metadata once (the model guard asks on every request). */
+const familyOfController = new WeakMap<object, string | undefined>();
+
 /** The family whose path the controller serves, or undefined for a controller outside every family's path. */
 export function routeFamily(controller: unknown): string | undefined {
   if (typeof controller !== 'function') return undefined;
+  if (familyOfController.has(controller)) return familyOfController.get(controller);
   const path = firstPath(Reflect.getMetadata(PATH_METADATA, controller));
-  return path.split('/').find((segment) => segment !== '') || undefined;
+  const family = path.split('/').find((segment) => segment !== '') || undefined;
+  familyOfController.set(controller, family);
+  return family;
 }
 
 /** `POST /ax/api/v1/...`: the route of `family` that takes a model for `capability`, when there is one. */
