@@ -20,6 +20,7 @@ import { dtoValidationPipe } from '../platform/validation/gateway-validation.pip
 import { presentAccount, presentKey } from './account.presenter';
 import { BalanceAdjustmentDto, CreateAccountDto, CreateKeyDto, ReplaceGrantsDto, UpdateAccountDto } from './admin.dto';
 import { AdminQueryPipe } from './admin-query.pipe';
+import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { AdminReadsService } from './console-api/admin-reads.service';
 import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './console-api/console-api.dto';
@@ -28,6 +29,7 @@ import { AccountResponse, ApiKeyResponse, IssuedKeyResponse } from './admin.resp
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @UsePipes(dtoValidationPipe)
 @Controller('admin/v1')
@@ -41,6 +43,7 @@ export class AccountsAdminController {
   @Get('accounts')
   @ApiOperation({ summary: 'Accounts, newest first; `q` matches an ID exactly or part of a name' })
   @ApiOkResponse({ type: AccountPageResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery)
   search(@Query(AdminQueryPipe) dto: AccountsQueryDto): Promise<AccountPageResponse> {
     return this.reads.accounts({ q: dto.q, cursor: dto.cursor, limit: dto.limit ?? DEFAULT_LIST_LIMIT });
   }
@@ -48,12 +51,14 @@ export class AccountsAdminController {
   @Get('accounts/:id/keys')
   @ApiOperation({ summary: "An account's keys: prefix, name, models, created, last used, revoked" })
   @ApiOkResponse({ type: AccountKeysResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.accountNotFound)
   keys(@Param('id') id: string): Promise<AccountKeysResponse> {
     return this.reads.keys(id);
   }
 
   @Post('accounts')
   @ApiCreatedResponse({ type: AccountResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS)
   async create(@Body() dto: CreateAccountDto): Promise<AccountResponse> {
     return presentAccount(
       await this.funding.open({
@@ -67,12 +72,14 @@ export class AccountsAdminController {
 
   @Get('accounts/:id')
   @ApiOkResponse({ type: AccountResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.accountNotFound)
   async get(@Param('id') id: string): Promise<AccountResponse> {
     return presentAccount(await this.accounts.details(id));
   }
 
   @Patch('accounts/:id')
   @ApiOkResponse({ type: AccountResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
   async update(@Param('id') id: string, @Body() dto: UpdateAccountDto): Promise<AccountResponse> {
     return presentAccount(
       await this.accounts.update(id, {
@@ -87,6 +94,7 @@ export class AccountsAdminController {
   /** The secret `key` is in this response only. */
   @Post('accounts/:id/keys')
   @ApiCreatedResponse({ type: IssuedKeyResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
   async issueKey(@Param('id') id: string, @Body() dto: CreateKeyDto): Promise<IssuedKeyResponse> {
     const { key, secret } = await this.accounts.issueKey(id, {
       name: dto.name,
@@ -99,12 +107,14 @@ export class AccountsAdminController {
   @Delete('keys/:keyId')
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.keyNotFound)
   async revoke(@Param('keyId') keyId: string): Promise<ApiKeyResponse> {
     return presentKey(await this.accounts.revokeKey(keyId));
   }
 
   @Put('accounts/:id/models')
   @ApiOkResponse({ type: AccountResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
   async replaceModels(@Param('id') id: string, @Body() dto: ReplaceGrantsDto): Promise<AccountResponse> {
     return presentAccount(await this.accounts.replaceGrants(id, dto.models));
   }
@@ -112,6 +122,7 @@ export class AccountsAdminController {
   @Post('accounts/:id/balance')
   @HttpCode(200)
   @ApiOkResponse({ type: AccountResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
   async adjustBalance(@Param('id') id: string, @Body() dto: BalanceAdjustmentDto): Promise<AccountResponse> {
     return presentAccount(await this.funding.adjust(id, dto.delta, dto.reason));
   }

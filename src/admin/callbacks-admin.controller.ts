@@ -6,6 +6,7 @@ import { TasksRepository } from '../core/tasks/tasks.repository';
 import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';
 import { traceIdOf } from '../platform/telemetry/spans';
+import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { CallbackDeliveryResponse, TaskCallbacksResponse } from './admin.responses';
 
@@ -13,6 +14,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class CallbacksAdminController {
@@ -26,6 +28,7 @@ export class CallbacksAdminController {
   @Get(':taskId/callbacks')
   @ApiOperation({ summary: "A task's client callback deliveries: attempts, last status, next try" })
   @ApiOkResponse({ type: TaskCallbacksResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
   async list(@Param('taskId') taskId: string): Promise<TaskCallbacksResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');

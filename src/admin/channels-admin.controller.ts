@@ -6,6 +6,7 @@ import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
 import type { ChannelState } from '../upstream/channels/channel-registry';
 import type { CallCounts } from '../upstream/channels/channel-stats';
+import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -73,6 +74,7 @@ export class ChannelListResponse {
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @UsePipes(dtoValidationPipe)
 @Controller('admin/v1/channels')
@@ -89,6 +91,7 @@ export class ChannelsAdminController {
   @Patch(':id')
   @ApiOperation({ summary: 'Enable, disable or re-weight a channel at run time (every instance within a second)' })
   @ApiOkResponse({ type: ChannelResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
   async update(@Param('id') id: string, @Body() body: UpdateChannelDto): Promise<ChannelResponse> {
     const state = await this.control.update(id, body);
     if (!state) throw GatewayError.notFound('Channel');

@@ -1,11 +1,13 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '../core/billing/ledger.service';
+import { ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { LedgerVerificationResponse } from './admin.responses';
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/ledger')
 export class LedgerAdminController {

@@ -1,9 +1,12 @@
 import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PriceTable } from '../core/billing/pricing';
 import { PricingService } from '../core/billing/pricing.service';
+import { ADMIN_BODY_ERRORS, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { PriceTablePipe } from './price-table.pipe';
+import { GatewayError } from '../platform/errors';
+import { ErrorCause } from '../platform/http/openapi/error-responses';
 
 const TABLE_SCHEMA = {
   type: 'object',
@@ -19,7 +22,9 @@ const TABLE_SCHEMA = {
     notes: { type: 'array', items: { type: 'string' } },
     models: {
       type: 'object',
-      description: 'One entry per catalogue model (all are required), shaped by its family: see config/prices.json.',
+      description:
+        'One entry per catalogue model (all are required; the example shows three), shaped by its family: see config/prices.json.',
+      additionalProperties: { type: 'object' },
     },
   },
   example: {
@@ -35,13 +40,20 @@ const TABLE_SCHEMA = {
         per_reference_video: 0,
       },
       'kl-v1-6': { edit_per_second: { std: 700, pro: 1200 }, voice: 5000 },
-      '…': 'every other catalogue model',
     },
   },
 };
 
+/** A table that leaves a model of the catalogue without a price is refused, naming the model. */
+const PRICE_TABLE_INVALID: ErrorCause = {
+  name: 'missing_price',
+  error: GatewayError.invalid('models.vdq3 has no price entry.', 'models.vdq3'),
+  when: 'A model of the catalogue has no entry, or an entry breaks its family’s rules (`param` names the field).',
+};
+
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/prices')
 export class PricesAdminController {
@@ -49,6 +61,7 @@ export class PricesAdminController {
 
   @Get()
   @ApiOperation({ summary: 'The pricing table in force, with its version (integer units)' })
+  @ApiOkResponse({ schema: TABLE_SCHEMA })
   current(): Promise<PriceTable> {
     return this.pricing.latest();
   }
@@ -57,6 +70,8 @@ export class PricesAdminController {
   @Put()
   @ApiOperation({ summary: 'Replace the pricing table; stored as a new version used by every later hold' })
   @ApiBody({ schema: TABLE_SCHEMA })
+  @ApiOkResponse({ description: 'The table as stored, with its new version', schema: TABLE_SCHEMA })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, PRICE_TABLE_INVALID)
   replace(@Body(PriceTablePipe) table: PriceTable): Promise<PriceTable> {
     return this.pricing.replace(table);
   }

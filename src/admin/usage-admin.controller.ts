@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { UsageLog, UsageQuery } from '../core/billing/usage-log.service';
 import { GatewayError } from '../platform/errors';
 import { AdminQueryPipe } from './admin-query.pipe';
+import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { UsagePageResponse } from './admin.responses';
 import { AdminReadsService, dailyUsageCsv } from './console-api/admin-reads.service';
@@ -14,6 +15,7 @@ import { presentUsageRow, usageCsv } from './usage.presenter';
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/usage')
 export class UsageAdminController {
@@ -31,6 +33,7 @@ export class UsageAdminController {
     description:
       'JSON `{items, total}`; or CSV: a header line, then one line per row (`usage` as JSON text), with `X-Total-Count`.',
   })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod)
   async list(
     @Query(AdminQueryPipe) dto: UsageQueryDto,
     @Req() req: Request,
@@ -55,6 +58,7 @@ export class UsageAdminController {
     type: DailyUsageResponse,
     description: 'JSON `{items}`, oldest day first; or CSV `day,model,tasks,amount`.',
   })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod)
   async daily(
     @Query(AdminQueryPipe) dto: DailyUsageQueryDto,
     @Req() req: Request,

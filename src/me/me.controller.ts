@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponses, CLIENT_ROUTE_ERRORS } from '../platform/http/openapi/error-responses';
 import { ClientRoute } from '../core/accounts/guards/client-route.decorator';
 import { CurrentPrincipal } from '../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../core/accounts/principal';
@@ -7,6 +8,7 @@ import { MeResponse } from './me.responses';
 import { MeService } from './me.service';
 
 @ApiTags('gateway')
+@ApiErrorResponses(null, CLIENT_ROUTE_ERRORS)
 @ClientRoute()
 @Controller('gateway/v1')
 export class MeController {

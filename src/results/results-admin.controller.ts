@@ -1,5 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin/admin.errors';
 import { AdminGuard } from '../admin/admin.guard';
 import { ResultFileEntity } from '../core/results/result-file.entity';
 import { ResultFilesRepository } from '../core/results/result-files.repository';
@@ -31,6 +32,7 @@ export class TaskResultsResponse {
 /** What the gateway kept of a task's results: each file's state and size. */
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class ResultsAdminController {
@@ -42,6 +44,7 @@ export class ResultsAdminController {
   @Get(':taskId/results')
   @ApiOperation({ summary: "A task's kept result files: state, size, attempts, retention" })
   @ApiOkResponse({ type: TaskResultsResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
   async list(@Param('taskId') taskId: string): Promise<TaskResultsResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');

@@ -1,3 +1,4 @@
+import { MediaServer, png, serveMedia } from '../../src/families/common/media-probe.fixtures';
 import { SimulatedGateway, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { FAMILY_REGISTRY } from '../support/families';
 import { ADMIN_TOKEN, TestAccount } from '../support/gateway-harness';
@@ -6,7 +7,9 @@ import { ADMIN_TOKEN, TestAccount } from '../support/gateway-harness';
  * The request bodies `/docs` shows are sent to a running gateway, which must answer them with the
  * status the document gives. A body is what the document states: every required field and every
  * field with an example, each with its example (else its first enum value or its default). IDs of
- * the caller's own resources (`session_id`, `voice_id`) are replaced by real ones, made beforehand.
+ * the caller's own resources (`session_id`, `voice_id`) are replaced by real ones, made beforehand;
+ * image URLs by one the gateway can fetch and measure; a price table is completed with the current
+ * entries of the models its example does not show (a table names every model of the catalogue).
  */
 
 type Schema = {
@@ -28,15 +31,6 @@ type Operation = {
 };
 type OpenApi = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
-/**
- * Routes whose documented body cannot yet be sent as it stands, and why. A route with a JSON body
- * that is neither here nor answered by its example fails the test below.
- */
-const NOT_YET_RUNNABLE: Record<string, string> = {
-  'POST /kl/v1/videos/multi-elements': 'its image must be one the gateway can fetch and measure',
-  'PUT /admin/v1/prices': 'the example shows a few models; a table names every model of the catalogue',
-};
-
 const ALL_MODELS = FAMILY_REGISTRY.all().map((model) => model.name);
 
 describe('the request examples of /docs-json', () => {
@@ -44,14 +38,19 @@ describe('the request examples of /docs-json', () => {
   let caller: TestAccount;
   let managed: TestAccount;
   let spec: OpenApi;
+  let media: MediaServer;
 
   beforeAll(async () => {
+    media = await serveMedia({ '/image.png': png(400, 400) });
     gw = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
     caller = await gw.admin.account({ models: ALL_MODELS });
     managed = await gw.admin.account({ models: ALL_MODELS });
     spec = (await gw.http().get('/docs-json').expect(200)).body as OpenApi;
   });
-  afterAll(() => gw.close());
+  afterAll(async () => {
+    await gw.close();
+    await media.close();
+  });
 
   const resolve = (schema: Schema): Schema => {
     let s = schema;
@@ -122,21 +121,34 @@ describe('the request examples of /docs-json', () => {
     });
   };
 
-  /** The documented body with the caller's own resources in place of the example IDs. */
+  /** The documented body with the caller's own resources in place of the example IDs, and a fetchable image. */
   const withOwnIds = async (body: unknown): Promise<unknown> => {
     if (!body || typeof body !== 'object') return body;
     const own: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     if ('session_id' in own) own.session_id = await markedSession();
     if ('voice_id' in own) own.voice_id = await ownVoice();
+    if (Array.isArray(own.image_list))
+      own.image_list = own.image_list.map((item: Record<string, unknown>) => ({
+        ...item,
+        image: media.url('/image.png'),
+      }));
     return own;
   };
 
-  it('sends every runnable example and gets the documented status', async () => {
+  /** A documented price table with the current entries of the models it does not show. */
+  const completedTable = async (body: unknown): Promise<unknown> => {
+    const shown = body as { models: Record<string, unknown> };
+    const current = (await gw.admin.get('/admin/v1/prices').expect(200)).body as { models: Record<string, unknown> };
+    return { ...shown, models: { ...current.models, ...shown.models } };
+  };
+
+  it('sends every example and gets the documented status', async () => {
     const results: Array<{ route: string; documented: number; got: number; body: unknown }> = [];
     for (const { route, method, path, op } of jsonBodyRoutes()) {
-      if (route in NOT_YET_RUNNABLE) continue;
       const content = op.requestBody?.content?.['application/json'];
-      const body = await withOwnIds(content?.example ?? exampleOf(content?.schema ?? {}));
+      const documentedBody = content?.example ?? exampleOf(content?.schema ?? {});
+      const body =
+        route === 'PUT /admin/v1/prices' ? await completedTable(documentedBody) : await withOwnIds(documentedBody);
       const documented = Number(Object.keys(op.responses ?? {}).find((status) => /^2\d\d$/.test(status)));
       const admin = path.startsWith('/admin/');
       const url = path.replace('{id}', path.startsWith('/admin/v1/channels') ? 'ax-default' : managed.id);
@@ -171,8 +183,16 @@ describe('the request examples of /docs-json', () => {
     expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({ status: 200, body: null });
   });
 
-  it('names every route it does not run, and only routes that exist', () => {
-    const routes = new Set(jsonBodyRoutes().map((r) => r.route));
-    for (const route of Object.keys(NOT_YET_RUNNABLE)) expect(routes).toContain(route);
+  it('the price table example shows only models of the catalogue, each entry as stored', async () => {
+    const op = spec.paths['/admin/v1/prices'].put;
+    const shown = exampleOf(op.requestBody?.content?.['application/json']?.schema ?? {}) as {
+      models: Record<string, unknown>;
+    };
+    expect(Object.keys(shown.models).length).toBeGreaterThan(0);
+    for (const model of Object.keys(shown.models)) expect(ALL_MODELS).toContain(model);
+    await gw.admin.put('/admin/v1/prices', await completedTable(shown)).expect(200);
+    const stored = (await gw.admin.get('/admin/v1/prices').expect(200)).body as { models: Record<string, unknown> };
+    for (const [model, entry] of Object.entries(shown.models))
+      expect(stored.models[model]).toMatchObject(entry as object);
   });
 });

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminQueryPipe } from '../admin-query.pipe';
+import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin.errors';
 import { AdminGuard } from '../admin.guard';
 import { AdminReadsService } from './admin-reads.service';
 import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './console-api.dto';
@@ -8,6 +9,7 @@ import { TaskDetailResponse, TaskPageResponse } from './console-api.responses';
 
 @ApiTags('admin')
 @ApiBearerAuth()
+@AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class TasksAdminController {
@@ -16,6 +18,7 @@ export class TasksAdminController {
   @Get()
   @ApiOperation({ summary: 'Tasks, newest first, filtered; cursor-paginated (`next_cursor`)' })
   @ApiOkResponse({ type: TaskPageResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery)
   list(@Query(AdminQueryPipe) dto: TasksQueryDto): Promise<TaskPageResponse> {
     return this.reads.tasks({
       accountId: dto.account_id,
@@ -36,6 +39,7 @@ export class TasksAdminController {
     summary: "One task's whole story: account, key, channel, upstream request, timeline, money, callbacks, files",
   })
   @ApiOkResponse({ type: TaskDetailResponse })
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
   detail(@Param('taskId') taskId: string): Promise<TaskDetailResponse> {
     return this.reads.task(taskId);
   }

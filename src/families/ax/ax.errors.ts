@@ -1,4 +1,5 @@
 import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
+import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error-responses';
 import { nativeCodeAndMessage } from '../common/native-error';
 
 /** Family B native codes, from the upstream API's own table. */
@@ -23,3 +24,7 @@ export const AX_ERRORS: ErrorDialect = {
   pathPrefix: '/ax/',
   nativeFields: (err, requestId) => ({ ...nativeCodeAndMessage(err, AX_CODES, String), request_id: requestId }),
 };
+
+/** Family B's documented error answers, with its native fields. */
+export const AxErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
+  ApiErrorResponses({ name: 'AxErrorAnswer', dialect: AX_ERRORS }, causes);

@@ -1,5 +1,7 @@
 import { ErrorDialect, GatewayError, NativeCodeTable } from '../../platform/errors';
+import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error-responses';
 import { nativeCodeAndMessage } from '../common/native-error';
+import { KL_PAGE_MAX } from './tasks/kl-task-list';
 
 /** Family A envelope codes, from the upstream API's own table. */
 const KL_CODES: NativeCodeTable<number> = {
@@ -39,3 +41,46 @@ const NOT_FOUND_MESSAGES: Record<KlIdField, string> = {
 export function klNotFound(param: KlIdField): GatewayError {
   return new GatewayError(404, 'not_found', NOT_FOUND_MESSAGES[param], param);
 }
+
+/** 409 while another call holds the session: a session takes one call at a time. */
+export function klSessionBusy(): GatewayError {
+  return new GatewayError(
+    409,
+    'session_busy',
+    'Another request on this session is still running (a session takes one call at a time); retry when it has answered.',
+    'session_id',
+  );
+}
+
+/** Family A's documented error answers: the envelope with its native code. */
+export const KlErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
+  ApiErrorResponses({ name: 'KlErrorAnswer', dialect: KL_ERRORS }, causes);
+
+/** The failures of family A's own routes, beside the common ones. */
+export const KL_ERROR_CAUSES = {
+  listQuery: {
+    name: 'invalid_query',
+    error: GatewayError.invalid(`pageSize must be an integer from 1 to ${KL_PAGE_MAX}.`, 'pageSize'),
+    when: 'A query parameter breaks the paging rules (`param` names it).',
+  },
+  sessionNotFound: {
+    name: 'session_not_found',
+    error: klNotFound('session_id'),
+    when: 'The account has no session with this session_id.',
+  },
+  voiceNotFound: {
+    name: 'voice_not_found',
+    error: klNotFound('voice_id'),
+    when: 'The account has no custom voice with this voice_id.',
+  },
+  videoNotFound: {
+    name: 'video_not_found',
+    error: klNotFound('video_id'),
+    when: 'The account has no generated video with this video_id.',
+  },
+  sessionBusy: {
+    name: 'session_busy',
+    error: klSessionBusy(),
+    when: 'Another call on the same session has not answered yet.',
+  },
+} satisfies Record<string, ErrorCause>;

@@ -1,4 +1,5 @@
 import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
+import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error-responses';
 import { nativeCodeAndMessage } from '../common/native-error';
 
 /** Family C native reasons, from the upstream API's own table. */
@@ -26,3 +27,7 @@ export const VD_ERRORS: ErrorDialect = {
     return { code: err.status, reason: code, message, metadata: { trace_id: requestId } };
   },
 };
+
+/** Family C's documented error answers, with its native fields. */
+export const VdErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
+  ApiErrorResponses({ name: 'VdErrorAnswer', dialect: VD_ERRORS }, causes);

@@ -7,6 +7,7 @@ import {
   ApiOperation,
   ApiProduces,
   ApiQuery,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -16,10 +17,12 @@ import { CurrentPrincipal, SelectedModel } from '../../core/accounts/guards/requ
 import { Principal } from '../../core/accounts/principal';
 import { ModelDescriptor } from '../../core/models/model-catalogue';
 import { Idempotent } from '../../families/common/idempotency.guard';
-import { GatewayError } from '../../platform/errors';
 import { Ctx } from '../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../platform/http/request-context';
 import { RulesQuery } from '../../platform/validation/rules-body.decorator';
+import { CLIENT_ROUTE_ERRORS, MEDIA_CONTENT, taskCreateErrors } from '../../platform/http/openapi/error-responses';
+import { RESULT_ERROR_CAUSES } from '../../results/result-errors';
+import { OPENAI_ERROR_CAUSES, OpenAiErrorResponses, notOffered, notOfferedCause } from '../openai.errors';
 import {
   CreateVideoBodyDto,
   VideoContentVariant,
@@ -37,6 +40,7 @@ type UploadRequest = Request & { files?: Record<string, UploadedImage[]> };
 
 @ApiTags('OpenAI-compatible videos (families B and C)')
 @ApiExtraModels(VideoReferenceDto)
+@OpenAiErrorResponses(...CLIENT_ROUTE_ERRORS)
 // The paths are on the handlers, not the controller: a controller's first path segment names the
 // family it serves, and this one serves several.
 @Controller()
@@ -53,6 +57,7 @@ export class VideosController {
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateVideoBodyDto })
   @ApiOkResponse({ type: VideoResponse })
+  @OpenAiErrorResponses(...taskCreateErrors('wx2.7-r2v', 'model'))
   create(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -70,6 +75,7 @@ export class VideosController {
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'order', required: false, enum: ['asc', 'desc'] })
   @ApiOkResponse({ type: VideoListResponse })
+  @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.listQuery)
   list(
     @CurrentPrincipal() principal: Principal,
     @RulesQuery(readListQuery) query: VideoListQuery,
@@ -77,10 +83,23 @@ export class VideosController {
     return this.videos.list(principal, query);
   }
 
+  /**
+   * Listed methods only (no catch-all): a HEAD would be documented yet answer without a body. Declared
+   * before `:video_id`, which would otherwise read `characters` as a video ID.
+   */
+  @Get(['characters', 'characters/:character_id'].map((p) => `${VIDEOS}/${p}`))
+  @ClientRoute()
+  @ApiOperation({ summary: 'Characters: not offered (400)' })
+  @OpenAiErrorResponses(notOfferedCause('GET', '/v1/videos/characters/ch_123'))
+  unsupportedRead(@Req() req: Request): never {
+    throw notOffered(req.method, req.path);
+  }
+
   @Get(`${VIDEOS}/:video_id`)
   @ClientRoute()
   @ApiOperation({ summary: 'The Video object of a task of family B or C, wherever it was created' })
   @ApiOkResponse({ type: VideoResponse })
+  @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.videoNotFound)
   retrieve(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoResponse> {
     return this.videos.retrieve(principal, id);
   }
@@ -90,6 +109,9 @@ export class VideosController {
   @ApiOperation({ summary: 'Stream the kept copy of the video (or its thumbnail) with Range' })
   @ApiQuery({ name: 'variant', required: false, enum: ['video', 'thumbnail'] })
   @ApiProduces('video/mp4', 'image/jpeg')
+  @ApiOkResponse({ description: 'The whole file', content: MEDIA_CONTENT })
+  @ApiResponse({ status: 206, description: 'The requested byte range (`Range`)', content: MEDIA_CONTENT })
+  @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.contentNotFound, RESULT_ERROR_CAUSES.gone, RESULT_ERROR_CAUSES.unavailable)
   content(
     @CurrentPrincipal() principal: Principal,
     @Param('video_id') id: string,
@@ -104,6 +126,7 @@ export class VideosController {
   @ClientRoute()
   @ApiOperation({ summary: 'Delete a finished video: its kept files go and it leaves the list; charges stay' })
   @ApiOkResponse({ type: VideoDeletedResponse })
+  @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.notDeletable, OPENAI_ERROR_CAUSES.videoNotFound)
   delete(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoDeletedResponse> {
     return this.videos.delete(principal, id);
   }
@@ -112,21 +135,8 @@ export class VideosController {
   @Post([':video_id/remix', 'edits', 'extensions', 'characters'].map((p) => `${VIDEOS}/${p}`))
   @ClientRoute()
   @ApiOperation({ summary: 'Remix, edits, extensions and characters: not offered (400)' })
+  @OpenAiErrorResponses(notOfferedCause('POST', '/v1/videos/edits'))
   unsupportedCreate(@Req() req: Request): never {
-    throw unsupported(req);
+    throw notOffered(req.method, req.path);
   }
-
-  /** Listed methods only (no catch-all): a HEAD would be documented yet answer without a body. */
-  @Get(['characters', 'characters/:character_id'].map((p) => `${VIDEOS}/${p}`))
-  @ClientRoute()
-  @ApiOperation({ summary: 'Characters: not offered (400)' })
-  unsupportedRead(@Req() req: Request): never {
-    throw unsupported(req);
-  }
-}
-
-function unsupported(req: Request): GatewayError {
-  return GatewayError.invalid(
-    `${req.method} ${req.path} is not offered by this gateway; families B and C have no such operation.`,
-  );
 }

@@ -15,9 +15,17 @@ import { validateAxCreateRequest } from './ax-create.rules';
 import { AX_REFERENCE_VIDEO } from './ax-reference-video.kind';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 import { Ctx } from '../../../platform/http/ctx.decorator';
+import {
+  CLIENT_ROUTE_ERRORS,
+  ERROR_CAUSES,
+  noModelEnabled,
+  taskCreateErrors,
+} from '../../../platform/http/openapi/error-responses';
+import { AxErrorResponses } from '../ax.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family B: reference-to-video')
+@AxErrorResponses(...CLIENT_ROUTE_ERRORS)
 @ApiExtraModels(AxNewCreateBodyDto, AxOldCreateBodyDto)
 @Controller('ax/api/v1')
 export class AxReferenceVideoController {
@@ -32,6 +40,7 @@ export class AxReferenceVideoController {
     schema: { oneOf: [{ $ref: getSchemaPath(AxNewCreateBodyDto) }, { $ref: getSchemaPath(AxOldCreateBodyDto) }] },
   })
   @ApiOkResponse({ type: AxCreatedResponse })
+  @AxErrorResponses(...taskCreateErrors('wx2.7-r2v', 'model'))
   async create(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -49,6 +58,7 @@ export class AxReferenceVideoController {
   @ClientRoute({ capability: 'reference2video', selection: 'none' })
   @ApiOperation({ summary: 'Query a family B task from the gateway’s record' })
   @ApiOkResponse({ type: AxTaskResponse })
+  @AxErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('reference2video', 'ax'))
   get(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,

@@ -7,6 +7,14 @@ import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { klEditingTaskSelection } from './kl-editing-model-selection';
 import { KlEditingCreateDto } from './kl-editing.dto';
+import { KL_EDITING_TASK_MODEL } from '../kl.ids';
+import { KL_ERROR_CAUSES, KlErrorResponses } from '../kl.errors';
+import {
+  CLIENT_ROUTE_ERRORS,
+  ERROR_CAUSES,
+  noModelEnabled,
+  taskCreateErrors,
+} from '../../../platform/http/openapi/error-responses';
 import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
 import { KlEditingService } from './kl-editing.service';
 import { KlEditingRequest, validateKlEditingRequest } from './kl-editing.rules';
@@ -16,6 +24,7 @@ import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family A: editing tasks')
+@KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/videos/multi-elements')
 export class KlEditingController {
   constructor(private readonly service: KlEditingService) {}
@@ -27,6 +36,11 @@ export class KlEditingController {
   @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
   @ApiBody({ type: KlEditingCreateDto })
   @ApiOkResponse({ type: KlEditingCreatedResponse })
+  @KlErrorResponses(
+    ...taskCreateErrors(KL_EDITING_TASK_MODEL, 'model_name'),
+    KL_ERROR_CAUSES.sessionNotFound,
+    KL_ERROR_CAUSES.videoNotFound,
+  )
   create(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -44,6 +58,7 @@ export class KlEditingController {
   @ApiQuery({ name: 'filter.model', required: false, type: String })
   @ApiQuery({ name: 'filter.task_ids', required: false, type: [String] })
   @ApiOkResponse({ type: KlEditingListResponse })
+  @KlErrorResponses(KL_ERROR_CAUSES.listQuery, noModelEnabled('editing.task', 'kl'))
   list(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -56,6 +71,7 @@ export class KlEditingController {
   @ClientRoute({ capability: 'editing.task', selection: 'none' })
   @ApiOperation({ summary: 'Query one editing task from the gateway’s record' })
   @ApiOkResponse({ type: KlEditingTaskResponse })
+  @KlErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('editing.task', 'kl'))
   get(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,

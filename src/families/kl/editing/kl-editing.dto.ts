@@ -52,6 +52,7 @@ export class KlEditingCreateDto extends KlModelFieldsDto {
   @ApiPropertyOptional({
     type: () => [KlImageItemDto],
     description: '1-2 for addition, exactly 1 for swap, none for removal.',
+    example: [{ image: 'https://example.com/hat.png' }],
   })
   @IsOptional()
   @ValidateNested({ each: true })

@@ -8,6 +8,9 @@ import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 import { DtoBody } from '../../../platform/validation/rules-body.decorator';
 import { klModelSelection } from '../kl-model-selection';
+import { KL_ERROR_CAUSES, KlErrorResponses } from '../kl.errors';
+import { CLIENT_ROUTE_ERRORS, ERROR_CAUSES, modelErrors } from '../../../platform/http/openapi/error-responses';
+import { KL_DEFAULT_MODEL } from '../kl.ids';
 import { KlInitSelectionDto, KlSelectionDto, KlSessionIdDto } from './kl-session.dto';
 import {
   KlPreviewResponse,
@@ -25,10 +28,20 @@ function SessionRoute(path: string, summary: string, answer: Type<unknown>) {
     ClientRoute({ capability: 'editing.selection', selection: klModelSelection }),
     ApiOperation({ summary }),
     ApiOkResponse({ type: answer }),
+    KlErrorResponses(
+      ERROR_CAUSES.invalidJson,
+      ...modelErrors(KL_DEFAULT_MODEL, 'model_name'),
+      ERROR_CAUSES.insufficientQuota,
+      KL_ERROR_CAUSES.sessionNotFound,
+      KL_ERROR_CAUSES.sessionBusy,
+      ERROR_CAUSES.tooLarge,
+      ERROR_CAUSES.unavailable,
+    ),
   );
 }
 
 @ApiTags('family A: editing sessions')
+@KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/videos/multi-elements')
 export class KlSessionsController {
   constructor(private readonly service: KlSessionsService) {}

@@ -16,7 +16,7 @@ import { KlCallPath, KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from '../../../upstream/http/upstream-http-options';
 import { UpstreamChannel, UpstreamRejectedError } from '../../../upstream/upstream.types';
-import { klNotFound } from '../kl.errors';
+import { klNotFound, klSessionBusy } from '../kl.errors';
 import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionOperation, KlSessionOpUsage } from '../kl.pricing';
 import { parseResultId } from '../tasks/kl-result-ids';
@@ -290,12 +290,7 @@ export class KlSessionsService {
       const now = this.clock.nowMs();
       if (await this.sessions.acquireLease(session.id, token, now, now + this.leaseMs)) break;
       if (performance.now() + pause > giveUpAt) {
-        throw new GatewayError(
-          409,
-          'session_busy',
-          'Another request on this session is still running (a session takes one call at a time); retry when it has answered.',
-          'session_id',
-        );
+        throw klSessionBusy();
       }
       await new Promise((resolve) => setTimeout(resolve, pause * (0.5 + Math.random() / 2)));
       pause = Math.min(pause * 2, LEASE_POLL_MS.max);

@@ -6,6 +6,15 @@ import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { klModelSelection } from '../kl-model-selection';
+import { KL_ERROR_CAUSES, KlErrorResponses } from '../kl.errors';
+import {
+  CLIENT_ROUTE_ERRORS,
+  ERROR_CAUSES,
+  modelErrors,
+  noModelEnabled,
+  taskCreateErrors,
+} from '../../../platform/http/openapi/error-responses';
+import { KL_DEFAULT_MODEL } from '../kl.ids';
 import { KlCreateVoiceDto, KlDeleteVoiceDto } from './kl-voice.dto';
 import {
   KlPresetsResponse,
@@ -27,6 +36,7 @@ import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family A: voices')
+@KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/general')
 export class KlVoicesController {
   constructor(private readonly service: KlVoicesService) {}
@@ -38,6 +48,7 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Create a custom voice (asynchronous task)' })
   @ApiBody({ type: KlCreateVoiceDto })
   @ApiOkResponse({ type: KlVoiceCreatedResponse })
+  @KlErrorResponses(...taskCreateErrors(KL_DEFAULT_MODEL, 'model_name'), KL_ERROR_CAUSES.videoNotFound)
   create(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -51,6 +62,7 @@ export class KlVoicesController {
   @ClientRoute({ capability: 'voices', selection: 'none' })
   @ApiOperation({ summary: 'Query one custom voice task from the gateway’s record' })
   @ApiOkResponse({ type: KlVoiceTaskResponse })
+  @KlErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('voices', 'kl'))
   get(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -72,6 +84,7 @@ export class KlVoicesController {
     description: 'Repeat for several IDs; at most 100',
   })
   @ApiOkResponse({ type: KlVoiceListResponse })
+  @KlErrorResponses(KL_ERROR_CAUSES.listQuery, noModelEnabled('voices', 'kl'))
   list(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -88,6 +101,7 @@ export class KlVoicesController {
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })
   @ApiOkResponse({ type: KlPresetsResponse })
+  @KlErrorResponses(KL_ERROR_CAUSES.listQuery, noModelEnabled('voices', 'kl'), ERROR_CAUSES.unavailable)
   presets(
     @Ctx() ctx: RequestContext,
     @RulesQuery(parseKlPresetsQuery) query: { page: number; pageSize: number },
@@ -101,6 +115,12 @@ export class KlVoicesController {
   @ApiOperation({ summary: 'Delete one of the account’s custom voices' })
   @ApiBody({ type: KlDeleteVoiceDto })
   @ApiOkResponse({ type: KlVoiceDeletedResponse })
+  @KlErrorResponses(
+    ERROR_CAUSES.invalidJson,
+    ...modelErrors(KL_DEFAULT_MODEL, 'model_name'),
+    KL_ERROR_CAUSES.voiceNotFound,
+    ERROR_CAUSES.tooLarge,
+  )
   delete(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,

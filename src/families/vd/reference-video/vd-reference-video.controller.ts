@@ -14,9 +14,17 @@ import { validateVdCreateRequest } from './vd-create.rules';
 import { VD_REFERENCE_VIDEO } from './vd-reference-video.kind';
 import { VdCreationsResponse } from './vd-task.responses';
 import { Ctx } from '../../../platform/http/ctx.decorator';
+import {
+  CLIENT_ROUTE_ERRORS,
+  ERROR_CAUSES,
+  noModelEnabled,
+  taskCreateErrors,
+} from '../../../platform/http/openapi/error-responses';
+import { VdErrorResponses } from '../vd.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
 
 @ApiTags('family C: reference-to-video')
+@VdErrorResponses(...CLIENT_ROUTE_ERRORS)
 @ApiExtraModels(VdSubjectModeRequestDto, VdNonSubjectModeRequestDto)
 @Controller('vd/ent/v2')
 export class VdReferenceVideoController {
@@ -35,6 +43,7 @@ export class VdReferenceVideoController {
     },
   })
   @ApiOkResponse({ type: VdTaskCreationResponseDto })
+  @VdErrorResponses(...taskCreateErrors('vdq3', 'model'))
   create(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
@@ -48,6 +57,7 @@ export class VdReferenceVideoController {
   @ClientRoute({ capability: 'reference2video', selection: 'none' })
   @ApiOperation({ summary: 'Query a family C task and its creations from the gateway’s record' })
   @ApiOkResponse({ type: VdCreationsResponse })
+  @VdErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('reference2video', 'vd'))
   creations(
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,

@@ -1,0 +1,53 @@
+import { GatewayError } from '../platform/errors';
+import { ApiErrorResponses, ERROR_CAUSES, ErrorCause } from '../platform/http/openapi/error-responses';
+
+/** The admin API's documented error answers: the gateway error object alone. */
+export const AdminErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
+  ApiErrorResponses(null, causes);
+
+const notFound = (what: string): ErrorCause => ({
+  name: 'not_found',
+  error: GatewayError.notFound(what),
+  when: `No such ${what.toLowerCase()}.`,
+});
+
+/** The failures of the admin routes. */
+export const ADMIN_ERROR_CAUSES = {
+  invalidBody: {
+    name: 'invalid_request',
+    error: GatewayError.invalid("Unknown field 'nmae'.", 'nmae'),
+    when: 'The body is not JSON or breaks a rule of the route (`param` names the field).',
+  },
+  invalidQuery: {
+    name: 'invalid_query',
+    error: GatewayError.invalid('cursor is not one this API returned.', 'cursor'),
+    when: 'A query parameter breaks a rule of the route (`param` names it).',
+  },
+  invalidPeriod: {
+    name: 'invalid_query',
+    error: GatewayError.invalid('to must not be earlier than from.', 'to'),
+    when: 'A query parameter breaks a rule of the route (`param` names it).',
+  },
+  accountNotFound: notFound('Account'),
+  keyNotFound: notFound('API key'),
+  taskNotFound: notFound('Task'),
+  channelNotFound: notFound('Channel'),
+} satisfies Record<string, ErrorCause>;
+
+/** What every admin route can answer: the token, the failed-authentication throttle, faults. */
+export const ADMIN_ROUTE_ERRORS: readonly ErrorCause[] = [
+  {
+    name: 'invalid_api_key',
+    error: GatewayError.unauthorized('Missing or invalid admin token.'),
+    when: 'No admin token, or a wrong one.',
+  },
+  {
+    name: 'rate_limit_exceeded',
+    error: GatewayError.rateLimited('Too many failed admin authentications; retry later.', 60),
+    when: 'This address failed to authenticate too often; `Retry-After` says when to retry.',
+  },
+  ERROR_CAUSES.internal,
+];
+
+/** A route with a JSON body. */
+export const ADMIN_BODY_ERRORS: readonly ErrorCause[] = [ADMIN_ERROR_CAUSES.invalidBody, ERROR_CAUSES.tooLarge];
