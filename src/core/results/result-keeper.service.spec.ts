@@ -10,7 +10,7 @@ import { FsObjectStore } from '../../platform/storage/fs-object-store';
 import { ManualClock } from '../../platform/time/clock';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
-import { ResultKeeper } from './result-keeper.service';
+import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
 import { ResultMetrics } from './result-metrics';
 
 /** What the keeper asks of its repository: the outcome of each attempt, recorded under the lease. */
@@ -76,6 +76,7 @@ describe('ResultKeeper.keep', () => {
     up = await upstream({
       '/ok': { status: 200, type: 'video/mp4; charset=binary', body: video },
       '/chunked': { status: 200, type: 'video/mp4', body: Buffer.alloc(5000, 1), noLength: true },
+      '/large': { status: 200, type: 'video/mp4', body: Buffer.alloc(SMALL_RESULT_BYTES + 1, 2) },
       '/html': { status: 200, type: 'text/html', body: Buffer.from('<html>') },
       '/expired': { status: 403, type: 'application/xml' },
       '/down': { status: 503 },
@@ -97,6 +98,24 @@ describe('ResultKeeper.keep', () => {
       }),
     ]);
     expect(readFileSync(join(dir, 'task_1/v0'))).toEqual(video);
+  });
+
+  it('reads a file that declares a small size whole, and streams a larger or undeclared one', async () => {
+    const { dir, files, keeper } = setup();
+    const store = (keeper as unknown as { store: FsObjectStore }).store;
+    const put = jest.spyOn(store, 'put');
+    const putBytes = jest.spyOn(store, 'putBytes');
+    await keeper.keep(file(`${up.origin}/ok`), 'w1');
+    expect([putBytes.mock.calls.length, put.mock.calls.length]).toEqual([1, 0]);
+    await keeper.keep(file(`${up.origin}/large`), 'w1');
+    await keeper.keep(file(`${up.origin}/chunked`), 'w1');
+    expect([putBytes.mock.calls.length, put.mock.calls.length]).toEqual([1, 2]);
+    expect(files.settled.map((s) => [s.status, s.sizeBytes])).toEqual([
+      ['stored', video.length],
+      ['stored', SMALL_RESULT_BYTES + 1],
+      ['stored', 5000],
+    ]);
+    expect(readFileSync(join(dir, 'task_1/v0')).length).toBe(5000);
   });
 
   it('retries a failed download with growing, jittered delays, and gives up after the last attempt', async () => {

@@ -16,6 +16,13 @@ const DAY_MS = 86_400_000;
 const READINESS_CACHE_MS = 5000;
 /** What a result file may be: a video, its cover image, or audio. */
 const MEDIA_TYPE = /^(video|image|audio)\//i;
+/**
+ * A file whose declared size is at most this is read whole and written in one call: streaming a
+ * small file (web stream to Node stream, the size cap, a write stream, a stat) cost more than its
+ * download, and took the mix benchmark's p99 over its target (docs/benchmarks.md). At most
+ * RESULT_DOWNLOAD_CONCURRENCY of them are in memory at once.
+ */
+export const SMALL_RESULT_BYTES = 1024 * 1024;
 /** The upstream says its copy is gone for good (expired link): no retry can bring it back. */
 const GONE_STATUSES = new Set([401, 403, 404, 410]);
 
@@ -138,7 +145,7 @@ export class ResultKeeper {
     );
   }
 
-  /** Streams the upstream's copy into the store; never holds the file in memory. */
+  /** Copies the upstream's file into the store: streamed, or read whole when it declares a small size. */
   private async download(file: ResultFileEntity, key: string): Promise<{ size: number; contentType: string }> {
     const res = await fetch(file.upstreamUrl, {
       signal: AbortSignal.timeout(this.config.RESULT_DOWNLOAD_TIMEOUT_MS),
@@ -156,6 +163,12 @@ export class ResultKeeper {
       const expected = Number.isFinite(declared) ? declared : 0;
       await this.reserve(expected);
       try {
+        if (Number.isFinite(declared) && declared <= SMALL_RESULT_BYTES) {
+          const bytes = Buffer.from(await res.arrayBuffer());
+          // The declared size is the upstream's word: the cap holds on what arrived.
+          if (bytes.length > max) throw new NotKept('too_large', `the file is above RESULT_MAX_BYTES (${max})`);
+          return { size: await this.store.putBytes(key, bytes, contentType), contentType };
+        }
         const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
         // The store's write sees the cap's error (and the source's) as its own and fails with it.
         const limited = pipeline(body, capped(max), () => undefined);

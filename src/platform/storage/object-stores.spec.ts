@@ -49,6 +49,27 @@ describe('FsObjectStore', () => {
     expect(readdirSync(join(dir, 'task_1'))).toEqual(['v0']);
     expect(() => store.localPath('../escape')).toThrow(/outside/);
   });
+
+  it('writes a small file from memory in one call, whole or not at all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const store = new FsObjectStore(dir);
+    const bytes = Buffer.from('a small cover image');
+    expect(await store.putBytes('task_2/c0', bytes, 'image/png')).toBe(bytes.length);
+    expect(readdirSync(join(dir, 'task_2'))).toEqual(['c0']);
+    expect(await readAll((await store.read('task_2/c0'))!.body)).toEqual(bytes);
+    // The directory is taken by a file of that name: the write fails and leaves no partial file.
+    await store.putBytes('task_3', Buffer.from('x'), 'image/png');
+    await expect(store.putBytes('task_3/c0', bytes, 'image/png')).rejects.toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['task_2', 'task_3']);
+  });
+
+  it('creates missing parents: a store directory not made yet, a key more than one level deep', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'fs-store-')), 'not-yet');
+    const store = new FsObjectStore(dir);
+    expect(await store.putBytes('task_4/v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
+    expect(await store.put('a/b/v0', pattern(10), 'video/mp4')).toBe(10);
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['v0']);
+  });
 });
 
 describe('S3ObjectStore against an S3-compatible server (s3rver)', () => {
@@ -76,6 +97,10 @@ describe('S3ObjectStore against an S3-compatible server (s3rver)', () => {
       const whole = await store.read('task_1/v0');
       expect((await readAll(whole!.body)).length).toBe(size);
       expect(await store.presignedUrl('task_1/v0', 60)).toMatch(/X-Amz-Signature=/);
+      const small = Buffer.from('a small cover image');
+      expect(await store.putBytes('task_1/c0', small, 'image/png')).toBe(small.length);
+      expect(await store.head('task_1/c0')).toMatchObject({ size: small.length, contentType: 'image/png' });
+      expect(await readAll((await store.read('task_1/c0'))!.body)).toEqual(small);
       await store.delete('task_1/v0');
       expect(await store.head('task_1/v0')).toBeNull();
       expect(await store.read('task_1/v0')).toBeNull();

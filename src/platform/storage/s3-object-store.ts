@@ -4,6 +4,7 @@ import {
   HeadObjectCommand,
   NoSuchKey,
   NotFound,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -62,6 +63,13 @@ export class S3ObjectStore {
     });
     await upload.done();
     return size;
+  }
+
+  async putBytes(key: string, bytes: Buffer, contentType: string): Promise<number> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: bytes, ContentType: contentType }),
+    );
+    return bytes.length;
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
