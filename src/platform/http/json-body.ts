@@ -93,7 +93,7 @@ const EMPTY = 'entity.empty';
 
 /**
  * Hand-written because: body-parser (raw-body, type-is, iconv, an async scope per body) costs a
- * create 1.5% of its CPU on the usual body (see docs/hand-written.md). Reads a body of known length
+ * create 5-8% more CPU on the usual body (see docs/hand-written.md). Reads a body of known length
  * as UTF-8 JSON into `req.body` as body-parser would (BOM dropped, any JSON value) and calls `done`
  * with body-parser's error shape on failure. An empty body reads as `{}`, as there.
  */
