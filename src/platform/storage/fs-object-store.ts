@@ -30,28 +30,28 @@ export class FsObjectStore {
   }
 
   async put(key: string, body: Readable, _contentType: string): Promise<number> {
-    const path = this.localPath(key);
-    await makeDirectory(dirname(path));
-    const part = `${path}.${randomBytes(6).toString('hex')}.part`;
-    try {
+    return this.writeWhole(key, async (part) => {
       await pipeline(body, createWriteStream(part, { flags: 'w' }));
-      const { size } = await fs.stat(part);
-      await rename(part, path);
-      return size;
-    } catch (error) {
-      await fs.rm(part, { force: true });
-      throw error;
-    }
+      return (await fs.stat(part)).size;
+    });
   }
 
   async putBytes(key: string, bytes: Buffer, _contentType: string): Promise<number> {
+    return this.writeWhole(key, async (part) => {
+      await writeFile(part, bytes);
+      return bytes.length;
+    });
+  }
+
+  /** Writes `key` through a temporary file renamed once `write` has filled it; a failed write leaves nothing. */
+  private async writeWhole(key: string, write: (part: string) => Promise<number>): Promise<number> {
     const path = this.localPath(key);
     await makeDirectory(dirname(path));
     const part = `${path}.${randomBytes(6).toString('hex')}.part`;
     try {
-      await writeFile(part, bytes);
+      const size = await write(part);
       await rename(part, path);
-      return bytes.length;
+      return size;
     } catch (error) {
       await fs.rm(part, { force: true });
       throw error;
