@@ -1,3 +1,4 @@
+import { resultStorageKey } from '../../src/core/results/result-slots';
 import { startSimulator } from '../../src/simulator/simulator';
 import { TestAccount } from '../support/gateway-harness';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult, resultPath } from '../support/results';
@@ -58,7 +59,7 @@ describe.each([['proxy'], ['redirect']])('kept results in an S3-compatible store
     }, 8000);
     // The object is in the bucket, under the gateway's own names.
     // (s3rver answers anonymous reads; a real bucket would not.)
-    const object = await fetch(`${s3.endpoint}/${s3.bucket}/${id}/v0`);
+    const object = await fetch(`${s3.endpoint}/${s3.bucket}/${resultStorageKey(id, 'v0')}`);
     expect(object.status).toBe(200);
     expect(Buffer.compare(Buffer.from(await object.arrayBuffer()), SAMPLE_MP4)).toBe(0);
     await new Promise((r) => setTimeout(r, SIM_TTL_MS + 200));
@@ -77,7 +78,7 @@ describe.each([['proxy'], ['redirect']])('kept results in an S3-compatible store
     } else {
       const redirect = await gw.http().get(resultPath(url)).expect(302);
       const location = redirect.headers.location as string;
-      expect(location.startsWith(`${s3.endpoint}/${s3.bucket}/${id}/v0?`)).toBe(true);
+      expect(location.startsWith(`${s3.endpoint}/${s3.bucket}/${resultStorageKey(id, 'v0')}?`)).toBe(true);
       expect(location).toMatch(/X-Amz-Expires=60/);
       const fetched = await fetch(location);
       expect(fetched.status).toBe(200);

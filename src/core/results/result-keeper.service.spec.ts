@@ -85,20 +85,20 @@ describe('ResultKeeper.keep', () => {
   });
   afterAll(() => up.close());
 
-  it('stores the file under the task and slot, with its size, type and retention', async () => {
+  it("stores the file under a directory named by the task ID's last two characters, with its size, type and retention", async () => {
     const { dir, files, keeper } = setup({ RESULT_RETENTION_DAYS: '30' });
     await keeper.keep(file(`${up.origin}/ok`), 'w1');
     expect(files.settled).toEqual([
       expect.objectContaining({
         status: 'stored',
-        storageKey: 'task_1/v0',
+        storageKey: '_1/task_1.v0',
         sizeBytes: video.length,
         contentType: 'video/mp4',
         nextAttemptAt: null,
         expiresAt: Date.parse('2026-01-31T00:00:00Z'),
       }),
     ]);
-    expect(readFileSync(join(dir, 'task_1/v0'))).toEqual(video);
+    expect(readFileSync(join(dir, '_1/task_1.v0'))).toEqual(video);
   });
 
   it('reads a file that declares a small size whole, and streams a larger or undeclared one', async () => {
@@ -115,7 +115,7 @@ describe('ResultKeeper.keep', () => {
       ['stored', SMALL_RESULT_BYTES + 1],
       ['stored', 5000],
     ]);
-    expect(readFileSync(join(dir, 'task_1/v0')).length).toBe(5000);
+    expect(readFileSync(join(dir, '_1/task_1.v0')).length).toBe(5000);
   });
 
   it('retries a failed download with growing, jittered delays, and gives up after the last attempt', async () => {
@@ -144,7 +144,7 @@ describe('ResultKeeper.keep', () => {
       ['failed', null],
     ]);
     expect(files.settled[1].lastError).toMatch(/RESULT_MAX_BYTES/);
-    expect(existsSync(join(dir, 'task_1/v0'))).toBe(false);
+    expect(existsSync(join(dir, '_1/task_1.v0'))).toBe(false);
   });
 
   it('keeps nothing new once the store is full', async () => {

@@ -9,7 +9,7 @@ import { ObjectStore } from './object-store';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { NotKeptReason, ResultMetrics } from './result-metrics';
-import { resultFileId, resultSlots } from './result-slots';
+import { resultFileId, resultSlots, resultStorageKey } from './result-slots';
 
 const DAY_MS = 86_400_000;
 /** `/readyz` recounts the store at most this often. */
@@ -90,7 +90,7 @@ export class ResultKeeper {
 
   /** One attempt for a leased file (its `attempts` already counts this one); records the outcome under the lease. */
   async keep(file: ResultFileEntity, owner: string): Promise<void> {
-    const key = `${file.taskId}/${file.slot}`;
+    const key = resultStorageKey(file.taskId, file.slot);
     try {
       const { size, contentType } = await this.download(file, key);
       const now = this.clock.nowMs();

@@ -1,4 +1,5 @@
-import { isSlot, resultSlots, upstreamUrlOf } from './result-slots';
+import { newId } from '../../platform/ids/ids';
+import { isSlot, resultSlots, resultStorageKey, upstreamUrlOf } from './result-slots';
 
 describe('result slots', () => {
   const task = {
@@ -27,5 +28,14 @@ describe('result slots', () => {
   it('recognises slot names only', () => {
     for (const slot of ['v0', 'v12w', 'v3c', 'a0']) expect(isSlot(slot)).toBe(true);
     for (const slot of ['', 'v', 'x0', 'v0x', '../v0', 'a0w']) expect(isSlot(slot)).toBe(false);
+  });
+
+  it('stores files under one of at most 1,024 directories, named by the end of the task ID', () => {
+    expect(resultStorageKey('task_01jq0000000000000000000xy7', 'v0c')).toBe('y7/task_01jq0000000000000000000xy7.v0c');
+    const directories = new Set(
+      Array.from({ length: 20_000 }, () => resultStorageKey(newId('task'), 'v0').split('/')[0]),
+    );
+    expect(directories.size).toBeGreaterThan(1000);
+    expect(directories.size).toBeLessThanOrEqual(1024);
   });
 });

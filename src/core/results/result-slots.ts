@@ -39,6 +39,16 @@ export function resultFileId(taskId: string, slot: string): string {
   return `${taskId}.${slot}`;
 }
 
+/**
+ * Where a kept file is stored: `<last two characters of the task ID>/<task ID>.<slot>`. The task
+ * ID ends in random characters, so files spread evenly over at most 1,024 directories, which the
+ * fs store makes once each rather than once per task (and which outlive the files they held).
+ * Each file's key is recorded with it, so files kept under another layout stay readable.
+ */
+export function resultStorageKey(taskId: string, slot: string): string {
+  return `${taskId.slice(-2)}/${resultFileId(taskId, slot)}`;
+}
+
 const SLOT = /^(?:v\d{1,3}[wc]?|a\d{1,3})$/;
 
 export function isSlot(value: string): boolean {

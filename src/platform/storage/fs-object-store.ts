@@ -16,6 +16,9 @@ const mkdir = promisify(callbackFs.mkdir);
 const writeFile = promisify(callbackFs.writeFile);
 const rename = promisify(callbackFs.rename);
 
+/** How many directories a store remembers having made before it forgets them all and starts again. */
+const REMEMBERED_DIRECTORIES = 4096;
+
 /**
  * Kept files on the local disk, under one directory: written to a temporary name and renamed
  * once complete, so a file is either whole or absent (a crash leaves only a `.part` to overwrite).
@@ -24,6 +27,11 @@ const rename = promisify(callbackFs.rename);
 export class FsObjectStore {
   readonly kind = 'fs' as const;
   private readonly root: string;
+  /** Directories made (or found) by this store: a write into one of them needs no mkdir. */
+  private readonly directories = new Set<string>();
+  /** Temporary names: this store's random prefix (instances may share the disk), then a counter. */
+  private readonly partPrefix = randomBytes(6).toString('hex');
+  private parts = 0;
 
   constructor(directory: string) {
     this.root = resolve(directory);
@@ -46,13 +54,20 @@ export class FsObjectStore {
   /** Writes `key` through a temporary file renamed once `write` has filled it; a failed write leaves nothing. */
   private async writeWhole(key: string, write: (part: string) => Promise<number>): Promise<number> {
     const path = this.localPath(key);
-    await makeDirectory(dirname(path));
-    const part = `${path}.${randomBytes(6).toString('hex')}.part`;
+    const directory = dirname(path);
+    if (!this.directories.has(directory)) {
+      await makeDirectory(directory);
+      if (this.directories.size >= REMEMBERED_DIRECTORIES) this.directories.clear();
+      this.directories.add(directory);
+    }
+    const part = `${path}.${this.partPrefix}${(this.parts++).toString(36)}.part`;
     try {
       const size = await write(part);
       await rename(part, path);
       return size;
     } catch (error) {
+      // The directory was removed from under the store: the next attempt makes it again.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') this.directories.delete(directory);
       await fs.rm(part, { force: true });
       throw error;
     }
@@ -101,7 +116,7 @@ export class FsObjectStore {
 
 /**
  * Creates a file's directory. A key's directory is one level under the store's root, so a plain
- * mkdir almost always does; the recursive form, which costs more, only runs when a parent is missing.
+ * mkdir almost always does; the recursive form only runs when a parent is missing.
  */
 async function makeDirectory(directory: string): Promise<void> {
   try {

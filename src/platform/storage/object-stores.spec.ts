@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from 'fs';
+import { mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { Readable } from 'stream';
@@ -69,6 +69,16 @@ describe('FsObjectStore', () => {
     expect(await store.putBytes('task_4/v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
     expect(await store.put('a/b/v0', pattern(10), 'video/mp4')).toBe(10);
     expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['v0']);
+  });
+
+  it('makes a directory once: one removed from under the store fails one write, then is made again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const store = new FsObjectStore(dir);
+    expect(await store.putBytes('ab/task_ab.v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
+    rmSync(join(dir, 'ab'), { recursive: true });
+    await expect(store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).rejects.toThrow(/ENOENT/);
+    expect(await store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).toBe(3);
+    expect(readdirSync(join(dir, 'ab'))).toEqual(['task_ab.v1']);
   });
 });
 
