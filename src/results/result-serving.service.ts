@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import send from 'send';
-import { Readable } from 'stream';
 import { pipeline } from 'stream/promises';
-import type { ReadableStream as WebReadableStream } from 'stream/web';
 import { ObjectStore } from '../core/results/object-store';
+import { OpenDownload, ResultDownloads } from '../core/results/result-download';
 import { ResultFileEntity } from '../core/results/result-file.entity';
 import { ResultFilesRepository } from '../core/results/result-files.repository';
 import { ResultLinks } from '../core/results/result-links';
@@ -34,6 +33,7 @@ export class ResultServing {
     private readonly files: ResultFilesRepository,
     private readonly tasks: TasksRepository,
     private readonly store: ObjectStore,
+    private readonly downloads: ResultDownloads,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
@@ -117,36 +117,28 @@ export class ResultServing {
 
   /** Streams the upstream's copy through, with the client's Range; never buffers the file. */
   private async passThrough(url: string, req: Request, res: Response): Promise<void> {
-    let upstream: globalThis.Response;
+    let upstream: OpenDownload;
     try {
-      upstream = await fetch(url, {
+      upstream = await this.downloads.open(url, this.config.UPSTREAM_TIMEOUT_MS, {
         method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-        headers: req.headers.range ? { range: req.headers.range } : {},
-        redirect: 'follow',
-        signal: AbortSignal.timeout(this.config.UPSTREAM_TIMEOUT_MS),
+        range: req.headers.range,
       });
     } catch {
       throw GatewayError.unavailable('The result file could not be fetched from the upstream.');
     }
-    if (UPSTREAM_GONE.has(upstream.status)) {
-      await upstream.body?.cancel().catch(() => undefined);
-      throw new GatewayError(410, 'not_found', 'The result file has expired at the upstream and no copy was kept.');
+    try {
+      if (UPSTREAM_GONE.has(upstream.status))
+        throw new GatewayError(410, 'not_found', 'The result file has expired at the upstream and no copy was kept.');
+      if (upstream.status >= 500) throw GatewayError.unavailable('The upstream could not serve the result file.');
+      res.status(upstream.status);
+      for (const name of PASSED_HEADERS) {
+        const value = upstream.headers[name];
+        if (value !== undefined) res.setHeader(name, value);
+      }
+      if (req.method === 'HEAD') res.end();
+      else await pipeline(upstream.body, res).catch(() => undefined);
+    } finally {
+      upstream.close();
     }
-    if (upstream.status >= 500) {
-      await upstream.body?.cancel().catch(() => undefined);
-      throw GatewayError.unavailable('The upstream could not serve the result file.');
-    }
-    res.status(upstream.status);
-    for (const name of PASSED_HEADERS) {
-      const value = upstream.headers.get(name);
-      if (value !== null) res.setHeader(name, value);
-    }
-    if (!upstream.body || req.method === 'HEAD') {
-      await upstream.body?.cancel().catch(() => undefined);
-      res.end();
-      return;
-    }
-    const body = Readable.fromWeb(upstream.body as unknown as WebReadableStream<Uint8Array>);
-    await pipeline(body, res).catch(() => undefined);
   }
 }

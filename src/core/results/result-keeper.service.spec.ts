@@ -8,6 +8,7 @@ import { loadConfig } from '../../platform/config/app-config';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { FsObjectStore } from '../../platform/storage/fs-object-store';
 import { ManualClock } from '../../platform/time/clock';
+import { ResultDownloads } from './result-download';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
@@ -47,6 +48,10 @@ function upstream(routes: Record<string, { status: number; type?: string; body?:
   );
 }
 
+/** Every keeper's download client, closed once the tests are done. */
+const opened: ResultDownloads[] = [];
+afterAll(() => opened.forEach((downloads) => downloads.onModuleDestroy()));
+
 function setup(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'keeper-'));
   const config = loadConfig({ RESULT_STORE_DIR: dir, RESULT_RETRY_BASE_MS: '1000', ...env });
@@ -54,7 +59,9 @@ function setup(env: Record<string, string> = {}) {
   const repo = files as unknown as ResultFilesRepository;
   const metrics = new ResultMetrics(new MetricsService(), repo);
   const store = new FsObjectStore(dir);
-  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config);
+  const downloads = new ResultDownloads();
+  opened.push(downloads);
+  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config, downloads);
   return { dir, files, keeper, metrics, store };
 }
 

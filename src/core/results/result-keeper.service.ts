@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Readable, Transform, pipeline } from 'stream';
-import type { ReadableStream as WebReadableStream } from 'stream/web';
+import { Transform, pipeline } from 'stream';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
 import { Clock } from '../../platform/time/clock';
 import type { TaskEntity } from '../tasks/entities/task.entity';
 import { ObjectStore } from './object-store';
+import { ResultDownloads, readWhole } from './result-download';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { NotKeptReason, ResultMetrics } from './result-metrics';
@@ -53,6 +53,7 @@ export class ResultKeeper {
     private readonly metrics: ResultMetrics,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly downloads: ResultDownloads,
   ) {}
 
   get enabled(): boolean {
@@ -147,38 +148,34 @@ export class ResultKeeper {
 
   /** Copies the upstream's file into the store: streamed, or read whole when it declares a small size. */
   private async download(file: ResultFileEntity, key: string): Promise<{ size: number; contentType: string }> {
-    const res = await fetch(file.upstreamUrl, {
-      signal: AbortSignal.timeout(this.config.RESULT_DOWNLOAD_TIMEOUT_MS),
-      redirect: 'follow',
-    });
+    const res = await this.downloads.open(file.upstreamUrl, this.config.RESULT_DOWNLOAD_TIMEOUT_MS);
+    // A refused answer's body is never read: `close` drops its connection.
     try {
       if (GONE_STATUSES.has(res.status)) throw new NotKept('upstream_gone', `upstream answered HTTP ${res.status}`);
-      if (!res.ok || !res.body) throw new Error(`upstream answered HTTP ${res.status}`);
-      const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+      if (res.status < 200 || res.status > 299) throw new Error(`upstream answered HTTP ${res.status}`);
+      const contentType = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (!MEDIA_TYPE.test(contentType))
         throw new NotKept('content_type', `not a video, image or audio file (${contentType || 'no Content-Type'})`);
-      const declared = Number(res.headers.get('content-length') ?? NaN);
+      const declared = Number(res.headers['content-length'] ?? NaN);
       const max = this.config.RESULT_MAX_BYTES;
       if (declared > max) throw new NotKept('too_large', `${declared} bytes is above RESULT_MAX_BYTES (${max})`);
       const expected = Number.isFinite(declared) ? declared : 0;
       await this.reserve(expected);
       try {
         if (Number.isFinite(declared) && declared <= SMALL_RESULT_BYTES) {
-          const bytes = Buffer.from(await res.arrayBuffer());
           // No more than the declared size arrives (the HTTP client holds the body to its Content-Length).
+          const bytes = await readWhole(res.body);
           return { size: await this.store.putBytes(key, bytes, contentType), contentType };
         }
-        const body = Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>);
         // The store's write sees the cap's error (and the source's) as its own and fails with it.
-        const limited = pipeline(body, capped(max), () => undefined);
+        const limited = pipeline(res.body, capped(max), () => undefined);
         const size = await this.store.put(key, limited, contentType);
         return { size, contentType };
       } finally {
         this.reserved -= expected;
       }
     } finally {
-      // A refused answer's body is never read: release the connection.
-      if (!res.bodyUsed) await res.body?.cancel().catch(() => undefined);
+      res.close();
     }
   }
 
