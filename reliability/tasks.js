@@ -1,5 +1,8 @@
 'use strict';
-/** The task kinds the load phases create (one per family protocol), how to read them back, and the leak scanner. */
+/**
+ * The task kinds the load phases create (one per family protocol, and the OpenAI-shaped route), how
+ * to read them back, and the leak scanner.
+ */
 
 const KINDS = {
   'ax-new': {
@@ -56,6 +59,21 @@ const KINDS = {
     query: (id) => `/kl/v1/general/custom-voices/${id}`,
     statusOf: (json) => json && json.data && json.data.task_status,
     terminal: ['succeed', 'failed'],
+  },
+  // The OpenAI-shaped surface over family C: its own create route, read back as a video object.
+  oa: {
+    path: '/v1/videos',
+    body: (tag) => ({
+      model: 'vdq3',
+      prompt: `A cat plays in a sunny garden ${tag}`,
+      size: '1280x720',
+      seconds: '5',
+      input_reference: { image_url: 'https://example.com/cat.png' },
+    }),
+    idOf: (json) => json && json.object === 'video' && json.id,
+    query: (id) => `/v1/videos/${id}`,
+    statusOf: (json) => json && json.status,
+    terminal: ['completed', 'failed'],
   },
 };
 const KIND_NAMES = Object.keys(KINDS);
