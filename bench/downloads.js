@@ -1,7 +1,8 @@
 'use strict';
 /**
  * What downloading one small result file costs in CPU, by HTTP client: the keeper's
- * (`ResultDownloads`: follow-redirects over Node's http client, one timer for the time limit),
+ * (`FileDownloads`: follow-redirects over Node's http client on the upstream agents, one timer for
+ * the time limit),
  * `fetch` (undici), axios (the upstream calls' client), and Node's bare `http.get` (no redirects, no
  * time limit: the floor). A local server answers a 2,236-byte video (the simulator's sample) with
  * keep-alive; 4 downloads at a time; process CPU per download (the server's share included, the
@@ -13,14 +14,18 @@ const http = require('node:http');
 const axios = require('axios');
 const lib = require('./lib');
 
-const { ResultDownloads, readWhole } = lib.requireDist('core/results/result-download.js');
+const { readWhole } = lib.requireDist('core/results/result-download.js');
+const { FileDownloads } = lib.requireDist('upstream/http/file-downloads.js');
+const { UpstreamAgents } = lib.requireDist('upstream/http/upstream-agents.js');
+const { resolveHttpOptions } = lib.requireDist('upstream/http/upstream-http-options.js');
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--downloads');
 const DOWNLOADS = Number(at >= 0 ? argv[at + 1] : 4000);
 const TIMEOUT_MS = 30_000;
 const body = Buffer.alloc(2236, 7);
 const agent = new http.Agent({ keepAlive: true });
-const keeper = new ResultDownloads();
+const upstreamAgents = new UpstreamAgents(resolveHttpOptions({}));
+const keeper = new FileDownloads(upstreamAgents);
 const viaAxios = axios.create({ httpAgent: agent, maxRedirects: 5, responseType: 'arraybuffer', timeout: TIMEOUT_MS });
 
 const collect = (res) =>
@@ -32,7 +37,7 @@ const collect = (res) =>
   });
 
 const WAYS = {
-  'ResultDownloads (follow-redirects, a timer)': async (url) => {
+  'FileDownloads (follow-redirects, a timer)': async (url) => {
     const answer = await keeper.open(url, TIMEOUT_MS);
     try {
       return (await readWhole(answer.body)).length;
@@ -82,7 +87,7 @@ server.listen(0, '127.0.0.1', async () => {
     console.log(
       `| ${name} | ${median(xs).toFixed(0)} (${xs.map((x) => x.toFixed(0)).join(', ')}) | ${(median(xs) / base).toFixed(2)} |`,
     );
-  keeper.onModuleDestroy();
+  upstreamAgents.destroy();
   agent.destroy();
   server.close();
 });

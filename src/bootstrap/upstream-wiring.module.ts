@@ -1,8 +1,10 @@
 import { DynamicModule, Global, Injectable, Module } from '@nestjs/common';
 import { FamilyId } from '../core/models/model-catalogue';
+import { DownloadRequest, OpenDownload, ResultDownloads } from '../core/results/result-download';
 import { CreateOutcome, UpstreamDirectory } from '../core/tasks/upstream-directory';
 import { AppConfig } from '../platform/config/app-config';
 import { ChannelRegistry } from '../upstream/channels/channel-registry';
+import { FileDownloads } from '../upstream/http/file-downloads';
 import { httpOptionsFromConfig } from '../upstream/http/upstream-http-options';
 import { UpstreamClients } from '../upstream/upstream-clients';
 import { UpstreamModule } from '../upstream/upstream.module';
@@ -44,7 +46,19 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
   }
 }
 
-/** Connects the core's UpstreamDirectory port to the configured upstream channels and clients. */
+/** The keeper's downloads through the upstream floor's HTTP client and agents. */
+@Injectable()
+export class UpstreamResultDownloads extends ResultDownloads {
+  constructor(private readonly files: FileDownloads) {
+    super();
+  }
+
+  open(url: string, timeoutMs: number, ask?: DownloadRequest): Promise<OpenDownload> {
+    return this.files.open(url, timeoutMs, ask);
+  }
+}
+
+/** Connects the core's UpstreamDirectory and ResultDownloads ports to the configured upstream channels and clients. */
 @Global()
 @Module({})
 export class UpstreamWiringModule {
@@ -53,8 +67,11 @@ export class UpstreamWiringModule {
     return {
       module: UpstreamWiringModule,
       imports: [upstream],
-      providers: [{ provide: UpstreamDirectory, useClass: RegistryUpstreamDirectory }],
-      exports: [UpstreamDirectory, upstream],
+      providers: [
+        { provide: UpstreamDirectory, useClass: RegistryUpstreamDirectory },
+        { provide: ResultDownloads, useClass: UpstreamResultDownloads },
+      ],
+      exports: [UpstreamDirectory, ResultDownloads, upstream],
     };
   }
 }

@@ -3,6 +3,7 @@ import { DynamicModule, InjectionToken, Module, ModuleMetadata, Provider } from 
 import { ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channels/channel-registry';
 import { loadChannels } from './channels/load-channels';
 import { UPSTREAM_CHANNELS } from './channels/upstream-channels.token';
+import { FileDownloads } from './http/file-downloads';
 import { UpstreamAgents } from './http/upstream-agents';
 import { UpstreamBreakers } from './http/upstream-breakers';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions, resolveHttpOptions } from './http/upstream-http-options';
@@ -31,7 +32,14 @@ export interface UpstreamModuleOptions {
   imports?: ModuleMetadata['imports'];
 }
 
-const EXPORTED = [UpstreamClients, ChannelRegistry, UpstreamBreakers, UPSTREAM_CHANNELS, UPSTREAM_HTTP_OPTIONS];
+const EXPORTED = [
+  UpstreamClients,
+  ChannelRegistry,
+  UpstreamBreakers,
+  FileDownloads,
+  UPSTREAM_CHANNELS,
+  UPSTREAM_HTTP_OPTIONS,
+];
 
 /**
  * The upstream clients, channel registry and facade. Import `UpstreamModule.forRoot()` (channels
@@ -54,6 +62,7 @@ export class UpstreamModule {
         UpstreamAgents,
         UpstreamBreakers,
         UpstreamTransport,
+        FileDownloads,
         ...vendors.flatMap((vendor) => vendor.providers ?? []),
         ...clientClasses,
         {

@@ -4,11 +4,13 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { UpstreamResultDownloads } from '../../bootstrap/upstream-wiring.module';
 import { loadConfig } from '../../platform/config/app-config';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { FsObjectStore } from '../../platform/storage/fs-object-store';
 import { ManualClock } from '../../platform/time/clock';
-import { ResultDownloads } from './result-download';
+import { FileDownloads } from '../../upstream/http/file-downloads';
+import { createTestUpstream } from '../../upstream/testing/test-upstream';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
@@ -48,9 +50,10 @@ function upstream(routes: Record<string, { status: number; type?: string; body?:
   );
 }
 
-/** Every keeper's download client, closed once the tests are done. */
-const opened: ResultDownloads[] = [];
-afterAll(() => opened.forEach((downloads) => downloads.onModuleDestroy()));
+/** The downloads every keeper here makes, on the upstream floor's agents (closed once the tests are done). */
+const upstreamFloor = createTestUpstream();
+const downloads = new UpstreamResultDownloads(new FileDownloads(upstreamFloor.agents));
+afterAll(() => upstreamFloor.close());
 
 function setup(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'keeper-'));
@@ -59,8 +62,6 @@ function setup(env: Record<string, string> = {}) {
   const repo = files as unknown as ResultFilesRepository;
   const metrics = new ResultMetrics(new MetricsService(), repo);
   const store = new FsObjectStore(dir);
-  const downloads = new ResultDownloads();
-  opened.push(downloads);
   const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config, downloads);
   return { dir, files, keeper, metrics, store };
 }

@@ -5,7 +5,6 @@ import { AppConfig } from '../../platform/config/app-config';
 import { ReadinessDetails } from '../../platform/health/readiness-details';
 import { createObjectStore } from '../../platform/storage/object-stores';
 import { ObjectStore } from './object-store';
-import { ResultDownloads } from './result-download';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeepWorker } from './result-keep.worker';
@@ -57,12 +56,11 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
         },
         ResultFilesRepository,
         ResultMetrics,
-        ResultDownloads,
         ResultKeeper,
         ResultKeepWorker,
         ResultRetentionSweeper,
       ],
-      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics, ResultDownloads],
+      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics],
     };
   }
 

@@ -1,6 +1,8 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
-import { ResultDownloads, readWhole } from './result-download';
+import { readWhole } from '../../core/results/result-download';
+import { createTestUpstream } from '../testing/test-upstream';
+import { FileDownloads } from './file-downloads';
 
 /** A server whose handler is set per test. */
 function server(handle: Parameters<typeof createServer>[1]) {
@@ -18,8 +20,9 @@ function server(handle: Parameters<typeof createServer>[1]) {
   );
 }
 
-describe('ResultDownloads', () => {
-  const downloads = new ResultDownloads();
+describe('FileDownloads', () => {
+  const upstream = createTestUpstream();
+  const downloads = new FileDownloads(upstream.agents);
   let up: { origin: string; close: () => void };
   let hits: string[] = [];
   beforeAll(async () => {
@@ -44,7 +47,7 @@ describe('ResultDownloads', () => {
   });
   beforeEach(() => (hits = []));
   afterAll(() => {
-    downloads.onModuleDestroy();
+    upstream.close();
     up.close();
   });
 
@@ -86,6 +89,15 @@ describe('ResultDownloads', () => {
     const answer = await downloads.open(`${up.origin}/cut`, 5000);
     await expect(readWhole(answer.body)).rejects.toThrow();
     answer.close();
+  });
+
+  it('downloads on the upstream agents, whose sockets carry the connect time limit', async () => {
+    const answer = await downloads.open(`${up.origin}/file.mp4`, 5000);
+    await readWhole(answer.body);
+    answer.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const host = new URL(up.origin).host;
+    expect(Object.keys(upstream.agents.http.freeSockets).some((name) => name.startsWith(host))).toBe(true);
   });
 
   it('refuses what is not http or https', async () => {
