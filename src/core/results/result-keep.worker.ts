@@ -59,7 +59,12 @@ export class ResultKeepWorker implements OnApplicationBootstrap, OnApplicationSh
     return due.length;
   }
 
+  /**
+   * The wait after a cycle that found less than a batch: one sync interval, the pace at which tasks
+   * end. Files are then kept a few at a time as their tasks end, not in bursts that hold the event
+   * loop from the requests of that moment.
+   */
   private idleMs(): number {
-    return Math.min(this.config.SYNC_INTERVAL_MS * 5, 1000);
+    return this.config.SYNC_INTERVAL_MS;
   }
 }
