@@ -370,6 +370,16 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       expect(unknownModel.status).toBe(404);
     });
 
+    it('takes seconds and size sent as null as not given: the family defaults', async () => {
+      const res = await post({ model: 'vdq3', prompt: 'nulls', seconds: null, size: null, input_reference: IMAGE });
+      expect(res.status).toBe(200);
+      const video = (await res.json()) as { seconds: string; size: string };
+      const plain = await post({ model: 'vdq3', prompt: 'absent', input_reference: IMAGE });
+      const defaults = (await plain.json()) as { seconds: string; size: string };
+      expect([video.seconds, video.size]).toEqual([defaults.seconds, defaults.size]);
+      expect(video.seconds).toBe('5');
+    });
+
     it('an Idempotency-Key retry is answered from the first create', async () => {
       const body = JSON.stringify({ model: 'vdq3', prompt: 'once', input_reference: IMAGE });
       const send = () =>
