@@ -10,6 +10,7 @@ import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
 import { jsonBodyReader } from './platform/http/json-body';
+import { startIdleScavenges } from './platform/http/idle-scavenge';
 import { TimedExpressAdapter } from './platform/http/timed-express-adapter';
 import { AccessLog } from './platform/logging/access-log';
 import { ACCESS_LOGGER } from './platform/logging/logging.module';
@@ -56,5 +57,6 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   // Its routes go after the API's (see registerAfterRoutes): nine fewer to walk past per request.
   adapter.registerAfterRoutes(() => SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' }));
   app.enableShutdownHooks();
+  startIdleScavenges(app.getHttpServer(), options.config.IDLE_SCAVENGE);
   return app;
 }

@@ -27,6 +27,11 @@ describe('loadConfig', () => {
     expect(c.SYNC_BATCH_SIZE).toBeLessThanOrEqual(50);
   });
 
+  it('scavenges between requests unless IDLE_SCAVENGE=false', () => {
+    expect(loadConfig({}).IDLE_SCAVENGE).toBe(true);
+    expect(loadConfig({ IDLE_SCAVENGE: 'false' }).IDLE_SCAVENGE).toBe(false);
+  });
+
   it('parses numbers and booleans from strings', () => {
     const c = loadConfig({ PORT: '8080', CALLBACK_ALLOW_PRIVATE: 'true', DATABASE_URL: 'sqlite::memory:' });
     expect(c.PORT).toBe(8080);
