@@ -18,9 +18,10 @@ const WAL_HEADER_BYTES = 32;
  * up with the writer (a write always lands while one runs), and SQLite only restarts the WAL when a
  * write begins with every frame already copied: the file grew without bound (1.1 GB over a 3-minute
  * benchmark), and writing into ever new file space cost the writer ~45% more system time. The
- * finishing pass blocks the event loop for its two fsyncs (1-5 ms), so it waits until the WAL is as
- * large as it is allowed to stay (at 200 creates/s, measured: one pass per 10 s instead of 4-6
- * with a 16 MB threshold), and the file, never above the cap, is reused rather than truncated.
+ * finishing pass blocks the event loop for its two fsyncs (1.7-8.2 ms measured), so it waits until
+ * the WAL is as large as it is allowed to stay (at 200 creates/s, measured: one pass per 10 s
+ * instead of 4-6 with a 16 MB threshold), and the file, never above the cap, is reused rather than
+ * truncated.
  */
 export const WAL_RESTART_FRAMES = Math.floor((WAL_SIZE_LIMIT_BYTES - WAL_HEADER_BYTES) / WAL_FRAME_BYTES);
 
