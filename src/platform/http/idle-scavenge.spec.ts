@@ -22,7 +22,13 @@ function harness(young: YoungGeneration = { used: 80, capacity: 100 }) {
     defer: (run) => state.deferred.push(run),
   });
   const runDeferred = () => state.deferred.splice(0).forEach((run) => run());
-  return { scavenger, state, runDeferred };
+  /** One request comes and goes, then the deferred check runs. */
+  const idleMoment = () => {
+    scavenger.requestStarted();
+    scavenger.requestEnded();
+    runDeferred();
+  };
+  return { scavenger, state, runDeferred, idleMoment };
 }
 
 describe('IdleScavenger', () => {
@@ -37,10 +43,8 @@ describe('IdleScavenger', () => {
   });
 
   it('leaves a young generation under three quarters full to V8', () => {
-    const { scavenger, state, runDeferred } = harness({ used: 74, capacity: 100 });
-    scavenger.requestStarted();
-    scavenger.requestEnded();
-    runDeferred();
+    const { state, idleMoment } = harness({ used: 74, capacity: 100 });
+    idleMoment();
     expect(state.collected).toBe(0);
   });
 
@@ -75,12 +79,7 @@ describe('IdleScavenger', () => {
   });
 
   it('forces at most one scavenge per interval, even when the survivors keep the young generation full', () => {
-    const { scavenger, state, runDeferred } = harness({ used: 100, capacity: 100 });
-    const idleMoment = () => {
-      scavenger.requestStarted();
-      scavenger.requestEnded();
-      runDeferred();
-    };
+    const { state, idleMoment } = harness({ used: 100, capacity: 100 });
     idleMoment();
     state.now += IDLE_SCAVENGE_MIN_INTERVAL_MS - 1;
     idleMoment();
@@ -91,10 +90,8 @@ describe('IdleScavenger', () => {
   });
 
   it('does nothing when the young generation cannot be read', () => {
-    const { scavenger, state, runDeferred } = harness({ used: 0, capacity: 0 });
-    scavenger.requestStarted();
-    scavenger.requestEnded();
-    runDeferred();
+    const { state, idleMoment } = harness({ used: 0, capacity: 0 });
+    idleMoment();
     expect(state.collected).toBe(0);
   });
 });
