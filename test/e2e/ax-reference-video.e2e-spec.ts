@@ -180,14 +180,18 @@ describe('family B through the simulator', () => {
           models: [{ model: 'kl-v1', capabilities: ['voices'] }, { model: 'wx2.7-r2v' }],
         })
         .expect(200);
-      const cap = await gw.admin.account({ models: [{ model: 'kl-v1', capabilities: ['voices'] }] });
-      const wrong = await gw
-        .http()
-        .post(CREATE)
-        .set(...bearer(cap))
-        .send({ ...newProtocolBody(), model: 'kl-v1' })
-        .expect(403);
-      expect(wrong.body.error.code).toBe('permission_denied');
+      const cap = await gw.admin.account({
+        models: [
+          { model: 'wx2.6-r2v', capabilities: [] },
+          { model: 'kl-v1', capabilities: ['voices'] },
+        ],
+      });
+      const lacking = await create({ ...newProtocolBody(), model: 'wx2.6-r2v' }, cap).expect(403);
+      expect(lacking.body.error).toMatchObject({ code: 'permission_denied', param: 'model' });
+      // A family A model is no model of this route at all: 404 naming the route that serves it.
+      const wrong = await create({ ...newProtocolBody(), model: 'kl-v1' }, cap).expect(404);
+      expect(wrong.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+      expect(wrong.body.error.message).toContain('family kl model; send it to POST /kl/v1/');
     });
 
     it('requires a model on family B', async () => {

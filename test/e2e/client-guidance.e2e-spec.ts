@@ -110,6 +110,35 @@ describe('answers that say what to do', () => {
       const res = await post('/vd/ent/v2/reference2video', { model: 'wx2.7-r2v', prompt: 'x' }).expect(404);
       expect(JSON.stringify(res.body)).toContain('send it to POST /ax/api/v1/');
     });
+
+    it.each(['/ax/api/v1/services/aigc/video-generation/video-synthesis', '/vd/ent/v2/reference2video', '/v1/videos'])(
+      'a family A model sent to %s is 404 naming the family A routes, not 403',
+      async (path) => {
+        const res = await post(path, { model: 'kl-v1', prompt: 'x' }).expect(404);
+        expect(res.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+        expect(res.body.error.message).toContain(
+          "The model 'kl-v1' is not served on this path: it is a family kl model",
+        );
+        expect(res.body.error.message).toContain('POST /kl/v1/general/custom-voices');
+      },
+    );
+
+    it('a real model the account was not given is 404 saying it is not enabled, with no guess', async () => {
+      const res = await post('/vd/ent/v2/reference2video', { model: 'vdq2', prompt: 'x' }).expect(404);
+      expect(res.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });
+      expect(res.body.error.message).toBe(
+        "The model 'vdq2' exists but is not enabled for this account; ask the operator to enable it.",
+      );
+    });
+
+    it('a list of the models the key may use says how many it leaves out', async () => {
+      const models = ['vdq3-mix', 'vdq3-turbo', 'vdq3', 'vdq2-pro', 'vdq2', 'vdq1', 'vd2.0'];
+      const all = await gw.admin.account({
+        models: [...models, 'wx2.7-r2v', 'wx2.7-r2v-2026-06-12', 'wx2.6-r2v', 'wx2.6-r2v-flash'],
+      });
+      const res = await post('/v1/videos', { model: 'completely-different-name', prompt: 'x' }, all).expect(404);
+      expect(res.body.error.message).toMatch(/Models this key may use here: (?:[\w.-]+, ){9}[\w.-]+ and 1 more\.$/);
+    });
   });
 
   it('insufficient_quota states the balance, the amount held and the price of the request', async () => {

@@ -50,12 +50,7 @@ export class GatewayError extends Error {
   }
 
   static modelNotFound(model: string, param: string): GatewayError {
-    return new GatewayError(
-      404,
-      'model_not_found',
-      `The model '${model}' does not exist or is not available to this account.`,
-      param,
-    );
+    return new GatewayError(404, 'model_not_found', `The model '${model}' does not exist.`, param);
   }
 
   static notFound(what: string): GatewayError {

@@ -172,4 +172,48 @@ describe('ModelAccessGuard: one rule for reads, messages that say what to do', (
     expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
     expect(error.message).toMatch(/family ax model; send it to POST \/ax\/api\/v1\//);
   });
+
+  @Controller()
+  class NoFamilyLike {
+    @Post('v1/videos')
+    @RequiresCapability('reference2video', modelFromBody)
+    create(): void {}
+  }
+
+  it('a model without the route’s capability is 404 naming its own family, granted or not, never 403', () => {
+    const kl = principal({ 'kl-v1': ALL_KL, vdq3: ['reference2video'] });
+    for (const [controller, who] of [
+      [AxLike, kl],
+      [VdLike, kl],
+      [NoFamilyLike, kl],
+      [VdLike, vdOnly],
+    ] as const) {
+      const error = errorOf(() => on(controller, 'create', { model: 'kl-v1' }, who));
+      expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+      expect(error.message).toContain("The model 'kl-v1' is not served on this path: it is a family kl model");
+    }
+  });
+
+  it('a model of the catalogue the account was not given is 404 saying so, with no guess', () => {
+    const error = errorOf(() => on(VdLike, 'create', { model: 'vdq2' }, vdOnly));
+    expect(error).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect(error.message).toBe(
+      "The model 'vdq2' exists but is not enabled for this account; ask the operator to enable it.",
+    );
+  });
+
+  it('an unknown model is said not to exist', () => {
+    expect(errorOf(() => on(VdLike, 'create', { model: 'zz-top' }, vdOnly)).message).toMatch(
+      /^The model 'zz-top' does not exist\./,
+    );
+  });
+
+  it('a list of the models a key may use says how many it leaves out', () => {
+    const names = ['vdq3-mix', 'vdq3-turbo', 'vdq3', 'vdq2-pro', 'vdq2', 'vdq1', 'vd2.0', 'wx2.7-r2v', 'wx2.6-r2v'];
+    const many = principal(
+      Object.fromEntries([...names, 'wx2.6-r2v-flash', 'wx2.7-r2v-2026-06-12'].map((n) => [n, ['reference2video']])),
+    );
+    const error = errorOf(() => on(NoFamilyLike, 'create', { model: 'completely-different-name' }, many));
+    expect(error.message).toMatch(/Models this key may use here: (?:[\w.-]+, ){9}[\w.-]+ and 1 more\.$/);
+  });
 });

@@ -82,16 +82,18 @@ export class ModelAccessGuard implements CanActivate {
     }
     const { name, param } = requirement.selection(req.body);
     const model = this.catalogue.find(name);
+    if (!model) throw this.unknownModel(req, name, param, requirement.capability, family);
+    // A model this route cannot serve is pointed at its own route, granted or not: the catalogue is public.
+    if (!model.capabilities.includes(requirement.capability) || (family && model.family !== family))
+      throw wrongRoute(model, requirement.capability, param);
     const capabilities = grants.get(name);
-    if (!model || !capabilities) throw this.unknownModel(req, name, param, requirement.capability, family);
-    if (!model.capabilities.includes(requirement.capability) || !capabilities.includes(requirement.capability)) {
+    if (!capabilities) throw notEnabled(model, param);
+    if (!capabilities.includes(requirement.capability)) {
       throw GatewayError.forbidden(
-        `The model '${name}' is not enabled for ${requirement.capability} on this account.`,
+        `The model '${name}' is enabled on this account, but not for ${requirement.capability}.`,
         param,
       );
     }
-    // A model that has this capability in another family: the message names the route that serves it.
-    if (family && model.family !== family) throw wrongFamily(model, requirement.capability, param);
     if (!keyAllowsModel(apiKey.models, name))
       throw GatewayError.forbidden(`This API key may not use the model '${name}'.`, param);
     req.selectedModel = model;
@@ -137,7 +139,7 @@ export class ModelAccessGuard implements CanActivate {
     const hint = suggestion
       ? ` Did you mean '${suggestion}'?`
       : usable.length > 0
-        ? ` Models this key may use here: ${usable.slice(0, 10).join(', ')}.`
+        ? ` Models this key may use here: ${listed(usable)}.`
         : ' This key has no model enabled here.';
     return new GatewayError(error.status, error.code, error.message + hint, param);
   }
@@ -163,14 +165,39 @@ export class ModelAccessGuard implements CanActivate {
   }
 }
 
-/** 404 `model_not_found` here: the model is served under another family's path, which the message names. */
-function wrongFamily(model: ModelDescriptor, capability: Capability, param: string): GatewayError {
-  const route = routeFor(model.family, capability);
+/** At most this many model names in a message; the rest are counted. */
+const LISTED_MODELS = 10;
+
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_MODELS).join(', ');
+  return names.length > LISTED_MODELS ? `${shown} and ${names.length - LISTED_MODELS} more` : shown;
+}
+
+/**
+ * 404 `model_not_found` here: the model is served by another route (another family's path, or a
+ * capability this route does not offer), which the message names.
+ */
+function wrongRoute(model: ModelDescriptor, capability: Capability, param: string): GatewayError {
+  const wanted = model.capabilities.includes(capability) ? [capability] : model.capabilities;
+  const routes = [...new Set(wanted.map((c) => routeFor(model.family, c)).filter((r) => r !== undefined))];
+  const where =
+    routes.length === 0
+      ? `send it under /${model.family}/`
+      : `send it to ${routes.slice(0, -1).join(', ')}${routes.length > 1 ? ' or ' : ''}${routes[routes.length - 1]}`;
   return new GatewayError(
     404,
     'model_not_found',
-    `The model '${model.name}' is not served on this path: it is a family ${model.family} model; ` +
-      (route ? `send it to ${route}.` : `send it under /${model.family}/.`),
+    `The model '${model.name}' is not served on this path: it is a family ${model.family} model; ${where}.`,
+    param,
+  );
+}
+
+/** 404 `model_not_found`: a model of the catalogue that the account has not been given. */
+function notEnabled(model: ModelDescriptor, param: string): GatewayError {
+  return new GatewayError(
+    404,
+    'model_not_found',
+    `The model '${model.name}' exists but is not enabled for this account; ask the operator to enable it.`,
     param,
   );
 }

@@ -85,7 +85,7 @@ export function modelErrors(model: string, param: string): ErrorCause[] {
     cause(
       'permission_denied',
       GatewayError.forbidden(`This API key may not use the model '${model}'.`, param),
-      'The account or this key may not use the model here.',
+      'The account has the model but not for this capability, or this key may not use it.',
     ),
     cause(
       'model_not_found',
@@ -95,7 +95,7 @@ export function modelErrors(model: string, param: string): ErrorCause[] {
         `${GatewayError.modelNotFound(`${model}-x`, param).message} Did you mean '${model}'?`,
         param,
       ),
-      'The model does not exist or is not available to this account.',
+      'The model does not exist, is not enabled for this account, or is served by another route (the message says which).',
     ),
   ];
 }
