@@ -60,6 +60,29 @@ describe('answers that say what to do', () => {
       }).expect(400);
       expect(JSON.stringify(again.body)).toContain(`already used by task ${first.body.data.task_id}`);
     });
+
+    it('an ID held by a task the key cannot read is refused without naming that task', async () => {
+      const held = await post(VOICES, {
+        model_name: 'kl-v1-6',
+        voice_name: 'Narrator',
+        voice_url: 'https://example.com/v.mp3',
+        external_task_id: 'held-by-v16',
+      }).expect(200);
+      const heldId = held.body.data.task_id as string;
+      const made = await gw.admin.post(`/admin/v1/accounts/${kl.id}/keys`, { models: ['kl-v1'] }).expect(201);
+      const onlyV1 = { ...kl, key: made.body.key as string };
+      await get(`${VOICES}/${heldId}`, onlyV1).expect(404);
+      const refused = await post(
+        VOICES,
+        { voice_name: 'Narrator', voice_url: 'https://example.com/v.mp3', external_task_id: 'held-by-v16' },
+        onlyV1,
+      ).expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_request', param: 'external_task_id' });
+      expect(refused.body.error.message).toBe(
+        'external_task_id must be unique for the account; this one is already used by another task of the account.',
+      );
+      expect(JSON.stringify(refused.body)).not.toContain(heldId);
+    });
   });
 
   it('upstream throttling is 429 with Retry-After and the family’s native code, not 400', async () => {

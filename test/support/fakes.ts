@@ -116,11 +116,14 @@ export class FakeTasksRepository extends TasksRepository {
     return this.rows.has(id) ? this.row(id) : null;
   }
 
-  override async externalIdHolder(accountId: string, externalTaskId: string): Promise<string | null> {
+  override async externalIdHolder(
+    accountId: string,
+    externalTaskId: string,
+  ): Promise<Pick<TaskEntity, 'id' | 'model'> | null> {
     const holder = [...this.rows.values()].find(
       (t) => t.accountId === accountId && t.externalTaskId === externalTaskId,
     );
-    return holder?.id ?? null;
+    return holder ? { id: holder.id, model: holder.model } : null;
   }
 
   override async update(id: string, changes: Partial<TaskEntity>): Promise<void> {

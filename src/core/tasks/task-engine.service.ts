@@ -19,6 +19,7 @@ import {
   UpstreamTiming,
   UpstreamUnavailableError,
 } from '../../upstream/upstream.types';
+import { keyAllowsModel } from '../accounts/guards/model-access.guard';
 import { Principal } from '../accounts/principal';
 import { AccountsRepository } from '../accounts/repositories/accounts.repository';
 import { insufficientQuota } from '../billing/insufficient-quota';
@@ -68,7 +69,9 @@ export class TaskEngine {
     if (draft.callbackUrl) assertCallbackUrlAllowed(draft.callbackUrl, this.config.CALLBACK_ALLOW_PRIVATE);
     if (draft.externalTaskId) {
       const holder = await this.tasks.externalIdHolder(accountId, draft.externalTaskId);
-      if (holder) throw duplicateExternalId(holder);
+      // Unique per account; the holder is named only to a key that may read it.
+      if (holder)
+        throw duplicateExternalId(keyAllowsModel(principal.apiKey.models, holder.model) ? holder.id : undefined);
     }
     const channel = draft.channelId
       ? this.upstreams.channel(draft.channelId)
@@ -325,10 +328,11 @@ export class TaskEngine {
  * Only a task the caller can see holds its external_task_id (a failed creation gives it back), so
  * the message names that task; `holder` is unknown when a concurrent create took the ID first.
  */
+/** `holder`: the task holding the ID, when the caller may see it; otherwise no task is named. */
 function duplicateExternalId(holder?: string): GatewayError {
   return GatewayError.invalid(
     `external_task_id must be unique for the account; this one is already used` +
-      (holder ? ` by task ${holder}.` : ' by another task.'),
+      (holder ? ` by task ${holder}.` : ' by another task of the account.'),
     'external_task_id',
   );
 }

@@ -111,10 +111,9 @@ export class TasksRepository implements HoldGate {
     return this.repo.findOneBy({ callbackToken: token });
   }
 
-  /** The ID of the task holding this external_task_id (a failed creation holds none: its ID was cleared). */
-  async externalIdHolder(accountId: string, externalTaskId: string): Promise<string | null> {
-    const holder = await this.repo.findOne({ where: { accountId, externalTaskId }, select: { id: true } });
-    return holder?.id ?? null;
+  /** The task holding this external_task_id, by ID and model (a failed creation holds none: its ID was cleared). */
+  externalIdHolder(accountId: string, externalTaskId: string): Promise<Pick<TaskEntity, 'id' | 'model'> | null> {
+    return this.repo.findOne({ where: { accountId, externalTaskId }, select: { id: true, model: true } });
   }
 
   async update(id: string, changes: Partial<TaskEntity>): Promise<void> {
