@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { IdempotencyRecordEntity } from '../../src/core/tasks/entities/idempotency-record.entity';
 import { TestAccount } from '../support/gateway-harness';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
@@ -260,6 +263,44 @@ describe('family B through the simulator', () => {
       const again = await create(body).set('Idempotency-Key', 'k-1').expect(200);
       expect(again.body.output.task_id).toBe(first.body.output.task_id);
       expect(creates()).toBe(posts);
+    });
+
+    it('replays the same JSON with its members in another order and other spacing: same meaning, same request', async () => {
+      const first = await create(newProtocolBody('Image 1 reordered')).set('Idempotency-Key', 'k-order').expect(200);
+      const posts = creates();
+      const reordered =
+        '{ "parameters": {"duration": 5, "resolution": "720P"},\n' +
+        '  "input": {"media": [{"url": "https://example.com/cat.png", "type": "reference_image"}], "prompt": "Image 1 reordered"},\n' +
+        '  "model": "wx2.7-r2v" }';
+      const again = await gw
+        .http()
+        .post(CREATE)
+        .set(...bearer(acct))
+        .set('Content-Type', 'application/json')
+        .set('Idempotency-Key', 'k-order')
+        .send(reordered)
+        .expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.output.task_id).toBe(first.body.output.task_id);
+      expect(creates()).toBe(posts);
+      const reversedMedia = newProtocolBody('Image 1 reordered');
+      reversedMedia.input.media.push({ type: 'reference_image', url: 'https://example.com/dog.png' });
+      await create(reversedMedia).set('Idempotency-Key', 'k-order').expect(422);
+    });
+
+    it('a key stored with the plain fingerprint (the body as it arrived) still replays the same body', async () => {
+      const body = newProtocolBody('Image 1 plain');
+      const first = await create(body).set('Idempotency-Key', 'k-plain').expect(200);
+      const plain = createHash('sha256')
+        .update(`POST ${CREATE}\n${JSON.stringify(body)}`)
+        .digest('hex');
+      await gw.app
+        .get(DataSource)
+        .getRepository(IdempotencyRecordEntity)
+        .update({ accountId: acct.id, key: 'k-plain' }, { requestHash: plain });
+      const again = await create(body).set('Idempotency-Key', 'k-plain').expect(200);
+      expect(again.body.output.task_id).toBe(first.body.output.task_id);
+      await create(newProtocolBody('Image 1 other')).set('Idempotency-Key', 'k-plain').expect(422);
     });
 
     it('422 for the same key with another body; validation failures are not remembered', async () => {

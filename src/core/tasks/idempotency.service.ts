@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash } from 'crypto';
 import { EntityManager, IsNull, Repository } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
+import { canonicalJson } from '../../platform/json/canonical-json';
 import { isUniqueViolation } from '../../platform/database/transaction-runner';
 import { GatewayError } from '../../platform/errors';
 import type { RequestContext } from '../../platform/http/request-context';
@@ -66,13 +67,17 @@ export class IdempotencyService {
     private readonly clock: Clock,
   ) {}
 
-  static fingerprint(method: string, path: string, body: unknown): string {
-    return createHash('sha256')
-      .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
-      .digest('hex');
+  /** The request a key is compared by: method, path and the meaning of its JSON body (member order aside). */
+  static fingerprint(method: string, path: string, body: unknown): RequestFingerprint {
+    const hash =
+      CANONICAL_MARK +
+      createHash('sha256')
+        .update(`${method} ${path}\n${canonicalJson(body)}`)
+        .digest('base64url');
+    return { hash, method, path, body };
   }
 
-  async begin(accountId: string, key: string, requestHash: string): Promise<IdempotencyStart> {
+  async begin(accountId: string, key: string, request: RequestFingerprint): Promise<IdempotencyStart> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.nowMs();
       const existing = await this.repo.findOneBy({ accountId, key });
@@ -81,7 +86,7 @@ export class IdempotencyService {
         await this.repo.delete({ accountId, key, createdAt: existing.createdAt });
         continue;
       }
-      if (existing.requestHash !== requestHash) {
+      if (!sameRequest(existing.requestHash, request)) {
         throw new GatewayError(
           422,
           'idempotency_mismatch',
@@ -126,6 +131,32 @@ export class IdempotencyService {
       },
     );
   }
+}
+
+/**
+ * A keyed request's fingerprint: `hash` is stored with the key; the request itself stays at hand to
+ * compare with a fingerprint stored in the plain form.
+ */
+export interface RequestFingerprint {
+  readonly hash: string;
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+}
+
+/** Marks the canonical form: `c1:` + Base64URL SHA-256 of method, path and the canonical JSON body. */
+const CANONICAL_MARK = 'c1:';
+
+/**
+ * Same request as the stored fingerprint? A stored hash without the mark is the plain form (hex
+ * SHA-256 of the body's JSON in the order it arrived), compared in that form until it expires.
+ */
+function sameRequest(stored: string, request: RequestFingerprint): boolean {
+  if (stored.startsWith(CANONICAL_MARK)) return stored === request.hash;
+  const plain = createHash('sha256')
+    .update(`${request.method} ${request.path}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+  return stored === plain;
 }
 
 /** Whether the request sent an `Idempotency-Key` (its creation then ties the key to the task). */

@@ -68,17 +68,17 @@ export class IdempotencyGuard implements CanActivate {
     if (key.length === 0 || key.length > 255)
       throw GatewayError.invalid('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
     const accountId = req.principal.account.id;
-    const requestHash = IdempotencyService.fingerprint(req.method, req.path, req.body);
-    const start = await this.idempotency.begin(accountId, key, requestHash);
+    const request = IdempotencyService.fingerprint(req.method, req.path, req.body);
+    const start = await this.idempotency.begin(accountId, key, request);
     if (start.kind !== 'proceed') return this.answer(call, accountId, start);
-    contextOf(req).idempotency = { key, requestHash };
+    contextOf(req).idempotency = { key, requestHash: request.hash };
     let body: unknown;
     try {
       body = await handle();
     } catch (error) {
       if (!(error instanceof IdempotencyKeyTakenError)) throw error;
       // Another request with the key created its task first: answer as a retry would be answered.
-      const again = await this.idempotency.begin(accountId, key, requestHash);
+      const again = await this.idempotency.begin(accountId, key, request);
       if (again.kind === 'proceed') throw inProgress();
       return this.answer(call, accountId, again);
     }
