@@ -1,5 +1,5 @@
 import { ValidationPipe } from '@nestjs/common';
-import { toGatewayError } from '../platform/validation/validate-dto';
+import { VALIDATION_ERROR_FIELDS, toGatewayError } from '../platform/validation/validate-dto';
 
 /**
  * Query strings arrive as text: this pipe returns the DTO instance with its @Transform-ed values
@@ -10,6 +10,6 @@ export const AdminQueryPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   stopAtFirstError: true,
-  validationError: { target: false, value: false },
+  validationError: VALIDATION_ERROR_FIELDS,
   exceptionFactory: (errors) => toGatewayError(errors),
 });

@@ -164,6 +164,25 @@ describe('answers that say what to do', () => {
     });
   });
 
+  describe('messages that name the real fault', () => {
+    it('a seed that is not a number is a wrong type, not a value out of range', async () => {
+      const res = await post('/vd/ent/v2/reference2video', {
+        model: 'vdq3',
+        images: ['https://example.com/cat.png'],
+        prompt: 'a cat',
+        seed: 'abc',
+      }).expect(400);
+      expect(res.body.error).toMatchObject({ param: 'seed', message: 'seed must be an integer number' });
+    });
+
+    it('a price table without version says version is required', async () => {
+      const table = (await gw.admin.get('/admin/v1/prices').expect(200)).body;
+      delete table.version;
+      const res = await gw.admin.put('/admin/v1/prices', table).expect(400);
+      expect(res.body.error).toMatchObject({ param: 'version', message: 'version is required.' });
+    });
+  });
+
   it('insufficient_quota states the balance, the amount held and the price of the request', async () => {
     const poor = await gw.admin.account({ models: ['kl-v1'], balance: 1 });
     const res = await post(VOICES, { voice_name: 'Narrator', voice_url: 'https://example.com/v.mp3' }, poor);

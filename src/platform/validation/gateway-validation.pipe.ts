@@ -1,5 +1,5 @@
 import { ArgumentMetadata, PipeTransform, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
-import { toGatewayError } from './validate-dto';
+import { VALIDATION_ERROR_FIELDS, toGatewayError } from './validate-dto';
 
 /** What ValidationPipe leaves alone (its own list), plus "no type". */
 const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date, undefined]);
@@ -35,6 +35,6 @@ export const dtoValidationPipe = new GatewayValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   stopAtFirstError: true,
-  validationError: { target: false, value: false },
+  validationError: VALIDATION_ERROR_FIELDS,
   exceptionFactory: (errors) => toGatewayError(errors),
 });

@@ -1,4 +1,14 @@
-import { IsInt, IsString, MetadataStorage, getMetadataStorage, validateSync } from 'class-validator';
+import {
+  IsArray,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  MetadataStorage,
+  Min,
+  getMetadataStorage,
+  validateSync,
+} from 'class-validator';
 import { installValidationMetadataCache } from './metadata-cache';
 
 class Base {
@@ -36,6 +46,25 @@ describe('validation metadata cache', () => {
     expect(errorsOf(Object.assign(new Late(), { a: 'x', b: 'y' }))).toEqual([]);
     IsInt()(Late.prototype, 'b');
     expect(errorsOf(Object.assign(new Late(), { a: 'x', b: 'y' }))).toEqual(['b']);
+  });
+
+  it('runs a property’s type check before its other rules, each-element checks and the rest in their order', () => {
+    // Decorators apply bottom-up: class-validator registers these type checks last.
+    class Written {
+      @IsInt() @Min(1) @Max(10) n: number;
+      @IsArray() @IsString({ each: true }) @MaxLength(3) tags: string[];
+    }
+    const order = (property: string) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(Written, '', false, false)
+        .filter((m) => m.propertyName === property)
+        .map((m) => m.name);
+    expect(order('n')).toEqual(['isInt', 'max', 'min']);
+    expect(order('tags')).toEqual(['isArray', 'maxLength', 'isString']);
+    const first = (value: object) =>
+      Object.keys(validateSync(Object.assign(new Written(), value), { stopAtFirstError: true })[0].constraints ?? {});
+    expect(first({ n: 'abc', tags: [] })).toEqual(['isInt']);
+    expect(first({ n: 5, tags: 'abcd' })).toEqual(['isArray']);
   });
 
   it('does not keep lookups with validation groups', () => {

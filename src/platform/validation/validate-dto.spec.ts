@@ -31,6 +31,24 @@ describe('validateDto', () => {
     expect(err.message).toContain('input.media[2].url');
   });
 
+  it('reports a wrong type as a wrong type, whatever order the decorators were written in', () => {
+    // `@IsInt() @Max(10)`: class-validator registers Max first.
+    expect(errorOf({ input: { media: [] }, duration: 'abc' })).toMatchObject({
+      param: 'duration',
+      message: 'duration must be an integer number',
+    });
+    expect(errorOf({ input: { media: [] }, duration: 11 }).message).toBe('duration must not be greater than 10');
+  });
+
+  it('reports an absent field as required, not by the first rule it fails', () => {
+    expect(errorOf({ input: {} })).toMatchObject({ param: 'input.media', message: 'input.media is required.' });
+    expect(errorOf({ input: { media: [{}] } })).toMatchObject({
+      param: 'input.media[0].url',
+      message: 'input.media[0].url is required.',
+    });
+    expect(errorOf({ input: { media: [{ url: null }] } }).message).toBe('input.media[0].url must be a string');
+  });
+
   it('rejects unknown fields, also nested ones', () => {
     expect(errorOf({ input: { media: [] }, extra: 1 }).param).toBe('extra');
     expect(errorOf({ input: { media: [{ url: 'a', foo: 1 }] } }).param).toBe('input.media[0].foo');

@@ -11,13 +11,28 @@ export function joinPath(parent: string, property: string): string {
   return parent ? `${parent}.${property}` : property;
 }
 
-/** The first (deepest) failing constraint of a class-validator error tree, with its field path. */
+/**
+ * What class-validator keeps in its errors: the failing value (to tell a missing field from a wrong
+ * one), never the validated object.
+ */
+export const VALIDATION_ERROR_FIELDS = { target: false, value: true } as const;
+
+/**
+ * The first (deepest) failing constraint of a class-validator error tree, with its field path. A
+ * field that is absent is reported as required, whichever of its rules failed first. Needs the
+ * failing values (`VALIDATION_ERROR_FIELDS`).
+ */
 export function firstViolation(errors: ValidationError[], parent = ''): { param: string; message: string } | null {
   for (const error of errors) {
     const path = joinPath(parent, error.property);
     if (error.constraints && Object.keys(error.constraints).length > 0) {
       const [kind, text] = Object.entries(error.constraints)[0];
-      const message = kind === 'whitelistValidation' ? `Unknown field '${path}'.` : text.replace(error.property, path);
+      const message =
+        kind === 'whitelistValidation'
+          ? `Unknown field '${path}'.`
+          : error.value === undefined
+            ? `${path} is required.`
+            : text.replace(error.property, path);
       return { param: path, message };
     }
     const nested = firstViolation(error.children ?? [], path);
@@ -61,7 +76,7 @@ export function validateDto<T extends object>(
     forbidNonWhitelisted: !options.allowUnknown,
     forbidUnknownValues: true,
     stopAtFirstError: true,
-    validationError: { target: false, value: false },
+    validationError: VALIDATION_ERROR_FIELDS,
   });
   if (errors.length > 0) throw toGatewayError(errors);
   return instance;

@@ -14,7 +14,7 @@ import {
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { GatewayError } from '../../../platform/errors';
-import { firstViolation } from '../../../platform/validation/validate-dto';
+import { VALIDATION_ERROR_FIELDS, firstViolation } from '../../../platform/validation/validate-dto';
 import { BP_ONE } from './units';
 import type { PricingCatalogue } from './pricing-catalogue';
 import type { ModelPrice } from './pricing-rules';
@@ -66,7 +66,7 @@ const VALIDATION = {
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
   stopAtFirstError: true,
-  validationError: { target: false, value: false },
+  validationError: VALIDATION_ERROR_FIELDS,
 } as const;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

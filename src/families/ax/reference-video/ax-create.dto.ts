@@ -5,9 +5,8 @@
  * `ax-create.rules.ts`.
  * The @ApiProperty metadata documents the same shapes in OpenAPI.
  *
- * class-validator registers a property's decorators bottom-up and `validateDto` reports the first
- * failure, so the type check is written last: `"5"` for a duration reads "must be an integer",
- * not "must not be greater than 10".
+ * `validateDto` reports a property's first failure, and its type check runs first (`typeChecksFirst`):
+ * `"5"` for a duration reads "must be an integer", not "must not be greater than 10".
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
