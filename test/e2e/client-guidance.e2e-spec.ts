@@ -181,6 +181,23 @@ describe('answers that say what to do', () => {
       const res = await gw.admin.put('/admin/v1/prices', table).expect(400);
       expect(res.body.error).toMatchObject({ param: 'version', message: 'version is required.' });
     });
+
+    it.each(['vdq3', 'wx2.7-r2v', 'wx2.6-r2v'])(
+      '/v1/videos with %s and no input_reference names input_reference, not the family’s own fields',
+      async (model) => {
+        const both = await gw.admin.account({ models: ['vdq3', 'wx2.7-r2v', 'wx2.6-r2v'] });
+        const res = await post('/v1/videos', { model, prompt: 'a cat' }, both).expect(400);
+        expect(res.body).toEqual({
+          error: {
+            message:
+              'input_reference is required: {"image_url": "<http(s) or data:image URL>"} or an uploaded image file.',
+            type: 'invalid_request_error',
+            param: 'input_reference',
+            code: 'invalid_request',
+          },
+        });
+      },
+    );
   });
 
   it('insufficient_quota states the balance, the amount held and the price of the request', async () => {

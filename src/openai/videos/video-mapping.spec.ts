@@ -1,7 +1,16 @@
 import { validateAxCreateRequest } from '../../families/ax/reference-video/ax-create.rules';
 import { validateVdCreateRequest } from '../../families/vd/reference-video/vd-create.rules';
 import { GatewayError } from '../../platform/errors';
-import { AX_FACE, VD_FACE, readReference, readSeconds, readSize, rejectConflicts, renameParam } from './video-mapping';
+import {
+  AX_FACE,
+  MISSING_REFERENCE,
+  VD_FACE,
+  readReference,
+  readSeconds,
+  readSize,
+  rejectConflicts,
+  renameParam,
+} from './video-mapping';
 
 const URL = 'https://example.com/cat.png';
 
@@ -119,15 +128,23 @@ describe('the /v1/videos mapping table', () => {
 
   it("names the face's field in a family error about a native field the face filled, not one the caller sent", () => {
     const error = GatewayError.invalid('parameters.duration must be 2 to 15 seconds.', 'parameters.duration');
-    expect(renameParam(error, AX_FACE, 'wx2.7-r2v', {}).param).toBe('seconds');
-    expect(renameParam(error, AX_FACE, 'wx2.7-r2v', { parameters: { duration: 20 } }).param).toBe(
+    expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, {}).param).toBe('seconds');
+    expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, { parameters: { duration: 20 } }).param).toBe(
       'parameters.duration',
     );
     const media = GatewayError.invalid('bad url', 'input.media[0].url');
-    expect(renameParam(media, AX_FACE, 'wx2.7-r2v', {}).param).toBe('input_reference');
+    expect(renameParam(media, AX_FACE, { model: 'wx2.7-r2v', image: 'https://example.com/a.png' }, {}).param).toBe(
+      'input_reference',
+    );
     const refs = GatewayError.invalid('please provide reference_video_urls or reference_urls', 'input.reference_urls');
-    expect(renameParam(refs, AX_FACE, 'wx2.6-r2v', {}).param).toBe('input_reference');
+    const renamed = renameParam(refs, AX_FACE, { model: 'wx2.6-r2v' }, {});
+    expect(renamed).toMatchObject({ param: 'input_reference', message: MISSING_REFERENCE });
+    const subjects = GatewayError.invalid("subjects is required: send 'subjects' or 'images'.", 'subjects');
+    expect(renameParam(subjects, VD_FACE, { model: 'vdq3' }, {})).toMatchObject({
+      param: 'input_reference',
+      message: MISSING_REFERENCE,
+    });
     const seed = GatewayError.invalid('seed', 'seed');
-    expect(renameParam(seed, VD_FACE, 'vdq3', { seed: -1 })).toBe(seed);
+    expect(renameParam(seed, VD_FACE, { model: 'vdq3' }, { seed: -1 })).toBe(seed);
   });
 });

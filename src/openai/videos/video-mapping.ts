@@ -244,17 +244,29 @@ export function rejectConflicts(mapping: FaceMapping, values: FaceValues, native
   }
 }
 
+/** What a create without any reference is told: the face's own field, not the family's native ones. */
+export const MISSING_REFERENCE =
+  'input_reference is required: {"image_url": "<http(s) or data:image URL>"} or an uploaded image file.';
+
 /**
  * A family rule's error about a native field the face filled names the face's field instead (the
  * caller never sent the native one); errors about fields the caller sent natively keep their name.
+ * A family's "no reference" error, when the caller sent none at all, is told in the face's words.
  */
-export function renameParam(error: GatewayError, mapping: FaceMapping, model: string, native: Json): GatewayError {
+export function renameParam(error: GatewayError, mapping: FaceMapping, values: FaceValues, native: Json): GatewayError {
   const param = error.param;
   if (param === null) return error;
-  for (const [field, paths] of Object.entries(mapping.targets(model)) as Array<[FaceField, readonly string[]]>) {
+  for (const [field, paths] of Object.entries(mapping.targets(values.model)) as Array<[FaceField, readonly string[]]>) {
     const path = paths.find((p) => param === p || param.startsWith(`${p}.`) || param.startsWith(`${p}[`));
-    if (path !== undefined && !sentAt(native, path))
-      return new GatewayError(error.status, error.code, error.message, field, error.options);
+    if (path === undefined || sentAt(native, path)) continue;
+    const missing = field === 'input_reference' && values.image === undefined && param === path;
+    return new GatewayError(
+      error.status,
+      error.code,
+      missing ? MISSING_REFERENCE : error.message,
+      field,
+      error.options,
+    );
   }
   return error;
 }

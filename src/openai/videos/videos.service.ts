@@ -95,7 +95,7 @@ export class VideosService implements TaskFace {
     try {
       request = family.rules(mapping.nativeBody(values, native));
     } catch (error) {
-      throw error instanceof GatewayError ? renameParam(error, mapping, model.name, native) : error;
+      throw error instanceof GatewayError ? renameParam(error, mapping, values, native) : error;
     }
     const draft = family.kind.draft(request);
     const task = await this.engine.create(
