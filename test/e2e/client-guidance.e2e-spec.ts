@@ -198,6 +198,14 @@ describe('answers that say what to do', () => {
         });
       },
     );
+
+    it('voice_id takes an identifier of up to 255 characters, as the README says', async () => {
+      const post255 = (voiceId: string) => post('/kl/v1/general/delete-voices', { voice_id: voiceId });
+      const unknown = await post255(`voice_${'x'.repeat(249)}`).expect(404);
+      expect(unknown.body.error).toMatchObject({ code: 'not_found', param: 'voice_id' });
+      const long = await post255(`voice_${'x'.repeat(250)}`).expect(400);
+      expect(long.body.error).toMatchObject({ param: 'voice_id', message: 'voice_id must be at most 255 characters' });
+    });
   });
 
   it('insufficient_quota states the balance, the amount held and the price of the request', async () => {

@@ -62,7 +62,7 @@ export class KlDeleteVoiceDto extends KlModelFieldsDto {
     example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0',
     description: 'A custom voice of this account (its gateway voice ID).',
   })
-  @MaxLength(100)
+  @MaxChars(TEXT_LIMITS.id)
   @NotBlank()
   @IsString()
   voice_id: string;
