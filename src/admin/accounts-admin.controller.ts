@@ -22,6 +22,7 @@ import { BalanceAdjustmentDto, CreateAccountDto, CreateKeyDto, ReplaceGrantsDto,
 import { AdminQueryPipe } from './admin-query.pipe';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { TakesNoQuery } from './no-query.guard';
 import { AdminReadsService } from './console-api/admin-reads.service';
 import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './console-api/console-api.dto';
 import { AccountKeysResponse, AccountPageResponse } from './console-api/console-api.responses';
@@ -52,6 +53,7 @@ export class AccountsAdminController {
   @ApiOperation({ summary: "An account's keys: prefix, name, models, created, last used, revoked" })
   @ApiOkResponse({ type: AccountKeysResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.accountNotFound)
+  @TakesNoQuery()
   keys(@Param('id') id: string): Promise<AccountKeysResponse> {
     return this.reads.keys(id);
   }

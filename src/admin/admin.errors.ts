@@ -23,6 +23,16 @@ export const ADMIN_ERROR_CAUSES = {
     error: GatewayError.invalid('cursor is not one this API returned.', 'cursor'),
     when: 'A query parameter breaks a rule of the route (`param` names it).',
   },
+  unknownQuery: {
+    name: 'unknown_query_parameter',
+    error: GatewayError.invalid("Unknown query parameter 'family': this route takes none.", 'family'),
+    when: 'The route takes no query parameters and one was sent (`param` names it).',
+  },
+  invalidFilter: {
+    name: 'unknown_filter_value',
+    error: GatewayError.invalid("model 'vdq-3' is not a model of the catalogue.", 'model'),
+    when: 'A `family` or `model` filter names none the gateway serves (`param` names it).',
+  },
   invalidPeriod: {
     name: 'invalid_query',
     error: GatewayError.invalid('to must not be earlier than from.', 'to'),

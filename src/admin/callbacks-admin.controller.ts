@@ -8,6 +8,7 @@ import { GatewayError } from '../platform/errors';
 import { traceIdOf } from '../platform/telemetry/spans';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { TakesNoQuery } from './no-query.guard';
 import { CallbackDeliveryResponse, TaskCallbacksResponse } from './admin.responses';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -29,6 +30,7 @@ export class CallbacksAdminController {
   @ApiOperation({ summary: "A task's client callback deliveries: attempts, last status, next try" })
   @ApiOkResponse({ type: TaskCallbacksResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
+  @TakesNoQuery()
   async list(@Param('taskId') taskId: string): Promise<TaskCallbacksResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');

@@ -8,6 +8,7 @@ import type { ChannelState } from '../upstream/channels/channel-registry';
 import type { CallCounts } from '../upstream/channels/channel-stats';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { TakesNoQuery } from './no-query.guard';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -84,6 +85,7 @@ export class ChannelsAdminController {
   @Get()
   @ApiOperation({ summary: 'Every upstream channel: settings, in-flight tasks, breaker, recent creates and errors' })
   @ApiOkResponse({ type: ChannelListResponse })
+  @TakesNoQuery()
   async list(): Promise<ChannelListResponse> {
     return { data: (await this.control.list()).map(present) };
   }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from
 import type { Request, Response } from 'express';
 import { UsageLog, UsageQuery } from '../core/billing/usage-log.service';
 import { GatewayError } from '../platform/errors';
+import { AdminFiltersPipe } from './admin-filters.pipe';
 import { AdminQueryPipe } from './admin-query.pipe';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
@@ -33,9 +34,9 @@ export class UsageAdminController {
     description:
       'JSON `{items, total}`; or CSV: a header line, then one line per row (`usage` as JSON text), with `X-Total-Count`.',
   })
-  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod)
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod, ADMIN_ERROR_CAUSES.invalidFilter)
   async list(
-    @Query(AdminQueryPipe) dto: UsageQueryDto,
+    @Query(AdminQueryPipe, AdminFiltersPipe) dto: UsageQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UsagePageResponse | string> {
@@ -58,9 +59,9 @@ export class UsageAdminController {
     type: DailyUsageResponse,
     description: 'JSON `{items}`, oldest day first; or CSV `day,model,tasks,amount`.',
   })
-  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod)
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidPeriod, ADMIN_ERROR_CAUSES.invalidFilter)
   async daily(
-    @Query(AdminQueryPipe) dto: DailyUsageQueryDto,
+    @Query(AdminQueryPipe, AdminFiltersPipe) dto: DailyUsageQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DailyUsageResponse | string> {

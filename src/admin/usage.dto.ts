@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { AccountIdFilter } from './console-api/console-api.dto';
 import { parseTimeParam } from './time-param';
 
 export const MAX_PAGE_SIZE = 500;
@@ -21,16 +22,11 @@ const toTime = ({ value }: { value: unknown }) => {
 const TIME_MESSAGE = { message: '$property must be an ISO 8601 time or Unix seconds' };
 
 /**
- * `GET /admin/v1/usage` query; times arrive as text and leave as epoch ms. The type check is
- * written last on each line because it runs first (decorators apply bottom-up), so a wrong type
- * is reported as such rather than as a range error.
+ * `GET /admin/v1/usage` query; times arrive as text and leave as epoch ms. A wrong type is
+ * reported as such rather than as a range error (type checks run first: `typeChecksFirst`).
  */
 export class UsageQueryDto {
-  @ApiPropertyOptional({ example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s' })
-  @Transform(({ value }) => blankAsAbsent(value))
-  @IsOptional()
-  @Length(1, 64)
-  @IsString()
+  @AccountIdFilter()
   account_id?: string;
 
   @ApiPropertyOptional({ example: 'wx2.7-r2v' })

@@ -132,6 +132,38 @@ describe('operator console API', () => {
     });
   });
 
+  describe('every admin list checks its query', () => {
+    it('a family or model no family serves, or a name for an account ID, is 400 naming the parameter', async () => {
+      const family = await gw.admin.get('/admin/v1/tasks?family=B').expect(400);
+      expect(family.body.error).toMatchObject({ code: 'invalid_request', param: 'family' });
+      expect(family.body.error.message).toContain('family must be one of kl, ax, vd');
+      for (const path of ['/admin/v1/usage', '/admin/v1/usage/daily']) {
+        const model = await gw.admin.get(`${path}?model=vdq-3`).expect(400);
+        expect(model.body.error).toMatchObject({
+          param: 'model',
+          message: "model 'vdq-3' is not a model of the catalogue.",
+        });
+        const account = await gw.admin.get(`${path}?account_id=Acme`).expect(400);
+        expect(account.body.error).toMatchObject({ param: 'account_id' });
+        expect(account.body.error.message).toContain('account_id must be an account ID (acct_…)');
+        await gw.admin.get(`${path}?model=vdq3&account_id=${owner.id}`).expect(200);
+      }
+    });
+
+    it.each([
+      '/admin/v1/channels?family=vd',
+      `/admin/v1/accounts/{owner}/keys?revoked=false`,
+      '/admin/v1/tasks/task_nobody/callbacks?status=failed',
+      '/admin/v1/tasks/task_nobody/results?slot=v0',
+    ])('a list without parameters refuses one instead of ignoring it: %s', async (path) => {
+      const url = path.replace('{owner}', owner.id);
+      const param = new URL(url, 'http://x').searchParams.keys().next().value;
+      const res = await gw.admin.get(url).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+      await gw.http().get(url).expect(401);
+    });
+  });
+
   describe('GET /admin/v1/tasks', () => {
     const rows = Array.from({ length: 9 }, (_, i) =>
       taskRecord({
@@ -212,6 +244,10 @@ describe('operator console API', () => {
 
     it.each([
       ['status=done', 'status'],
+      ['family=zz', 'family'],
+      ['family=B', 'family'],
+      ['model=vdq-3', 'model'],
+      ['account_id=Acme%20Studio', 'account_id'],
       ['from=yesterday', 'from'],
       ['from=2026-01-02&to=2026-01-01', 'to'],
       ['limit=x', 'limit'],

@@ -1,6 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { parseTimeParam } from '../time-param';
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -18,8 +19,24 @@ const toTime = ({ value }: { value: unknown }) => {
   return typeof v === 'string' ? (parseTimeParam(v) ?? v) : v;
 };
 const TIME_MESSAGE = { message: '$property must be an ISO 8601 time or Unix seconds' };
+/**
+ * An `account_id` filter: blank is absent; otherwise an account ID's shape (`acct_…`), so a name or
+ * a typo is refused instead of answered with an empty list.
+ */
+export function AccountIdFilter(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s' }),
+    Transform(blankAsAbsent),
+    IsOptional(),
+    IsString(),
+    Length(1, 64),
+    Matches(/^acct_[0-9A-Za-z_-]+$/, {
+      message: '$property must be an account ID (acct_…); find an account by name with GET /admin/v1/accounts?q=',
+    }),
+  );
+}
 
-/** Cursor paging shared by the list routes (type checks last: decorators run bottom-up). */
+/** Cursor paging shared by the list routes. */
 export class CursorQueryDto {
   @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page' })
   @Transform(blankAsAbsent)
@@ -65,7 +82,7 @@ export class TimeRangeQueryDto extends CursorQueryDto {
 }
 
 export class TasksQueryDto extends TimeRangeQueryDto {
-  @ApiPropertyOptional() @Transform(blankAsAbsent) @IsOptional() @Length(1, 64) @IsString() account_id?: string;
+  @AccountIdFilter() account_id?: string;
   @ApiPropertyOptional({ example: 'vd' })
   @Transform(blankAsAbsent)
   @IsOptional()
@@ -83,7 +100,7 @@ export class TasksQueryDto extends TimeRangeQueryDto {
 }
 
 export class DailyUsageQueryDto {
-  @ApiPropertyOptional() @Transform(blankAsAbsent) @IsOptional() @Length(1, 64) @IsString() account_id?: string;
+  @AccountIdFilter() account_id?: string;
   @ApiPropertyOptional() @Transform(blankAsAbsent) @IsOptional() @Length(1, 100) @IsString() model?: string;
   @ApiPropertyOptional({ type: String, description: 'Charged at or after (ISO 8601 or Unix seconds)' })
   @Transform(toTime)

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminFiltersPipe } from '../admin-filters.pipe';
 import { AdminQueryPipe } from '../admin-query.pipe';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin.errors';
 import { AdminGuard } from '../admin.guard';
@@ -18,8 +19,8 @@ export class TasksAdminController {
   @Get()
   @ApiOperation({ summary: 'Tasks, newest first, filtered; cursor-paginated (`next_cursor`)' })
   @ApiOkResponse({ type: TaskPageResponse })
-  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery)
-  list(@Query(AdminQueryPipe) dto: TasksQueryDto): Promise<TaskPageResponse> {
+  @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery, ADMIN_ERROR_CAUSES.invalidFilter)
+  list(@Query(AdminQueryPipe, AdminFiltersPipe) dto: TasksQueryDto): Promise<TaskPageResponse> {
     return this.reads.tasks({
       accountId: dto.account_id,
       family: dto.family,

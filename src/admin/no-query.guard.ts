@@ -1,0 +1,23 @@
+import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators } from '@nestjs/common';
+import type { Request } from 'express';
+import { GatewayError } from '../platform/errors';
+import { capEchoed } from '../platform/validation/validate-dto';
+import { ADMIN_ERROR_CAUSES, AdminErrorResponses } from './admin.errors';
+
+/** A query parameter sent to an admin route that takes none: 400 naming it, never a filter silently ignored. */
+@Injectable()
+export class NoQueryGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const query = context.switchToHttp().getRequest<Request>().query;
+    for (const name in query) {
+      const param = capEchoed(name);
+      throw GatewayError.invalid(`Unknown query parameter '${param}': this route takes none.`, param);
+    }
+    return true;
+  }
+}
+
+/** Marks an admin route without query parameters (after `AdminGuard`: a wrong token is still 401 first). */
+export function TakesNoQuery(): MethodDecorator {
+  return applyDecorators(UseGuards(NoQueryGuard), AdminErrorResponses(ADMIN_ERROR_CAUSES.unknownQuery));
+}
