@@ -9,7 +9,9 @@ export class MeModelResponse {
 export class MeUsageResponse {
   @ApiProperty({ description: 'Start of the current UTC month' }) since: string;
   @ApiProperty({ description: 'Charged tasks since then' }) tasks: number;
-  @ApiProperty({ description: 'Charged amount since then, in price units' }) amount: number;
+  @ApiProperty({ description: 'Charged amount since then, in price units (tasks and operations)' }) amount: number;
+  @ApiProperty({ description: 'Charged operations without a task since then (family A session operations)' })
+  operations: number;
 }
 
 /** What a key holder may know of its own account: never another account's, never a secret. */

@@ -13,6 +13,23 @@ import { taskRecord } from '../support/task-record';
 const T0 = Date.UTC(2026, 0, 10);
 const MIN = 60_000;
 
+/** The usage row of a priced session operation: no task, its hold's reference in `task_id`. */
+let operations = 0;
+function sessionOperation(accountId: string, createdAt: number): UsageRecordEntity {
+  operations++;
+  return {
+    id: `use_op_${operations}`,
+    taskId: `hold_op_${operations}`,
+    accountId,
+    model: 'kl-v1',
+    action: 'session_init',
+    amount: 25,
+    priceVersion: 1,
+    usage: { kind: 'kl-session-op', operation: 'init' },
+    createdAt,
+  };
+}
+
 interface Page<T> {
   items: T[];
   next_cursor: string | null;
@@ -331,23 +348,37 @@ describe('operator console API', () => {
             createdAt: T0 + i * 3_600_000 + (i === 2 ? 86_400_000 : 0),
           })),
         );
+      // A session operation: a charged call with no task, logged under its hold's reference.
+      await gw.app
+        .get(DataSource)
+        .getRepository(UsageRecordEntity)
+        .insert([
+          { ...sessionOperation('acct_daily', T0 + 2 * 3_600_000), model: 'vdq3' },
+          sessionOperation('acct_daily', T0 + 2 * 3_600_000),
+        ] as never);
       const daily = await gw.admin.get('/admin/v1/usage/daily?account_id=acct_daily').expect(200);
       expect(daily.body).toEqual({
         items: [
-          { day: '2026-01-10', model: 'vdq3', tasks: 2, amount: 300 },
-          { day: '2026-01-11', model: 'vdq2-pro', tasks: 1, amount: 300 },
+          { day: '2026-01-10', model: 'kl-v1', tasks: 0, operations: 1, amount: 25 },
+          { day: '2026-01-10', model: 'vdq3', tasks: 2, operations: 1, amount: 325 },
+          { day: '2026-01-11', model: 'vdq2-pro', tasks: 1, operations: 0, amount: 300 },
         ],
       });
       const today = new Date().toISOString().slice(0, 10);
       const mine = await gw.admin.get(`/admin/v1/usage/daily?account_id=${owner.id}`).expect(200);
-      expect(mine.body.items).toEqual([{ day: today, model: 'vdq3', tasks: 1, amount: expect.any(Number) }]);
+      expect(mine.body.items).toEqual([
+        { day: today, model: 'vdq3', tasks: 1, operations: 0, amount: expect.any(Number) },
+      ]);
       const windowed = await gw.admin.get('/admin/v1/usage/daily?account_id=acct_daily&to=2026-01-11').expect(200);
-      expect(windowed.body.items).toHaveLength(1);
+      expect(windowed.body.items).toHaveLength(2);
 
       const csv = await gw.admin.get('/admin/v1/usage/daily?account_id=acct_daily&format=csv').expect(200);
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
       expect(csv.headers['content-disposition']).toContain('attachment');
-      expect(csv.text).toBe('day,model,tasks,amount\r\n2026-01-10,vdq3,2,300\r\n2026-01-11,vdq2-pro,1,300\r\n');
+      expect(csv.text).toBe(
+        'day,model,tasks,amount,operations\r\n' +
+          '2026-01-10,kl-v1,0,25,1\r\n2026-01-10,vdq3,2,325,1\r\n2026-01-11,vdq2-pro,1,300,0\r\n',
+      );
       const viaAccept = await gw
         .http()
         .get('/admin/v1/usage/daily?account_id=acct_daily')
@@ -360,6 +391,10 @@ describe('operator console API', () => {
     });
 
     it("GET /gateway/v1/me: the key's own account, models, limit and month's usage, never another's", async () => {
+      await gw.app
+        .get(DataSource)
+        .getRepository(UsageRecordEntity)
+        .insert(sessionOperation(owner.id, Date.now()) as never);
       const me = (account: TestAccount) =>
         gw
           .http()
@@ -380,14 +415,19 @@ describe('operator console API', () => {
         ],
         rate_limit_rpm: gw.config.DEFAULT_RATE_LIMIT_RPM,
         max_concurrent_tasks: null,
-        usage_this_month: { since: expect.stringMatching(/-01T00:00:00\.000Z$/), tasks: 1, amount: charged },
+        usage_this_month: {
+          since: expect.stringMatching(/-01T00:00:00\.000Z$/),
+          tasks: 1,
+          operations: 1,
+          amount: charged + 25,
+        },
       });
 
       const theirs = (await me(other).expect(200)).body;
       expect(theirs).toMatchObject({
         account_id: other.id,
         balance: 777,
-        usage_this_month: { tasks: 0, amount: 0 },
+        usage_this_month: { tasks: 0, operations: 0, amount: 0 },
         models: [{ model: 'vdq3', family: 'vd', capabilities: expect.any(Array) }],
       });
       expect(JSON.stringify(theirs)).not.toContain(owner.id);

@@ -4,6 +4,7 @@ import { AccountEntity } from '../../core/accounts/entities/account.entity';
 import { ApiKeyEntity } from '../../core/accounts/entities/api-key.entity';
 import { LedgerEntryEntity } from '../../core/billing/entities/ledger-entry.entity';
 import { UsageRecordEntity } from '../../core/billing/entities/usage-record.entity';
+import { isTaskUsageSql } from '../../core/billing/usage-kinds';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { CursorPosition } from './cursor';
 
@@ -39,7 +40,11 @@ export interface DailyUsageRow {
   /** UTC day, epoch ms of its midnight. */
   dayMs: number;
   model: string;
+  /** Charged tasks. */
   tasks: number;
+  /** Charged calls without a task (session operations). */
+  operations: number;
+  /** Everything charged: tasks and operations. */
   amount: number;
 }
 
@@ -101,15 +106,17 @@ export class AdminReadsRepository {
       .find({ where: { taskId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /** Charged tasks and their sum per UTC day and model, oldest day first. */
+  /** Charged tasks, charged operations and their sum per UTC day and model, oldest day first. */
   async dailyUsage(filter: DailyUsageFilter): Promise<DailyUsageRow[]> {
+    const task = isTaskUsageSql('u');
     const qb = this.dataSource
       .getRepository(UsageRecordEntity)
       .createQueryBuilder('u')
       // Integer division on both databases (bigint / integer in PostgreSQL, integer / integer in SQLite).
       .select(`u.created_at / ${DAY_MS}`, 'day')
       .addSelect('u.model', 'model')
-      .addSelect('COUNT(*)', 'tasks')
+      .addSelect(`SUM(CASE WHEN ${task} THEN 1 ELSE 0 END)`, 'tasks')
+      .addSelect(`SUM(CASE WHEN ${task} THEN 0 ELSE 1 END)`, 'operations')
       .addSelect('SUM(u.amount)', 'amount');
     if (filter.accountId !== undefined) qb.andWhere('u.account_id = :accountId', { accountId: filter.accountId });
     if (filter.model !== undefined) qb.andWhere('u.model = :model', { model: filter.model });
@@ -120,11 +127,18 @@ export class AdminReadsRepository {
       .addGroupBy('u.model')
       .orderBy('day', 'ASC')
       .addOrderBy('u.model', 'ASC')
-      .getRawMany<{ day: string | number; model: string; tasks: string | number; amount: string | number }>();
+      .getRawMany<{
+        day: string | number;
+        model: string;
+        tasks: string | number;
+        operations: string | number;
+        amount: string | number;
+      }>();
     return rows.map((r) => ({
       dayMs: Number(r.day) * DAY_MS,
       model: r.model,
       tasks: Number(r.tasks),
+      operations: Number(r.operations),
       amount: Number(r.amount),
     }));
   }

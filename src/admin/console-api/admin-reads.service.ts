@@ -134,11 +134,13 @@ export class AdminReadsService {
       model: r.model,
       tasks: r.tasks,
       amount: r.amount,
+      operations: r.operations,
     }));
   }
 }
 
-export const DAILY_USAGE_COLUMNS = ['day', 'model', 'tasks', 'amount'] as const;
+/** `operations` last: a column added to the export, so readers by position keep their columns. */
+export const DAILY_USAGE_COLUMNS = ['day', 'model', 'tasks', 'amount', 'operations'] as const;
 
 export function dailyUsageCsv(rows: DailyUsageRowResponse[]): string {
   return toCsv(

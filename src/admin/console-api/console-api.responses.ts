@@ -99,7 +99,9 @@ export class DailyUsageRowResponse {
   @ApiProperty({ example: '2026-11-25' }) day: string;
   @ApiProperty() model: string;
   @ApiProperty({ description: 'Charged tasks' }) tasks: number;
-  @ApiProperty({ description: 'Charged amount in price units' }) amount: number;
+  @ApiProperty({ description: 'Charged amount in price units (tasks and operations)' }) amount: number;
+  @ApiProperty({ description: 'Charged operations without a task (family A session operations)' })
+  operations: number;
 }
 
 export class DailyUsageResponse {

@@ -25,7 +25,12 @@ function pooledRandom(): number {
 const ulid = factory(pooledRandom);
 
 export function newId(kind: IdKind): string {
-  return `${kind}_${ulid().toLowerCase()}`;
+  return `${idPrefix(kind)}${ulid().toLowerCase()}`;
+}
+
+/** What every ID of `kind` starts with (`task_`). */
+export function idPrefix(kind: IdKind): string {
+  return `${kind}_`;
 }
 
 /** A random URL-safe secret of `bytes` bytes of entropy. */
