@@ -162,17 +162,36 @@ describe('family C through the simulator', () => {
       expect(sent.callback_url).toBeUndefined();
     });
 
-    it('refuses a private callback destination unless the operator allows it', async () => {
+    // Literals outside the public ranges, each one the delivery agent would refuse at every attempt.
+    const NON_PUBLIC = [
+      'http://127.0.0.1:9/hook',
+      'http://198.18.0.1/hook',
+      'http://224.0.0.1/hook',
+      'http://255.255.255.255/hook',
+      'http://[2001:db8::1]/hook',
+      'http://[64:ff9b::a00:1]/hook',
+    ];
+
+    it('refuses a callback destination outside the public ranges unless the operator allows it', async () => {
+      // This suite's gateway allows private callbacks (CALLBACK_ALLOW_PRIVATE=true): a loopback one is taken.
+      // Only loopback: the task's callback is really sent. Before the strict gateway starts, which on
+      // PostgreSQL starts from an empty schema.
+      await create(subjectBody('@cat y', { callback_url: NON_PUBLIC[0] })).expect(200);
       const strict = await startSimulatedGateway({ env: { CALLBACK_ALLOW_PRIVATE: 'false' } });
       try {
         const a = await strict.admin.account({ models: ['vdq3'] });
-        const res = await strict
-          .http()
-          .post(CREATE)
-          .set(...bearer(a))
-          .send(subjectBody('@cat x', { callback_url: 'http://127.0.0.1:9/hook' }))
-          .expect(400);
-        expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
+        const creates = () => strict.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+        for (const callbackUrl of NON_PUBLIC) {
+          const before = creates();
+          const res = await strict
+            .http()
+            .post(CREATE)
+            .set(...bearer(a))
+            .send(subjectBody('@cat x', { callback_url: callbackUrl }))
+            .expect(400);
+          expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
+          expect(creates()).toBe(before);
+        }
       } finally {
         await strict.close();
       }
