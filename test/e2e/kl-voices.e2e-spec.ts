@@ -247,14 +247,26 @@ describe('family A voices through the simulator', () => {
     expect(await money(acct)).toEqual(before);
   });
 
-  it('accepts 20 characters counted as characters, and a URL without an extension', async () => {
-    await create({ voice_name: '声'.repeat(20), voice_url: 'https://example.com/stream' }).expect(200);
-    await create({ voice_name: 'Upper case', voice_url: 'https://example.com/v.WAV' }).expect(200);
-    // 20 emoji are 20 characters for the gateway, which forwards them (the simulator counts UTF-16 units and refuses).
+  it('counts voice_name as the upstream does (UTF-16 code units), and accepts a URL without an extension', async () => {
+    const accepted = [
+      await create({ voice_name: '声'.repeat(20), voice_url: 'https://example.com/stream' }).expect(200),
+      await create({ voice_name: 'Upper case', voice_url: 'https://example.com/v.WAV' }).expect(200),
+      // 10 emoji are 20 units: the gateway and the upstream both take them.
+      await create({ voice_name: '😀'.repeat(10), voice_url: 'https://example.com/v.mp3' }).expect(200),
+    ];
+    for (const res of accepted) await succeeded(res.body.data.task_id);
+    await eventually(async () => ((await money(acct)).held === 0 ? true : null));
+    // 20 emoji are 40 units: refused here, as the upstream would refuse them, before any upstream call or hold.
     const calls = upstreamCalls('/v1/general/custom-voices');
-    const emoji = await create({ voice_name: '😀'.repeat(20), voice_url: 'https://example.com/v.mp3' });
-    expect(emoji.body.error?.param).not.toBe('voice_name');
-    expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls + 1);
+    const before = await money(acct);
+    const emoji = await create({ voice_name: '😀'.repeat(20), voice_url: 'https://example.com/v.mp3' }).expect(400);
+    expect(emoji.body).toMatchObject({
+      code: 1201,
+      data: null,
+      error: { code: 'invalid_request', param: 'voice_name', message: expect.stringMatching(/UTF-16 code units/) },
+    });
+    expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls);
+    expect(await money(acct)).toEqual(before);
   });
 
   it('refuses a duplicate external_task_id per account, but not across accounts', async () => {

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
+import { dataUrl, mp4, png } from '../../src/families/common/media-probe.fixtures';
 
 const CREATE = '/vd/ent/v2/reference2video';
 
@@ -122,6 +123,34 @@ describe('family C through the simulator', () => {
     const duration = await create(subjectBody('@cat x', { duration: 17 })).expect(400);
     expect(duration.body.error.param).toBe('duration');
     expect(posts()).toBe(before);
+  });
+
+  it('decodes Base64 videos and refuses bytes that are not the video their type names, before any upstream call', async () => {
+    const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+    const before = posts();
+    for (const [field, body] of [
+      ['videos[0]', nonSubjectBody({ videos: ['data:video/mp4;base64,AAAA'] })],
+      ['videos[0]', nonSubjectBody({ videos: [dataUrl('video/x-msvideo', mp4(5))] })],
+      [
+        'subjects[0].videos[0]',
+        {
+          ...subjectBody('@cat x'),
+          model: 'vdq2-pro',
+          subjects: [{ name: 'cat', videos: [dataUrl('video/mp4', png(300, 300))] }],
+        },
+      ],
+    ] as const) {
+      const res = await create(body).expect(400);
+      expect(res.body).toMatchObject({
+        code: 400,
+        reason: 'BadRequest',
+        error: { code: 'invalid_request', param: field },
+      });
+    }
+    expect(posts()).toBe(before);
+    const ok = await create(nonSubjectBody({ videos: [dataUrl('video/mp4', mp4(5))] })).expect(200);
+    expect(ok.body.videos).toEqual([expect.stringMatching(/^\[base64 video\/mp4 \d+ bytes\]$/)]);
+    expect(posts()).toBe(before + 1);
   });
 
   describe('client callbacks', () => {
