@@ -8,6 +8,7 @@ import { ResultFileEntity } from '../core/results/result-file.entity';
 import { ResultFilesRepository } from '../core/results/result-files.repository';
 import { ResultLinks } from '../core/results/result-links';
 import { isSlot, resultFileId, upstreamUrlOf } from '../core/results/result-slots';
+import { isDeleted } from '../core/tasks/task-queries.service';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';
@@ -24,7 +25,7 @@ const CACHE_CONTROL = 'private, max-age=3600';
 /**
  * Answers a signed result URL: the kept copy once stored (Range, HEAD, ETag, Last-Modified), the
  * upstream's copy streamed through before that, 410 when neither exists any more, 404 once
- * retention has removed the copy, 403 for a bad or expired signature.
+ * retention has removed the copy or the task was deleted, 403 for a bad or expired signature.
  */
 @Injectable()
 export class ResultServing {
@@ -109,10 +110,10 @@ export class ResultServing {
     });
   }
 
-  /** A file not kept (yet): looked up from the task, for tasks that ended before keeping began. */
+  /** A file not kept (yet): looked up from the task, for tasks that ended before keeping began; none once deleted. */
   private async upstreamUrl(taskId: string, slot: string): Promise<string | undefined> {
     const task = await this.tasks.findById(taskId);
-    return task?.phase === 'succeeded' ? upstreamUrlOf(task, slot) : undefined;
+    return task?.phase === 'succeeded' && !isDeleted(task) ? upstreamUrlOf(task, slot) : undefined;
   }
 
   /** Streams the upstream's copy through, with the client's Range; never buffers the file. */
