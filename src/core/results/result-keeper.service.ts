@@ -99,7 +99,10 @@ export class ResultKeeper {
       if (!file.storageKey) continue;
       // Its row already says removed, so nothing serves it: a copy the store keeps by mistake is left, logged.
       await this.store.delete(file.storageKey).catch((error: unknown) => {
-        this.logger.error({ err: error, taskId, key: file.storageKey }, 'a deleted task’s kept file could not be deleted');
+        this.logger.error(
+          { err: error, taskId, key: file.storageKey },
+          'a deleted task’s kept file could not be deleted',
+        );
       });
     }
   }
