@@ -7,7 +7,9 @@ import { OpenDownload, ResultDownloads } from '../core/results/result-download';
 import { ResultFileEntity } from '../core/results/result-file.entity';
 import { ResultFilesRepository } from '../core/results/result-files.repository';
 import { ResultLinks } from '../core/results/result-links';
+import { RenewableLinks } from '../core/results/renewable-links';
 import { isSlot, resultFileId, upstreamUrlOf } from '../core/results/result-slots';
+import { isDeleted } from '../core/tasks/task-queries.service';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';
@@ -23,8 +25,9 @@ const CACHE_CONTROL = 'private, max-age=3600';
 
 /**
  * Answers a signed result URL: the kept copy once stored (Range, HEAD, ETag, Last-Modified), the
- * upstream's copy streamed through before that, 410 when neither exists any more, 404 once
- * retention has removed the copy, 403 for a bad or expired signature.
+ * upstream's copy streamed through before that (and always for previews, and for renewable files
+ * at the link their source gives now), 410 when neither exists any more, 404 once
+ * retention has removed the copy or the task was deleted, 403 for a bad or expired signature.
  */
 @Injectable()
 export class ResultServing {
@@ -34,6 +37,7 @@ export class ResultServing {
     private readonly tasks: TasksRepository,
     private readonly store: ObjectStore,
     private readonly downloads: ResultDownloads,
+    private readonly renewable: RenewableLinks,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
@@ -44,6 +48,11 @@ export class ResultServing {
         verdict.reason === 'expired' ? 'The result URL has expired.' : 'The result URL is not valid.',
       );
     if (verdict.preview) return this.passThrough(verdict.preview.upstreamUrl, req, res);
+    if (verdict.renewable) {
+      const link = await this.renewable.current(verdict.renewable.source, verdict.renewable.key);
+      if (!link) throw GatewayError.notFound('Result');
+      return this.passThrough(link, req, res);
+    }
     const { taskId, slot } = verdict.ref;
     if (!isSlot(slot)) throw GatewayError.notFound('Result');
     const file = await this.files.findById(resultFileId(taskId, slot));
@@ -109,10 +118,10 @@ export class ResultServing {
     });
   }
 
-  /** A file not kept (yet): looked up from the task, for tasks that ended before keeping began. */
+  /** A file not kept (yet): looked up from the task, for tasks that ended before keeping began; none once deleted. */
   private async upstreamUrl(taskId: string, slot: string): Promise<string | undefined> {
     const task = await this.tasks.findById(taskId);
-    return task?.phase === 'succeeded' ? upstreamUrlOf(task, slot) : undefined;
+    return task?.phase === 'succeeded' && !isDeleted(task) ? upstreamUrlOf(task, slot) : undefined;
   }
 
   /** Streams the upstream's copy through, with the client's Range; never buffers the file. */

@@ -256,6 +256,7 @@ describe('operator console API', () => {
         created_at: '2026-01-10T00:00:00.000Z',
         updated_at: '2026-01-10T00:00:00.000Z',
         finished_at: null,
+        deleted_at: null,
       });
     });
 
@@ -313,6 +314,7 @@ describe('operator console API', () => {
         billing_state: 'settled',
         final_charge: task.finalCharge,
         finished_at: expect.any(String),
+        deleted_at: null,
       });
       expect(body.upstream_request).toMatchObject({ prompt: '@cat plays' });
       if (task.callbackToken) expect(JSON.stringify(body.upstream_request)).not.toContain(task.callbackToken);

@@ -1,4 +1,5 @@
-import { MediaServer, gif, jpeg, png, serveMedia } from '../../src/families/common/media-probe.fixtures';
+import { MiB } from '../../src/families/common/media-probe';
+import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from '../../src/families/common/media-probe.fixtures';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, startSimulatedGateway } from '../support/simulated-gateway';
 
@@ -24,6 +25,8 @@ describe('family A editing: images given by URL', () => {
       '/thin.jpg': jpeg(300, 900),
       '/really-a-gif.png': gif(400, 400),
       '/notes.txt.png': Buffer.from('plain words, no image here'),
+      // No Content-Length (chunked): its size is known only by counting its bytes.
+      '/huge-chunked.png': chunkedFile(png(400, 400), 11 * MiB),
     });
     gw = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
     acct = await gw.admin.account({ models: ['kl-v1', 'kl-v1-6'] });
@@ -69,6 +72,7 @@ describe('family A editing: images given by URL', () => {
     ['not a JPEG or PNG', '/really-a-gif.png', /image format gif is not supported/],
     ['not an image', '/notes.txt.png', /is not a readable image/],
     ['missing', '/gone.png', /could not be fetched \(HTTP 404\)/],
+    ['over 10 MB, sent without Content-Length', '/huge-chunked.png', /the image is larger than 10 MB/],
   ])('refuses an image that is %s, before any upstream call', async (_name, path, message) => {
     const s = await session(gw, acct);
     const before = upstreamCreates(gw);

@@ -5,10 +5,12 @@ import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { publicVideoId } from '../../src/families/kl/tasks/kl-result-ids';
 import { KlVoiceEntity } from '../../src/families/kl/voices/kl-voice.entity';
 import { KL_DELETE_CLAIM_TTL_MS } from '../../src/families/kl/voices/kl-voices.repository';
+import { KL_PRESET_LINK_FRESH_MS } from '../../src/families/kl/voices/kl-presets.service';
 import { ManualClock } from '../../src/platform/time/clock';
 import { startSimulator } from '../../src/simulator/simulator';
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
 import { FAST_ENV, SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { SAMPLE_MP4, getResult } from '../support/results';
 
 const VOICES = '/kl/v1/general/custom-voices';
 const PRESETS = '/kl/v1/general/presets-voices';
@@ -247,14 +249,26 @@ describe('family A voices through the simulator', () => {
     expect(await money(acct)).toEqual(before);
   });
 
-  it('accepts 20 characters counted as characters, and a URL without an extension', async () => {
-    await create({ voice_name: '声'.repeat(20), voice_url: 'https://example.com/stream' }).expect(200);
-    await create({ voice_name: 'Upper case', voice_url: 'https://example.com/v.WAV' }).expect(200);
-    // 20 emoji are 20 characters for the gateway, which forwards them (the simulator counts UTF-16 units and refuses).
+  it('counts voice_name as the upstream does (UTF-16 code units), and accepts a URL without an extension', async () => {
+    const accepted = [
+      await create({ voice_name: '声'.repeat(20), voice_url: 'https://example.com/stream' }).expect(200),
+      await create({ voice_name: 'Upper case', voice_url: 'https://example.com/v.WAV' }).expect(200),
+      // 10 emoji are 20 units: the gateway and the upstream both take them.
+      await create({ voice_name: '😀'.repeat(10), voice_url: 'https://example.com/v.mp3' }).expect(200),
+    ];
+    for (const res of accepted) await succeeded(res.body.data.task_id);
+    await eventually(async () => ((await money(acct)).held === 0 ? true : null));
+    // 20 emoji are 40 units: refused here, as the upstream would refuse them, before any upstream call or hold.
     const calls = upstreamCalls('/v1/general/custom-voices');
-    const emoji = await create({ voice_name: '😀'.repeat(20), voice_url: 'https://example.com/v.mp3' });
-    expect(emoji.body.error?.param).not.toBe('voice_name');
-    expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls + 1);
+    const before = await money(acct);
+    const emoji = await create({ voice_name: '😀'.repeat(20), voice_url: 'https://example.com/v.mp3' }).expect(400);
+    expect(emoji.body).toMatchObject({
+      code: 1201,
+      data: null,
+      error: { code: 'invalid_request', param: 'voice_name', message: expect.stringMatching(/UTF-16 code units/) },
+    });
+    expect(upstreamCalls('/v1/general/custom-voices')).toBe(calls);
+    expect(await money(acct)).toEqual(before);
   });
 
   it('refuses a duplicate external_task_id per account, but not across accounts', async () => {
@@ -522,9 +536,65 @@ describe('family A presets while the upstream fails', () => {
     await closeSim();
     clock.advance(61_000);
     const stale = await presets('?pageNum=1&pageSize=3').expect(200);
-    expect(stale.body.data).toEqual(first.body.data);
+    // The same answer; result URLs are on the host of each request (the harness's port varies).
+    const onAnyHost = (body: { data: unknown }) =>
+      JSON.parse(JSON.stringify(body.data).replace(/http:\/\/[^/"]+\/results\//g, '/results/')) as unknown;
+    expect(onAnyHost(stale.body)).toEqual(onAnyHost(first.body));
     const none = await presets('?pageNum=2&pageSize=3').expect(503);
     expect(none.body).toMatchObject({ code: 5001, data: null, error: { code: 'service_unavailable' } });
+  });
+});
+
+describe('family A preset trial audio, served by the gateway', () => {
+  let gw: Harness;
+  let acct: TestAccount;
+  const clock = new ManualClock(new Date());
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  /** The upstream's trial links expire after this (the vendor's: 10 minutes). */
+  const UPSTREAM_LINK_MS = 1500;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ taskMs: 150, resultTtlMs: UPSTREAM_LINK_MS });
+    gw = await startGateway({ channels: simulatorChannels(sim), env: FAST_ENV, clock });
+    acct = await gw.admin.account({ models: ['kl-v1'] });
+  });
+  afterAll(async () => {
+    await gw.close();
+    await sim.close();
+  });
+
+  const presetCalls = () => sim.requests.filter((r) => r.path.startsWith('/v1/general/presets-voices')).length;
+
+  it('hands out gateway URLs that keep working after the upstream link has expired', async () => {
+    const res = await gw
+      .http()
+      .get(`${PRESETS}?pageNum=1&pageSize=2`)
+      .set(...bearer(acct))
+      .expect(200);
+    const urls = res.body.data.map(
+      (item: { task_result: { voices: Array<{ trial_url: string }> } }) => item.task_result.voices[0].trial_url,
+    );
+    expect(urls).toHaveLength(2);
+    for (const url of urls) {
+      expect(url).toMatch(/^http:\/\/[^/]+\/results\/r\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+      expect(url).not.toContain(new URL(sim.endpoints.kl.baseUrl).host);
+    }
+    expect(presetCalls()).toBe(1);
+    // While the cached link is fresh, it is streamed as it is: no upstream list call.
+    const first = await getResult(() => gw.http(), urls[0]).expect(200);
+    expect(first.body.equals(SAMPLE_MP4)).toBe(true);
+    expect(presetCalls()).toBe(1);
+
+    // The upstream's link has expired, and the cached page is past the link freshness: a fresh link is fetched.
+    await new Promise((resolve) => setTimeout(resolve, UPSTREAM_LINK_MS + 100));
+    clock.advance(KL_PRESET_LINK_FRESH_MS);
+    for (const url of urls) {
+      const again = await getResult(() => gw.http(), url).expect(200);
+      expect(again.body.equals(SAMPLE_MP4)).toBe(true);
+    }
+    // One upstream list call renewed the page for both voices.
+    expect(presetCalls()).toBe(2);
+    await getResult(() => gw.http(), urls[0], 'bytes=0-9').expect(206);
   });
 });
 

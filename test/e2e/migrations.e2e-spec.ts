@@ -3,6 +3,7 @@ import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.
 import { ReconciliationRepository } from '../../src/core/tasks/reconciliation/reconciliation.repository';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { OneActionName1764100000000 } from '../../src/platform/database/migrations/1764100000000-one-action-name';
+import { TaskDeletedAt1765000000000 } from '../../src/platform/database/migrations/1765000000000-task-deleted-at';
 import { Harness, startGateway } from '../support/gateway-harness';
 import { taskRecord } from '../support/task-record';
 
@@ -135,5 +136,38 @@ describe('migration: lean task indexes', () => {
       if (ds.options.type === 'postgres') await runner.query('RESET enable_seqscan');
       await runner.release();
     }
+  });
+});
+
+/** Migration 1765000000000: a deletion is a column of the task, read by every route. */
+describe('migration: task deleted_at', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway({ env: { WORKERS_ENABLED: 'false' } });
+  });
+  afterAll(() => gw.close());
+
+  it('moves the OpenAI face’s deletion mark from the creation echo into deleted_at, and leaves other tasks alone', async () => {
+    const ds = gw.app.get(DataSource);
+    const repo = gw.app.get(TasksRepository);
+    const done = { phase: 'succeeded' as const, finishedAt: 1 };
+    await repo.insert(
+      taskRecord({ id: 'task_del_a', ...done, creationEcho: { _face: 'openai', _deleted_at: 1_700_000_000_123 } }),
+    );
+    await repo.insert(taskRecord({ id: 'task_del_b', ...done, creationEcho: { _face: 'openai' } }));
+    await repo.insert(taskRecord({ id: 'task_del_c', ...done, creationEcho: { note: 'mentions _deleted_at' } }));
+    await repo.insert(taskRecord({ id: 'task_del_d', ...done }));
+    const migration = new TaskDeletedAt1765000000000();
+    const runner = ds.createQueryRunner();
+    try {
+      // As on a database from before it: the column is not there, the mark is in the echo.
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const deletedAt = async (id: string) => (await repo.findById(id))?.deletedAt;
+    expect(await deletedAt('task_del_a')).toBe(1_700_000_000_123);
+    for (const id of ['task_del_b', 'task_del_c', 'task_del_d']) expect(await deletedAt(id)).toBeNull();
   });
 });

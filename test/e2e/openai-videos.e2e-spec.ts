@@ -1,4 +1,6 @@
+import { existsSync } from 'fs';
 import { Server } from 'http';
+import { join } from 'path';
 import { AddressInfo } from 'net';
 import OpenAI, {
   AuthenticationError,
@@ -11,9 +13,10 @@ import OpenAI, {
 import { Webhook } from 'standardwebhooks';
 import { CallbackReceiver, startCallbackReceiver } from '../support/callback-receiver';
 import { TestAccount } from '../support/gateway-harness';
-import { SAMPLE_MP4 } from '../support/results';
+import { SAMPLE_MP4, getResult } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { png } from '../../src/families/common/media-probe.fixtures';
+import { resultStorageKey } from '../../src/core/results/result-slots';
 
 /** The official SDK, as a client of the gateway's `/v1` (requests over real HTTP). */
 function sdk(
@@ -104,12 +107,34 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     expect(range.status).toBe(206);
     expect(Buffer.from(await range.arrayBuffer()).equals(SAMPLE_MP4.subarray(0, 10))).toBe(true);
 
+    const keptFile = join(gw.config.RESULT_STORE_DIR, resultStorageKey(created.id, 'v0'));
+    expect(existsSync(keptFile)).toBe(true);
+    const resultUrl = native.body.creations[0].url as string;
+    await getResult(() => gw.http(), resultUrl).expect(200);
+
     const deleted = await client.videos.delete(created.id);
     expect(deleted).toEqual({ id: created.id, object: 'video.deleted', deleted: true });
     await expect(client.videos.retrieve(created.id)).rejects.toBeInstanceOf(NotFoundError);
     const ids = [];
     for await (const video of client.videos.list({ limit: 100 })) ids.push(video.id);
     expect(ids).not.toContain(created.id);
+    // Gone on every route: the family's own query, the result URL handed out before, a second delete.
+    const nativeAfter = await gw
+      .http()
+      .get(`/vd/ent/v2/tasks/${created.id}/creations`)
+      .set(...bearer(acct))
+      .expect(404);
+    expect(nativeAfter.body).toMatchObject({ reason: 'TaskNotFound', error: { code: 'not_found' } });
+    await getResult(() => gw.http(), resultUrl).expect(404);
+    await expect(client.videos.delete(created.id)).rejects.toBeInstanceOf(NotFoundError);
+    // Its kept files are deleted; operators still see the task, marked deleted, with no result URL.
+    expect(existsSync(keptFile)).toBe(false);
+    const detail = await gw.admin.get(`/admin/v1/tasks/${created.id}`).expect(200);
+    expect(detail.body).toMatchObject({ status: 'succeeded', deleted_at: expect.any(String), videos: [] });
+    expect(detail.body.result_files.map((f: { status: string }) => f.status)).toEqual(
+      detail.body.result_files.map(() => 'removed'),
+    );
+    expect(detail.body.timeline.map((e: { event: string }) => e.event)).toContain('deleted');
     // Money already settled stays as it was.
     const usage = await gw.admin.get(`/admin/v1/accounts/${acct.id}`).expect(200);
     expect(usage.body.balance).toBeLessThan(100_000_000);
@@ -181,6 +206,37 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       size: '1920x1080',
       seconds: '5',
     });
+  });
+
+  it('family B: a video deleted here is gone from the native query too, and its files are not kept after all', async () => {
+    const video = await client.videos.create({
+      model: 'wx2.7-r2v' as never,
+      prompt: 'A dog runs.',
+      input_reference: IMAGE,
+    });
+    const done = await untilDone(video.id);
+    expect(done.status).toBe('completed');
+    const nativeQuery = () =>
+      gw
+        .http()
+        .get(`/ax/api/v1/tasks/${video.id}`)
+        .set(...bearer(acct));
+    const before = await nativeQuery().expect(200);
+    expect(before.body.output).toMatchObject({ task_id: video.id, task_status: 'SUCCEEDED' });
+    // Deleted at once: its downloads may still be queued or running.
+    await client.videos.delete(video.id);
+    const after = await nativeQuery().expect(404);
+    expect(after.body).toMatchObject({ code: 'NotFound', error: { code: 'not_found' } });
+    await getResult(() => gw.http(), before.body.output.video_url as string).expect(404);
+    // However the downloads stood, every file is removed at once, and no copy is left once they have run their course.
+    const files = await gw.admin.get(`/admin/v1/tasks/${video.id}/results`).expect(200);
+    const slots = files.body.files.map((file: { slot: string }) => file.slot) as string[];
+    expect(slots.length).toBeGreaterThan(0);
+    expect(files.body.files.map((file: { status: string }) => file.status)).toEqual(slots.map(() => 'removed'));
+    const kept = () =>
+      slots.filter((slot) => existsSync(join(gw.config.RESULT_STORE_DIR, resultStorageKey(video.id, slot))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(async () => (kept().length === 0 ? true : null));
   });
 
   it("lists only the caller's videos with auto-pagination over 25", async () => {

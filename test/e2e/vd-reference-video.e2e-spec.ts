@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
+import { dataUrl, mp4, png } from '../../src/families/common/media-probe.fixtures';
 
 const CREATE = '/vd/ent/v2/reference2video';
 
@@ -124,6 +125,34 @@ describe('family C through the simulator', () => {
     expect(posts()).toBe(before);
   });
 
+  it('decodes Base64 videos and refuses bytes that are not the video their type names, before any upstream call', async () => {
+    const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+    const before = posts();
+    for (const [field, body] of [
+      ['videos[0]', nonSubjectBody({ videos: ['data:video/mp4;base64,AAAA'] })],
+      ['videos[0]', nonSubjectBody({ videos: [dataUrl('video/x-msvideo', mp4(5))] })],
+      [
+        'subjects[0].videos[0]',
+        {
+          ...subjectBody('@cat x'),
+          model: 'vdq2-pro',
+          subjects: [{ name: 'cat', videos: [dataUrl('video/mp4', png(300, 300))] }],
+        },
+      ],
+    ] as const) {
+      const res = await create(body).expect(400);
+      expect(res.body).toMatchObject({
+        code: 400,
+        reason: 'BadRequest',
+        error: { code: 'invalid_request', param: field },
+      });
+    }
+    expect(posts()).toBe(before);
+    const ok = await create(nonSubjectBody({ videos: [dataUrl('video/mp4', mp4(5))] })).expect(200);
+    expect(ok.body.videos).toEqual([expect.stringMatching(/^\[base64 video\/mp4 \d+ bytes\]$/)]);
+    expect(posts()).toBe(before + 1);
+  });
+
   describe('client callbacks', () => {
     let receiver: Server;
     const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
@@ -162,17 +191,36 @@ describe('family C through the simulator', () => {
       expect(sent.callback_url).toBeUndefined();
     });
 
-    it('refuses a private callback destination unless the operator allows it', async () => {
+    // Literals outside the public ranges, each one the delivery agent would refuse at every attempt.
+    const NON_PUBLIC = [
+      'http://127.0.0.1:9/hook',
+      'http://198.18.0.1/hook',
+      'http://224.0.0.1/hook',
+      'http://255.255.255.255/hook',
+      'http://[2001:db8::1]/hook',
+      'http://[64:ff9b::a00:1]/hook',
+    ];
+
+    it('refuses a callback destination outside the public ranges unless the operator allows it', async () => {
+      // This suite's gateway allows private callbacks (CALLBACK_ALLOW_PRIVATE=true): a loopback one is taken.
+      // Only loopback: the task's callback is really sent. Before the strict gateway starts, which on
+      // PostgreSQL starts from an empty schema.
+      await create(subjectBody('@cat y', { callback_url: NON_PUBLIC[0] })).expect(200);
       const strict = await startSimulatedGateway({ env: { CALLBACK_ALLOW_PRIVATE: 'false' } });
       try {
         const a = await strict.admin.account({ models: ['vdq3'] });
-        const res = await strict
-          .http()
-          .post(CREATE)
-          .set(...bearer(a))
-          .send(subjectBody('@cat x', { callback_url: 'http://127.0.0.1:9/hook' }))
-          .expect(400);
-        expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
+        const creates = () => strict.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+        for (const callbackUrl of NON_PUBLIC) {
+          const before = creates();
+          const res = await strict
+            .http()
+            .post(CREATE)
+            .set(...bearer(a))
+            .send(subjectBody('@cat x', { callback_url: callbackUrl }))
+            .expect(400);
+          expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'callback_url' });
+          expect(creates()).toBe(before);
+        }
       } finally {
         await strict.close();
       }

@@ -4,6 +4,7 @@ import { resultUrl } from '../../core/results/result-url';
 import { ResultFilesRepository } from '../../core/results/result-files.repository';
 import { CallbackOutboxRepository } from '../../core/tasks/callbacks/callback-outbox.repository';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { isDeleted } from '../../core/tasks/task-queries.service';
 import { AppConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
 import { traceIdOf } from '../../platform/telemetry/spans';
@@ -100,6 +101,7 @@ export class AdminReadsService {
     ];
     if (task.finishedAt !== null)
       events.push({ at: task.finishedAt, event: 'finished', detail: task.failureCode ?? task.phase });
+    if (isDeleted(task)) events.push({ at: task.deletedAt as number, event: 'deleted', detail: null });
     return {
       ...presentTaskSummary(task),
       account_name: account?.name ?? null,
@@ -120,9 +122,12 @@ export class AdminReadsService {
       })),
       callbacks: deliveries.map((d) => presentDelivery(d, this.config.CALLBACK_MAX_ATTEMPTS)),
       result_files: files.map(presentResultFile),
-      videos: (task.result?.videos ?? [])
-        .map((video, i) => ({ slot: `v${i}`, url: resultUrl(task, `v${i}`, video.url) }))
-        .filter((video) => video.url !== ''),
+      // A deleted task's files are gone: no URL to give.
+      videos: isDeleted(task)
+        ? []
+        : (task.result?.videos ?? [])
+            .map((video, i) => ({ slot: `v${i}`, url: resultUrl(task, `v${i}`, video.url) }))
+            .filter((video) => video.url !== ''),
     };
   }
 
@@ -186,6 +191,7 @@ function presentTaskSummary(task: TaskEntity): TaskSummaryResponse {
     created_at: new Date(task.createdAt).toISOString(),
     updated_at: new Date(task.updatedAt).toISOString(),
     finished_at: iso(task.finishedAt),
+    deleted_at: iso(task.deletedAt),
   };
 }
 

@@ -43,6 +43,12 @@ export class TaskSummaryResponse {
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
   @ApiProperty({ type: String, nullable: true }) finished_at: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'When its owner deleted it: gone from every client route, its kept files deleted; kept here',
+  })
+  deleted_at: string | null;
 }
 
 export class TaskPageResponse {
@@ -54,7 +60,7 @@ export class TimelineEventResponse {
   @ApiProperty() at: string;
   @ApiProperty({
     description:
-      'created, submitted, hold, charge, release, callback_<status>, result_<status>, finished: derived from what is recorded',
+      'created, submitted, hold, charge, release, callback_<status>, result_<status>, finished, deleted: derived from what is recorded',
   })
   event: string;
   @ApiProperty({ type: String, nullable: true }) detail: string | null;
@@ -92,7 +98,8 @@ export class TaskDetailResponse extends TaskSummaryResponse {
   ledger: LedgerEntryResponse[];
   @ApiProperty({ type: [CallbackDeliveryResponse] }) callbacks: CallbackDeliveryResponse[];
   @ApiProperty({ type: [ResultFileResponse] }) result_files: ResultFileResponse[];
-  @ApiProperty({ type: [ResultVideoResponse] }) videos: ResultVideoResponse[];
+  @ApiProperty({ type: [ResultVideoResponse], description: 'None once the task is deleted' })
+  videos: ResultVideoResponse[];
 }
 
 export class DailyUsageRowResponse {

@@ -350,6 +350,7 @@ function TaskDetail({ id }) {
     ['Charge', `${fmtNum(data.final_charge ?? data.estimated_charge)} (${data.billing_state})`],
     ['Trace ID', data.trace_id ?? '—'],
     ['Failure', data.failure_code ? `${data.failure_code}: ${data.failure_reason ?? ''}` : '—'],
+    ['Deleted by its owner', data.deleted_at ?? '—'],
   ];
   return html`<section aria-labelledby="page-title">
     <p><a href="#/tasks">← Tasks</a></p>

@@ -75,6 +75,17 @@ export class ResultFilesRepository {
     );
   }
 
+  /**
+   * Marks every file of a task removed, whatever its state, and takes back any download's lease (its
+   * outcome is then not recorded); the rows changed, with the storage keys of the copies kept.
+   */
+  discardForTask(taskId: string, now: number): Promise<ResultFileEntity[]> {
+    const sql =
+      'UPDATE "result_files" SET "status" = \'removed\', "expires_at" = NULL, "next_attempt_at" = NULL, ' +
+      '"lease_owner" = NULL, "lease_until" = NULL, "updated_at" = ? WHERE "task_id" = ? AND "status" <> \'removed\'';
+    return this.hot.returning(undefined, ResultFileEntity, sql, [now, taskId]);
+  }
+
   /** Bytes of every stored copy (what counts against RESULT_STORE_MAX_BYTES). */
   async storedBytes(): Promise<number> {
     const row = await this.hot.first(

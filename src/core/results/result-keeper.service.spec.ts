@@ -20,9 +20,21 @@ import { ResultMetrics } from './result-metrics';
 class FakeFiles {
   settled: Array<Partial<ResultFileEntity>> = [];
   stored = 0;
+  /** false: the lease was taken back (task deleted) or over (another instance) before the outcome. */
+  leaseHeld = true;
+  /** The row as it is now, read when the lease was lost. */
+  row: Partial<ResultFileEntity> | null = null;
+  /** What `discardForTask` changes. */
+  discarded: Array<Partial<ResultFileEntity>> = [];
   settle(_id: string, _owner: string, changes: Partial<ResultFileEntity>): Promise<boolean> {
     this.settled.push(changes);
-    return Promise.resolve(true);
+    return Promise.resolve(this.leaseHeld);
+  }
+  findById(): Promise<Partial<ResultFileEntity> | null> {
+    return Promise.resolve(this.row);
+  }
+  discardForTask(): Promise<Array<Partial<ResultFileEntity>>> {
+    return Promise.resolve(this.discarded);
   }
   storedBytes(): Promise<number> {
     return Promise.resolve(this.stored);
@@ -155,11 +167,41 @@ describe('ResultKeeper.keep', () => {
     expect(existsSync(join(dir, '_1/task_1.v0'))).toBe(false);
   });
 
+  it('deletes the copy it made when its task was deleted meanwhile, and leaves one whose lease another instance took over', async () => {
+    const { dir, files, keeper } = setup();
+    files.leaseHeld = false;
+    files.row = { status: 'removed' };
+    await keeper.keep(file(`${up.origin}/ok`), 'w1');
+    expect(existsSync(join(dir, '_1/task_1.v0'))).toBe(false);
+    files.row = { status: 'pending', leaseOwner: 'w2' };
+    await keeper.keep(file(`${up.origin}/ok`), 'w1');
+    expect(readFileSync(join(dir, '_1/task_1.v0'))).toEqual(video);
+  });
+
   it('keeps nothing new once the store is full', async () => {
     const { files, keeper } = setup({ RESULT_STORE_MAX_BYTES: '1000' });
     files.stored = 990;
     await keeper.keep(file(`${up.origin}/ok`), 'w1');
     expect(files.settled[0]).toMatchObject({ status: 'skipped', lastError: expect.stringMatching(/full/) });
     expect(keeper.storeFullSince).not.toBeNull();
+  });
+});
+
+describe('ResultKeeper.discard', () => {
+  it("deletes from the store the kept copies of a deleted task's files, and nothing else", async () => {
+    const { dir, files, keeper, store } = setup();
+    await store.putBytes('_1/task_1.v0', Buffer.from('video'), 'video/mp4');
+    await store.putBytes('_1/task_1.v0c', Buffer.from('cover'), 'image/png');
+    await store.putBytes('_2/task_2.v0', Buffer.from('another task'), 'video/mp4');
+    // The rows discardForTask changed: two kept copies and a download that was still queued.
+    files.discarded = [
+      { id: 'task_1.v0', storageKey: '_1/task_1.v0' },
+      { id: 'task_1.v0c', storageKey: '_1/task_1.v0c' },
+      { id: 'task_1.v0w', storageKey: null },
+    ];
+    await keeper.discard('task_1');
+    expect(existsSync(join(dir, '_1/task_1.v0'))).toBe(false);
+    expect(existsSync(join(dir, '_1/task_1.v0c'))).toBe(false);
+    expect(readFileSync(join(dir, '_2/task_2.v0')).toString()).toBe('another task');
   });
 });

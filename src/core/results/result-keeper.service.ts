@@ -89,6 +89,24 @@ export class ResultKeeper {
     }
   }
 
+  /**
+   * Removes every file of a task (its owner deleted it): queued downloads are dropped, kept copies
+   * deleted from the store. The rows go first: once they say removed, nothing serves the copies,
+   * and a download still running deletes its own copy when it finds its row removed.
+   */
+  async discard(taskId: string): Promise<void> {
+    for (const file of await this.files.discardForTask(taskId, this.clock.nowMs())) {
+      if (!file.storageKey) continue;
+      // Its row already says removed, so nothing serves it: a copy the store keeps by mistake is left, logged.
+      await this.store.delete(file.storageKey).catch((error: unknown) => {
+        this.logger.error(
+          { err: error, taskId, key: file.storageKey },
+          'a deleted task’s kept file could not be deleted',
+        );
+      });
+    }
+  }
+
   /** One attempt for a leased file (its `attempts` already counts this one); records the outcome under the lease. */
   async keep(file: ResultFileEntity, owner: string): Promise<void> {
     const key = resultStorageKey(file.taskId, file.slot);
@@ -109,6 +127,9 @@ export class ResultKeeper {
       if (recorded) {
         this.metrics.keptFiles.inc();
         this.metrics.keptBytes.inc(size);
+      } else if ((await this.files.findById(file.id))?.status === 'removed') {
+        // Its task was deleted while the copy was being made: the copy goes too.
+        await this.store.delete(key);
       }
     } catch (error) {
       await this.failed(file, owner, error);

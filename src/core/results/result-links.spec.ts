@@ -58,6 +58,21 @@ describe('ResultLinks', () => {
     expect(signer.verify(token)).toEqual({ ok: false, reason: 'expired' });
   });
 
+  it('names a renewable file by source and key, signed apart from task files, until it expires', () => {
+    const signer = links(['key-0123456789abcdef'], 100);
+    const url = signer.renewableUrl('klp', '1.20.829826007624355840');
+    expect(url).toMatch(/^https:\/\/gw\.example\.com\/results\/r\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(signer.verify(tokenOf(url))).toEqual({
+      ok: true,
+      renewable: { source: 'klp', key: '1.20.829826007624355840', expiresAt: now + 100 },
+    });
+    // Without its prefix the same payload and signature are no task file's token, nor is a task token renewable.
+    expect(signer.verify(tokenOf(url).slice(2))).toEqual({ ok: false, reason: 'signature' });
+    expect(signer.verify(`r.${tokenOf(signer.url('task_abc', 'v0'))}`)).toEqual({ ok: false, reason: 'signature' });
+    now += 101;
+    expect(signer.verify(tokenOf(url))).toEqual({ ok: false, reason: 'expired' });
+  });
+
   it('derives a stable key from the admin token when none is configured', () => {
     expect(derivedResultSecret('admin-token-0123456789')).toBe(derivedResultSecret('admin-token-0123456789'));
     expect(derivedResultSecret('admin-token-0123456789')).not.toContain('admin-token');

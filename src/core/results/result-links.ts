@@ -24,13 +24,29 @@ export interface PreviewRef {
   expiresAt: number;
 }
 
+/**
+ * A file the gateway does not keep whose upstream link expires before the gateway's URL does (an
+ * official voice's trial audio): named by a source and a key, which `RenewableLinks` turns into a
+ * current upstream link when the URL is used.
+ */
+export interface RenewableRef {
+  source: string;
+  key: string;
+  expiresAt: number;
+}
+
 export type VerifyOutcome =
-  | { ok: true; ref: ResultRef; preview?: undefined }
-  | { ok: true; preview: PreviewRef; ref?: undefined }
+  | { ok: true; ref: ResultRef; preview?: undefined; renewable?: undefined }
+  | { ok: true; preview: PreviewRef; ref?: undefined; renewable?: undefined }
+  | { ok: true; renewable: RenewableRef; ref?: undefined; preview?: undefined }
   | { ok: false; reason: 'malformed' | 'signature' | 'expired' };
 
-/** Preview tokens start with this; task file tokens never do (their payload is Base64URL of `task_...`). */
+/**
+ * Preview tokens start with `p.`, renewable ones with `r.`; task file tokens never do (their
+ * payload is Base64URL of `task_...`).
+ */
 const PREVIEW_PREFIX = 'p.';
+const RENEWABLE_PREFIX = 'r.';
 
 export const RESULT_PATH = '/results/';
 
@@ -70,6 +86,15 @@ export class ResultLinks {
     return `${this.options.origin}${RESULT_PATH}${PREVIEW_PREFIX}${payload}.${sign(this.options.secrets[0], payload)}`;
   }
 
+  /** A URL for a file named by `source` and `key` (neither may hold `~`), streamed from a link found when it is used. */
+  renewableUrl(source: string, key: string): string {
+    const expiresAt = Math.ceil((this.now() + this.options.ttlSeconds) / this.step) * this.step;
+    const payload = Buffer.from(`${source}~${key}~${expiresAt}`).toString('base64url');
+    // The prefix is signed too: a renewable token's payload never verifies as a task file's, nor the reverse.
+    const signature = sign(this.options.secrets[0], `${RENEWABLE_PREFIX}${payload}`);
+    return `${this.options.origin}${RESULT_PATH}${RENEWABLE_PREFIX}${payload}.${signature}`;
+  }
+
   token(ref: ResultRef): string {
     const payload = Buffer.from(`${ref.taskId}~${ref.slot}~${ref.expiresAt}`).toString('base64url');
     return `${payload}.${sign(this.options.secrets[0], payload)}`;
@@ -77,20 +102,35 @@ export class ResultLinks {
 
   verify(token: string): VerifyOutcome {
     if (token.startsWith(PREVIEW_PREFIX)) return this.verifyPreview(token.slice(PREVIEW_PREFIX.length));
+    const renewable = token.startsWith(RENEWABLE_PREFIX);
+    const signed = renewable
+      ? this.signedFields(token.slice(RENEWABLE_PREFIX.length), RENEWABLE_PREFIX)
+      : this.signedFields(token, '');
+    if (!signed.ok) return signed;
+    const [first, second, exp] = signed.fields;
+    const expiresAt = Number(exp);
+    if (!first || !second || !Number.isInteger(expiresAt)) return { ok: false, reason: 'malformed' };
+    if (expiresAt < this.now()) return { ok: false, reason: 'expired' };
+    return renewable
+      ? { ok: true, renewable: { source: first, key: second, expiresAt } }
+      : { ok: true, ref: { taskId: first, slot: second, expiresAt } };
+  }
+
+  /** The `~`-separated fields of `<payload>.<signature>` once the signature (over `domain` + payload) is one of the keys'. */
+  private signedFields(
+    token: string,
+    domain: string,
+  ): { ok: true; fields: string[] } | { ok: false; reason: 'malformed' | 'signature' } {
     const dot = token.indexOf('.');
     if (dot <= 0 || token.length > 400) return { ok: false, reason: 'malformed' };
     const payload = token.slice(0, dot);
     const given = Buffer.from(token.slice(dot + 1), 'base64url');
     const valid = this.options.secrets.some((secret) => {
-      const expected = Buffer.from(sign(secret, payload), 'base64url');
+      const expected = Buffer.from(sign(secret, `${domain}${payload}`), 'base64url');
       return expected.length === given.length && timingSafeEqual(expected, given);
     });
     if (!valid) return { ok: false, reason: 'signature' };
-    const [taskId, slot, exp] = Buffer.from(payload, 'base64url').toString('utf8').split('~');
-    const expiresAt = Number(exp);
-    if (!taskId || !slot || !Number.isInteger(expiresAt)) return { ok: false, reason: 'malformed' };
-    if (expiresAt < this.now()) return { ok: false, reason: 'expired' };
-    return { ok: true, ref: { taskId, slot, expiresAt } };
+    return { ok: true, fields: Buffer.from(payload, 'base64url').toString('utf8').split('~') };
   }
 
   private verifyPreview(token: string): VerifyOutcome {

@@ -20,6 +20,15 @@ export function resultUrl(task: Pick<TaskEntity, 'id'>, slot: string, upstreamUr
   return links ? links.url(task.id, slot) : upstreamUrl;
 }
 
+/**
+ * The URL of a file a source renews (`RenewableLinks`): the gateway's, naming `source` and `key`,
+ * or `upstreamUrl` as it is when results are not served by the gateway.
+ */
+export function renewableUrl(source: string, key: string, upstreamUrl: string): string {
+  if (!upstreamUrl) return upstreamUrl;
+  return links ? links.renewableUrl(source, key) : upstreamUrl;
+}
+
 /** A session preview's URL: the gateway's (streamed from the upstream, never kept), or `upstreamUrl` as it is. */
 export function previewUrl(upstreamUrl: string): string {
   if (!upstreamUrl) return upstreamUrl;

@@ -12,12 +12,14 @@ import { ResultKeeper } from './result-keeper.service';
 import { ResultLinks, derivedResultSecret } from './result-links';
 import { ResultMetrics } from './result-metrics';
 import { ResultRetentionSweeper } from './result-retention.sweeper';
+import { RenewableLinks } from './renewable-links';
 import { installResultLinks } from './result-url';
 import { resultUrlsOnRequestHost } from './request-origin';
 
 /**
- * The keep queue, its worker, the retention sweeper, the object store and the URL signer. Global:
- * the task lifecycle queues downloads with a task's ending through `ResultKeeper`.
+ * The keep queue, its worker, the retention sweeper, the object store, the URL signer and the
+ * sources of renewable links. Global: the task lifecycle queues downloads with a task's ending
+ * through `ResultKeeper`, and families register their renewable link sources.
  */
 @Global()
 @Module({})
@@ -59,8 +61,9 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
         ResultKeeper,
         ResultKeepWorker,
         ResultRetentionSweeper,
+        RenewableLinks,
       ],
-      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics],
+      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics, RenewableLinks],
     };
   }
 

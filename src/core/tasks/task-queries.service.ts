@@ -16,10 +16,15 @@ export interface TaskListRequest {
   ids?: string[];
 }
 
+/** Whether the owner deleted the task: it is then gone from every client read. */
+export function isDeleted(task: Pick<TaskEntity, 'deletedAt'>): boolean {
+  return task.deletedAt !== null && task.deletedAt !== undefined;
+}
+
 /**
  * Reads of task records as their owner may see them: scoped to the account, to the family (and
  * action) of the route, to the models the key may use; a rejected creation is no task to the
- * caller. Anything else is 404: never reveal that it exists.
+ * caller, nor is one the caller deleted. Anything else is 404: never reveal that it exists.
  */
 @Injectable()
 export class TaskQueries {
@@ -32,6 +37,7 @@ export class TaskQueries {
       task.family === family &&
       (action === undefined || task.action === action) &&
       task.phase !== 'rejected' &&
+      !isDeleted(task) &&
       keyAllowsModel(principal.apiKey.models, task.model);
     if (!visible) throw GatewayError.notFound('Task');
     return task;

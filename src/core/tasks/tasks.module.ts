@@ -7,6 +7,7 @@ import { CallbackOutbox } from './callbacks/callback-outbox.service';
 import { IdempotencyService } from './idempotency.service';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
+import { TaskDeletion } from './task-deletion.service';
 import { TaskEngine } from './task-engine.service';
 import { TaskLifecycle } from './task-lifecycle.service';
 import { TaskQueries } from './task-queries.service';
@@ -22,6 +23,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     TaskLifecycle,
     TaskSyncService,
     TaskQueries,
+    TaskDeletion,
     TaskSyncWorker,
     IdempotencyService,
     CallbackOutboxRepository,
@@ -34,6 +36,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     TasksPersistenceModule,
     TaskEngine,
     TaskQueries,
+    TaskDeletion,
     TaskSyncWorker,
     IdempotencyService,
     CallbackDeliveryWorker,

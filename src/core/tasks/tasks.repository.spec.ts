@@ -191,4 +191,30 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     expect(hot).toEqual(typeorm);
     expect(await tasks.findForAccount('t_full', 'acct_other')).toBeNull();
   });
+
+  it('marks a finished task deleted once, and its lists leave it out (total included)', async () => {
+    const put = (id: string, phase: TaskEntity['phase']) =>
+      tasks.insert(
+        Object.assign(task(id), {
+          accountId: 'acct_del',
+          family: 'vd',
+          action: 'reference2video',
+          phase,
+          finishedAt: 7,
+        }),
+      );
+    await put('del_done', 'succeeded');
+    await put('del_failed', 'failed');
+    await put('del_running', 'active');
+    const list = async () =>
+      await tasks.list({ accountId: 'acct_del', family: 'vd', action: 'reference2video', offset: 0, limit: 10 });
+    expect((await list()).total).toBe(3);
+    expect(await tasks.markDeleted('del_done', 1000)).toBe(true);
+    expect(await tasks.markDeleted('del_done', 2000)).toBe(false);
+    expect(await tasks.markDeleted('del_running', 1000)).toBe(false);
+    expect((await tasks.findById('del_done'))?.deletedAt).toBe(1000);
+    expect((await tasks.findById('del_running'))?.deletedAt).toBeNull();
+    const after = await list();
+    expect([after.total, after.items.map((t) => t.id).sort()]).toEqual([2, ['del_failed', 'del_running']]);
+  });
 });

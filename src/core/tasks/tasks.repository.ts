@@ -132,7 +132,19 @@ export class TasksRepository implements HoldGate {
     );
   }
 
-  /** An account's visible tasks of one action, newest first (rejected creations are not tasks to the caller). */
+  /**
+   * Marks a finished task deleted by its owner; false when it is not finished or already deleted.
+   * The owner's reads never show it again (`TaskQueries`, `list`).
+   */
+  async markDeleted(id: string, now: number): Promise<boolean> {
+    const where = `"id" = ? AND "deleted_at" IS NULL AND "phase" IN ('succeeded', 'failed')`;
+    return (await this.hot.update(undefined, TaskEntity, { deletedAt: now, updatedAt: now }, where, [id])) === 1;
+  }
+
+  /**
+   * An account's visible tasks of one action, newest first (rejected creations are not tasks to the caller, deleted
+   * ones are not any more).
+   */
   async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
     const qb = this.repo
       .createQueryBuilder('t')
@@ -141,7 +153,8 @@ export class TasksRepository implements HoldGate {
         family: query.family,
         action: query.action,
         rejected: 'rejected',
-      });
+      })
+      .andWhere('t.deleted_at IS NULL');
     if (query.model) qb.andWhere('t.model = :model', { model: query.model });
     if (query.models) qb.andWhere('t.model IN (:...models)', { models: query.models.length ? query.models : [''] });
     if (query.ids) qb.andWhere('t.id IN (:...ids)', { ids: query.ids.length ? query.ids : [''] });

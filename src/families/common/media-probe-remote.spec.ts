@@ -1,6 +1,6 @@
 import { GatewayError } from '../../platform/errors';
 import { ImageLimits, MiB } from './media-probe';
-import { MediaServer, gif, jpeg, png, serveMedia } from './media-probe.fixtures';
+import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from './media-probe.fixtures';
 import { MEDIA_FETCH_MAX_BYTES, RemoteMediaProbe } from './media-probe-remote';
 
 const LIMITS: ImageLimits = {
@@ -46,6 +46,9 @@ describe('RemoteMediaProbe', () => {
         res.writeHead(200, { 'transfer-encoding': 'chunked' });
         res.end(jpeg(640, 480));
       },
+      // No Content-Length (chunked), the Range ignored: 11 MB behind a 400 x 400 header.
+      '/huge-chunked.png': chunkedFile(png(400, 400), 11 * MiB),
+      '/big-chunked.png': chunkedFile(png(400, 400), 9 * MiB),
       '/redirect.png': (_req, res) => void res.writeHead(302, { location: '/good.png' }).end(),
       '/loop.png': (_req, res) => void res.writeHead(302, { location: '/loop.png' }).end(),
       '/silent.png': (_req, res) => void pending.add(() => res.destroy()),
@@ -65,6 +68,7 @@ describe('RemoteMediaProbe', () => {
     ['/good.png', 'png', 400, 400],
     ['/photo.jpg', 'jpg', 640, 480],
     ['/chunked.jpg', 'jpg', 640, 480],
+    ['/big-chunked.png', 'png', 400, 400],
     ['/redirect.png', 'png', 400, 400],
   ])('accepts %s, read from its first bytes', async (path, format, width, height) => {
     await expect(probe.checkImageUrl(server.url(path), LIMITS, PARAM)).resolves.toMatchObject({
@@ -87,6 +91,7 @@ describe('RemoteMediaProbe', () => {
     ['/page.html', /is not a readable image/],
     ['/huge.png', /the image is larger than 10 MB/],
     ['/huge-no-range.png', /the image is larger than 10 MB/],
+    ['/huge-chunked.png', /the image is larger than 10 MB/],
     ['/missing.png', /could not be fetched \(HTTP 404\)/],
     ['/loop.png', /could not be fetched \(more than 3 redirects\)/],
     ['/silent.png', /could not be fetched \(no answer within 0.5 s\)/],

@@ -1,6 +1,8 @@
 /**
  * Checks an image given by URL the way a Base64 one is checked, from its first bytes: format,
- * pixels and aspect ratio from the header (image-size), size from Content-Range or Content-Length.
+ * pixels and aspect ratio from the header (image-size), size from Content-Range or Content-Length;
+ * a whole answer without either (chunked) is read to its end and its bytes counted, only the first
+ * kept, so it cannot pass the size limit by not declaring a size.
  * One GET with a Range header, a short time-out and a byte cap, through agents that refuse
  * loopback, private, link-local and metadata addresses (checked on the resolved address at every
  * connection, redirects included), so a caller cannot make the gateway reach its own network.
@@ -31,7 +33,10 @@ export interface RemoteMediaProbeOptions {
 
 interface ImageHead {
   bytes: Buffer;
-  /** The whole file's size when the server says it (or the body ended within the cap); else null. */
+  /**
+   * The whole file's size: as the server declares it, or counted to the end of a whole answer
+   * that declares none (chunked); null for a partial answer of unknown total.
+   */
   totalBytes: number | null;
 }
 
@@ -91,27 +96,32 @@ export class RemoteMediaProbe {
     const stream = response.data;
     try {
       if (response.status !== 200 && response.status !== 206) throw unreachable(param, `HTTP ${response.status}`);
-      let totalBytes = declaredTotal(response);
-      if (totalBytes !== null && totalBytes > maxTotal) throw imageTooLarge(param, maxTotal);
+      const declared = declaredTotal(response);
+      if (declared !== null && declared > maxTotal) throw imageTooLarge(param, maxTotal);
+      // A whole file (200) of no declared size is counted to its end: only its first bytes are kept.
+      const counting = declared === null && response.status === 200;
       const chunks: Buffer[] = [];
+      let kept = 0;
       let read = 0;
-      let ended = true;
+      let headDone = false;
       try {
         for await (const chunk of stream) {
-          chunks.push(chunk as Buffer);
-          read += (chunk as Buffer).length;
-          if (read >= this.maxBytes || enough(Buffer.concat(chunks, read))) {
-            ended = false;
-            break;
+          const bytes = chunk as Buffer;
+          read += bytes.length;
+          if (!headDone) {
+            chunks.push(bytes);
+            kept += bytes.length;
+            headDone = kept >= this.maxBytes || enough(Buffer.concat(chunks, kept));
           }
+          if (counting && read > maxTotal) throw imageTooLarge(param, maxTotal);
+          if (headDone && !counting) break;
         }
       } catch (error) {
+        if (error instanceof GatewayError) throw error;
         throw unreachable(param, signal.aborted ? this.timedOut() : reasonOf(error));
       }
-      const bytes = Buffer.concat(chunks, read).subarray(0, this.maxBytes);
-      // A 200 that ended within the cap was the whole file.
-      if (totalBytes === null && ended && response.status === 200) totalBytes = read;
-      return { bytes, totalBytes };
+      const bytes = Buffer.concat(chunks, kept).subarray(0, this.maxBytes);
+      return { bytes, totalBytes: counting ? read : declared };
     } finally {
       stream.destroy();
     }

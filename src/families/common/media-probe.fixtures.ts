@@ -1,6 +1,6 @@
 /**
  * Test media built in code (no binaries in the repository): minimal but well-formed PNG, BMP,
- * JPEG, WEBP, GIF headers and an MP4 movie header, plus data-URL wrapping. Used by the specs of
+ * JPEG, WEBP, GIF headers, an MP4 movie header and an AVI header, plus data-URL wrapping. Used by the specs of
  * the media rules; the probes read headers only, so large declared sizes cost nothing.
  */
 import { IncomingMessage, ServerResponse, createServer } from 'http';
@@ -129,8 +129,41 @@ export function mp4(seconds: number, brand = 'isom'): Buffer {
   return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd)), box('mdat', Buffer.alloc(16))]);
 }
 
+/** A RIFF `AVI ` header with an empty `hdrl` list (the probe reads the form type only). */
+export function avi(): Buffer {
+  const hdrl = Buffer.concat([Buffer.from('LIST', 'ascii'), Buffer.from([4, 0, 0, 0]), Buffer.from('hdrl', 'ascii')]);
+  const head = Buffer.alloc(12);
+  head.write('RIFF', 0, 'ascii');
+  head.writeUInt32LE(4 + hdrl.length, 4);
+  head.write('AVI ', 8, 'ascii');
+  return Buffer.concat([head, hdrl]);
+}
+
 export function dataUrl(mime: string, bytes: Buffer): string {
   return `data:${mime};base64,${bytes.toString('base64')}`;
+}
+
+/**
+ * A route of `serveMedia` answering 200 without Content-Length (chunked), whatever the Range:
+ * `head`, then zeros up to `total` bytes, written as the client reads them.
+ */
+export function chunkedFile(head: Buffer, total: number): (req: IncomingMessage, res: ServerResponse) => void {
+  const chunk = Buffer.alloc(64 * 1024);
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    res.on('error', () => undefined);
+    res.write(head);
+    let left = total - head.length;
+    const more = (): void => {
+      while (left > 0) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, left));
+        left -= piece.length;
+        if (!res.write(piece)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  };
 }
 
 export interface MediaServer {

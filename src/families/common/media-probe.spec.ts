@@ -1,5 +1,5 @@
 import { GatewayError } from '../../platform/errors';
-import { bmp, dataUrl, gif, jpeg, mp4, png, webp } from './media-probe.fixtures';
+import { avi, bmp, dataUrl, gif, jpeg, mp4, png, webp } from './media-probe.fixtures';
 import {
   ImageLimits,
   MiB,
@@ -206,9 +206,11 @@ describe('checkImageDataUrl', () => {
 describe('videos', () => {
   const limits = { containers: ['mp4', 'mov'] as const, maxBytes: 100 * MiB, minSeconds: 1, maxSeconds: 30 };
 
-  it('reads container and duration from the movie header', () => {
+  it('reads container and duration from the movie header, and knows AVI by its RIFF header', () => {
     expect(probeVideo(mp4(5))).toEqual({ container: 'mp4', durationSeconds: 5 });
     expect(probeVideo(mp4(2.5, 'qt  '))).toEqual({ container: 'mov', durationSeconds: 2.5 });
+    expect(probeVideo(avi())).toEqual({ container: 'avi', durationSeconds: null });
+    expect(probeVideo(webp(10, 10))).toBeNull(); // RIFF, but not AVI
     expect(probeVideo(png(10, 10))).toBeNull();
     expect(probeVideo(Buffer.alloc(0))).toBeNull();
   });
@@ -227,6 +229,32 @@ describe('videos', () => {
     const err = errorOf(() => checkVideoDataUrl(url, limits, 'v'));
     expect([err.status, err.param]).toEqual([400, 'v']);
     expect(err.message).toContain(message);
+  });
+
+  describe('without duration limits (container and size only)', () => {
+    const files = { containers: ['mp4', 'mov', 'avi'] as const, maxBytes: 1000 };
+
+    it.each([
+      ['video/mp4', mp4(40)],
+      ['video/quicktime', mp4(3)],
+      ['video/mp4', mp4(3, 'qt  ')],
+      ['video/x-msvideo', avi()],
+      ['video/avi', avi()],
+    ])('accepts %s holding a matching container', (mime, bytes) => {
+      expect(checkVideoDataUrl(dataUrl(mime, bytes), files, 'v')).toMatchObject({ mime, byteLength: bytes.length });
+    });
+
+    it.each([
+      ['three zero bytes', 'data:video/mp4;base64,AAAA', 'not a readable MP4/MOV/AVI video'],
+      ['an image', dataUrl('video/mp4', png(10, 10)), 'not a readable MP4/MOV/AVI video'],
+      ['AVI bytes labelled MP4', dataUrl('video/mp4', avi()), 'declares MP4 but the video is AVI'],
+      ['MP4 bytes labelled AVI', dataUrl('video/x-msvideo', mp4(5)), 'declares AVI but the video is MP4'],
+      ['over the size', dataUrl('video/mp4', Buffer.concat([mp4(5), Buffer.alloc(1000)])), 'larger than'],
+    ])('rejects %s', (_, url, message) => {
+      const err = errorOf(() => checkVideoDataUrl(url, files, 'v'));
+      expect([err.status, err.param]).toEqual([400, 'v']);
+      expect(err.message).toContain(message);
+    });
   });
 });
 

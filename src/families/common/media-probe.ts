@@ -295,20 +295,32 @@ export function checkImageDataUrl(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Videos (ISO base media: MP4 / MOV)
+// Videos (ISO base media: MP4 / MOV; AVI)
 // ---------------------------------------------------------------------------------------------
 
-export type VideoContainer = 'mp4' | 'mov';
+export type VideoContainer = 'mp4' | 'mov' | 'avi';
 
 export const VIDEO_MIME_CONTAINERS: Readonly<Record<string, VideoContainer>> = Object.freeze({
   'video/mp4': 'mp4',
   'video/quicktime': 'mov',
+  'video/x-msvideo': 'avi',
+  'video/avi': 'avi',
+  'video/msvideo': 'avi',
 });
 
 export interface VideoProbe {
   container: VideoContainer;
-  /** From the movie header (`moov/mvhd`); null when there is none. */
+  /** From the movie header (`moov/mvhd`); null when there is none, and for AVI (not read). */
   durationSeconds: number | null;
+}
+
+/** An AVI file: a RIFF container of form type `AVI `. */
+function isAvi(bytes: Uint8Array): boolean {
+  return bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'AVI ';
+}
+
+function ascii(bytes: Uint8Array, from: number, to: number): string {
+  return String.fromCharCode(...bytes.subarray(from, to));
 }
 
 const TOP_LEVEL_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'uuid']);
@@ -339,10 +351,12 @@ function* boxes(bytes: Uint8Array, view: DataView, from: number, to: number): Ge
 }
 
 /**
- * Recognises an MP4/MOV by its box structure and reads the duration from `moov/mvhd`. Only the
- * header boxes are read; frames are not decoded. null when the bytes are not ISO base media.
+ * Recognises an MP4/MOV by its box structure and reads the duration from `moov/mvhd`, or an AVI by
+ * its RIFF header (duration not read). Only headers are read; frames are not decoded. null when
+ * the bytes are neither ISO base media with a movie header nor AVI.
  */
 export function probeVideo(bytes: Uint8Array): VideoProbe | null {
+  if (isAvi(bytes)) return { container: 'avi', durationSeconds: null };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const top = [...boxes(bytes, view, 0, bytes.length)];
   if (top.length === 0 || !TOP_LEVEL_BOXES.has(top[0].type)) return null;
@@ -371,14 +385,19 @@ export function probeVideo(bytes: Uint8Array): VideoProbe | null {
 export interface VideoLimits {
   containers: readonly VideoContainer[];
   maxBytes: number;
-  minSeconds: number;
-  maxSeconds: number;
+  /** Both omitted: the duration is not checked (nor required to be readable). */
+  minSeconds?: number;
+  maxSeconds?: number;
 }
 
+/** MP4 and MOV are both ISO base media, and their brands are used loosely in practice. */
+const isoMedia = (container: VideoContainer): boolean => container === 'mp4' || container === 'mov';
+
 /**
- * Full check of a video data URL. The MIME must name MP4 or MOV; both are ISO base media and
- * their brands are used loosely in practice, so an MP4 labelled `video/quicktime` (or the reverse)
- * is not rejected.
+ * Full check of a video data URL: the MIME type names an allowed container, the decoded size is
+ * within the limit (measured before decoding), and the decoded bytes are a readable video of the
+ * container the MIME type names, within the duration limits when there are any. An MP4 labelled
+ * `video/quicktime` (or the reverse) is not rejected; an AVI labelled as either is.
  */
 export function checkVideoDataUrl(
   value: string,
@@ -399,13 +418,20 @@ export function checkVideoDataUrl(
     throw GatewayError.invalid(`${param}: the video is larger than ${limits.maxBytes / MiB} MB.`, param);
   }
   const probe = probeVideo(Buffer.from(data.base64, 'base64'));
-  if (!probe || probe.durationSeconds === null)
-    throw GatewayError.invalid(`${param} is not a readable MP4/MOV video.`, param);
-  if (probe.durationSeconds < limits.minSeconds || probe.durationSeconds > limits.maxSeconds) {
+  const timed = limits.minSeconds !== undefined || limits.maxSeconds !== undefined;
+  if (!probe || (timed && probe.durationSeconds === null))
+    throw GatewayError.invalid(`${param} is not a readable ${limits.containers.join('/').toUpperCase()} video.`, param);
+  if (isoMedia(probe.container) !== isoMedia(declared)) {
     throw GatewayError.invalid(
-      `${param}: video duration ${probe.durationSeconds} s is outside ${limits.minSeconds} to ${limits.maxSeconds} s.`,
+      `${param}: the data URL declares ${declared.toUpperCase()} but the video is ${probe.container.toUpperCase()}.`,
       param,
     );
+  }
+  const seconds = probe.durationSeconds;
+  const min = limits.minSeconds ?? 0;
+  const max = limits.maxSeconds ?? Number.POSITIVE_INFINITY;
+  if (seconds !== null && timed && (seconds < min || seconds > max)) {
+    throw GatewayError.invalid(`${param}: video duration ${seconds} s is outside ${min} to ${max} s.`, param);
   }
   return { ...probe, mime: data.mime, byteLength: data.byteLength };
 }

@@ -2,7 +2,8 @@ import { ValidateBy, ValidationOptions, buildMessage } from 'class-validator';
 
 /**
  * Prompt limits count characters, not UTF-16 code units: a Chinese character or an emoji is one
- * character. (class-validator's MaxLength counts code units, so an emoji would count twice.)
+ * character. (class-validator's MaxLength counts code units, so an emoji would count twice.) A
+ * field the upstream counts in code units takes `MaxUtf16Units` instead.
  */
 export function charCount(text: string): number {
   let n = 0;
@@ -61,6 +62,30 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
       validator: {
         validate: (value: unknown) => typeof value === 'string' && withinChars(value, max),
         defaultMessage: buildMessage((each) => `${each}$property must be at most $constraint1 characters`, options),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * A string of at most `max` UTF-16 code units: the count of an upstream that measures a string's
+ * length as Java and JavaScript do. A character of the Basic Multilingual Plane (Latin, Cyrillic,
+ * Chinese, Japanese, Korean) counts 1; one beyond it (most emoji) counts 2, and an emoji joined
+ * from several code points counts every unit of each. Only for fields the upstream counts so.
+ */
+export function MaxUtf16Units(max: number, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'maxUtf16Units',
+      constraints: [max],
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && value.length <= max,
+        defaultMessage: buildMessage(
+          (each) =>
+            `${each}$property must be at most $constraint1 characters, counted as the upstream counts them (UTF-16 code units: an emoji counts 2 or more)`,
+          options,
+        ),
       },
     },
     options,

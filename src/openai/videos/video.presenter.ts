@@ -5,8 +5,6 @@ import { VIDEO_FAMILIES } from './video-families';
 
 /** The face's name on the tasks created through it. */
 export const OPENAI_FACE = 'openai';
-/** Creation echo key: when the caller deleted the video here (milliseconds). */
-export const DELETED_ECHO = '_deleted_at';
 
 const seconds = (ms: number | null | undefined): number | null =>
   ms === null || ms === undefined ? null : Math.floor(ms / 1000);
@@ -62,8 +60,4 @@ export function presentVideoEvent(task: TaskEntity, now: number): VideoEvent {
     created_at: Math.floor(now / 1000),
     data: video,
   };
-}
-
-export function deletedHere(task: TaskEntity): boolean {
-  return typeof task.creationEcho?.[DELETED_ECHO] === 'number';
 }

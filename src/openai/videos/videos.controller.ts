@@ -124,7 +124,10 @@ export class VideosController {
 
   @Delete(`${VIDEOS}/:video_id`)
   @ClientRoute()
-  @ApiOperation({ summary: 'Delete a finished video: its kept files go and it leaves the list; charges stay' })
+  @ApiOperation({
+    summary:
+      'Delete a finished video: gone from every route (its native query too), its kept files deleted; charges stay',
+  })
   @ApiOkResponse({ type: VideoDeletedResponse })
   @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.notDeletable, OPENAI_ERROR_CAUSES.videoNotFound)
   delete(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoDeletedResponse> {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
 
 export interface VideoPageQuery {
@@ -19,7 +18,7 @@ export interface VideoPageQuery {
 export class VideosRepository {
   constructor(@InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>) {}
 
-  /** A page of the caller's tasks of these families, rejected creations left out, ordered by ID. */
+  /** A page of the caller's tasks of these families, rejected creations and deleted tasks left out, ordered by ID. */
   page(query: VideoPageQuery): Promise<TaskEntity[]> {
     const qb = this.tasks
       .createQueryBuilder('t')
@@ -27,7 +26,8 @@ export class VideosRepository {
         accountId: query.accountId,
         families: [...query.families],
         rejected: 'rejected',
-      });
+      })
+      .andWhere('t.deleted_at IS NULL');
     if (query.models)
       qb.andWhere('t.model IN (:...models)', { models: query.models.length ? [...query.models] : [''] });
     if (query.after) qb.andWhere(query.order === 'desc' ? 't.id < :after' : 't.id > :after', { after: query.after });
@@ -35,12 +35,5 @@ export class VideosRepository {
       .orderBy('t.id', query.order === 'desc' ? 'DESC' : 'ASC')
       .take(query.limit)
       .getMany();
-  }
-
-  /** Adds the face's marks to the task's creation echo (the family's own keys are left as they are). */
-  async mark(task: TaskEntity, marks: Record<string, unknown>): Promise<void> {
-    const creationEcho = { ...(task.creationEcho ?? {}), ...marks };
-    await this.tasks.update({ id: task.id }, { creationEcho } as QueryDeepPartialEntity<TaskEntity>);
-    task.creationEcho = creationEcho;
   }
 }

@@ -3,13 +3,14 @@ import type { Request, Response } from 'express';
 import { keyAllowsModel } from '../../core/accounts/guards/model-access.guard';
 import { Principal } from '../../core/accounts/principal';
 import { ModelDescriptor } from '../../core/models/model-catalogue';
-import { ObjectStore } from '../../core/results/object-store';
 import { ResultFilesRepository } from '../../core/results/result-files.repository';
 import { ResultLinks } from '../../core/results/result-links';
 import { coverSlot, resultFileId, videoSlot } from '../../core/results/result-slots';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { TaskDeletion } from '../../core/tasks/task-deletion.service';
 import { TaskFace, TASK_FACE_ECHO } from '../../core/tasks/task-faces';
 import { TaskEngine } from '../../core/tasks/task-engine.service';
+import { isDeleted } from '../../core/tasks/task-queries.service';
 import { TasksRepository } from '../../core/tasks/tasks.repository';
 import { GatewayError } from '../../platform/errors';
 import type { RequestContext } from '../../platform/http/request-context';
@@ -27,14 +28,7 @@ import {
   rejectConflicts,
   renameParam,
 } from './video-mapping';
-import {
-  DELETED_ECHO,
-  OPENAI_FACE,
-  deletedHere,
-  presentDeleted,
-  presentVideo,
-  presentVideoEvent,
-} from './video.presenter';
+import { OPENAI_FACE, presentDeleted, presentVideo, presentVideoEvent } from './video.presenter';
 import { VideosRepository } from './videos.repository';
 
 /** An uploaded `input_reference` image, already read by the multipart parser. */
@@ -62,7 +56,7 @@ export class VideosService implements TaskFace {
     private readonly tasks: TasksRepository,
     private readonly videos: VideosRepository,
     private readonly files: ResultFilesRepository,
-    private readonly store: ObjectStore,
+    private readonly deletion: TaskDeletion,
     private readonly links: ResultLinks,
     private readonly serving: ResultServing,
     private readonly clock: Clock,
@@ -119,25 +113,17 @@ export class VideosService implements TaskFace {
     return presentVideo(task, kept?.status === 'stored' ? kept.expiresAt : null);
   }
 
-  /** The caller's videos by ID, deleted ones left out; pages are read until `limit` visible ones are found. */
+  /** The caller's videos by ID (deleted ones are left out by the query). */
   async list(principal: Principal, query: VideoListQuery): Promise<VideoListResponse> {
-    const found: TaskEntity[] = [];
-    let after = query.after;
-    let more = true;
-    while (more && found.length <= query.limit) {
-      const want = query.limit + 1 - found.length;
-      const page = await this.videos.page({
-        accountId: principal.account.id,
-        families: VIDEO_FAMILY_IDS,
-        models: principal.apiKey.models,
-        after,
-        order: query.order,
-        limit: want,
-      });
-      found.push(...page.filter((task) => !deletedHere(task)));
-      more = page.length === want;
-      after = page.at(-1)?.id;
-    }
+    // One more than asked for: whether there is more.
+    const found = await this.videos.page({
+      accountId: principal.account.id,
+      families: VIDEO_FAMILY_IDS,
+      models: principal.apiKey.models,
+      after: query.after,
+      order: query.order,
+      limit: query.limit + 1,
+    });
     const data = found.slice(0, query.limit);
     const expiries = await this.expiries(data);
     return {
@@ -167,18 +153,14 @@ export class VideosService implements TaskFace {
     await this.serving.serve(this.links.token({ taskId: task.id, slot, expiresAt }), req, res);
   }
 
-  /** Removes the kept files and hides the video here; what was billed stays billed. */
+  /**
+   * Deletes the video on every route (this one and its family's native ones): its kept files go,
+   * its result URLs answer 404; what was billed stays billed.
+   */
   async delete(principal: Principal, id: string): Promise<VideoDeletedResponse> {
     const task = await this.findVisible(principal, id);
-    if (task.phase !== 'succeeded' && task.phase !== 'failed')
+    if (!(await this.deletion.delete(task)))
       throw GatewayError.invalid('Only a completed or failed video can be deleted.');
-    const now = this.clock.nowMs();
-    await this.videos.mark(task, { [DELETED_ECHO]: now });
-    for (const file of await this.files.forTask(task.id)) {
-      // The row first: once it says removed, nothing serves the copy any more.
-      if (file.status === 'stored' && (await this.files.markRemoved(file.id, now)) && file.storageKey)
-        await this.store.delete(file.storageKey);
-    }
     return presentDeleted(task.id);
   }
 
@@ -190,14 +172,14 @@ export class VideosService implements TaskFace {
     return presentVideoEvent(task, this.clock.nowMs());
   }
 
-  /** The caller's task of a served family that the key may see and that was not deleted here; 404 otherwise. */
+  /** The caller's task of a served family that the key may see and that was not deleted; 404 otherwise. */
   private async findVisible(principal: Principal, id: string): Promise<TaskEntity> {
     const task = await this.tasks.findForAccount(id, principal.account.id);
     const visible =
       task !== null &&
       VIDEO_FAMILIES[task.family] !== undefined &&
       task.phase !== 'rejected' &&
-      !deletedHere(task) &&
+      !isDeleted(task) &&
       keyAllowsModel(principal.apiKey.models, task.model);
     if (!visible) throw GatewayError.notFound('Video');
     return task;

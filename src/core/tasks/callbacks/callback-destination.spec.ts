@@ -1,9 +1,12 @@
 import { assertCallbackUrlAllowed } from './callback-destination';
 
 describe('assertCallbackUrlAllowed', () => {
-  it.each(['https://hooks.example.com/x', 'http://203.0.113.9:8080/cb'])('accepts public %s', (url) => {
-    expect(() => assertCallbackUrlAllowed(url, false)).not.toThrow();
-  });
+  it.each(['https://hooks.example.com/x', 'http://93.184.215.14:8080/cb', 'http://[2606:4700::1111]/cb'])(
+    'accepts public %s',
+    (url) => {
+      expect(() => assertCallbackUrlAllowed(url, false)).not.toThrow();
+    },
+  );
 
   it.each([
     'http://127.0.0.1/cb',
@@ -17,6 +20,20 @@ describe('assertCallbackUrlAllowed', () => {
     'http://metadata.google.internal/',
     'http://LOCALHOST./cb',
     'http://metadata.google.internal../',
+    // IP literals in the other ranges the delivery agent refuses
+    'http://198.18.0.1/cb',
+    'http://203.0.113.9:8080/cb',
+    'http://224.0.0.1/cb',
+    'http://255.255.255.255/cb',
+    'http://192.0.0.8/cb',
+    'http://0.0.0.0/cb',
+    'http://2130706433/cb',
+    'http://[::]/cb',
+    'http://[::ffff:7f00:1]/cb',
+    'http://[64:ff9b::a00:1]/cb',
+    'http://[2001:db8::1]/cb',
+    'http://[ff02::1]/cb',
+    'http://[fe80::1]/cb',
   ])('refuses private %s unless allowed', (url) => {
     expect(() => assertCallbackUrlAllowed(url, false)).toThrow(
       expect.objectContaining({ status: 400, param: 'callback_url' }),

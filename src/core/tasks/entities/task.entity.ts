@@ -74,6 +74,8 @@ export class TaskEntity {
   @Column({ type: 'varchar', length: 64, name: 'lease_owner', nullable: true }) leaseOwner: string | null;
   @Column(BigIntColumnOptions({ name: 'lease_until', nullable: true })) leaseUntil: number | null;
   @Column(BigIntColumnOptions({ name: 'deadline_at' })) deadlineAt: number;
+  /** When the owner deleted the task (ms): from then on no client read shows it. Null while it is not deleted. */
+  @Column(BigIntColumnOptions({ name: 'deleted_at', nullable: true })) deletedAt: number | null;
   /** W3C `traceparent` of the creating request's span: the task's later spans join its trace. Null with tracing off. */
   @Column({ type: 'varchar', length: 55, name: 'trace_context', nullable: true }) traceContext: string | null;
 }

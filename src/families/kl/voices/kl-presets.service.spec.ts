@@ -1,9 +1,18 @@
+import { RenewableLinks } from '../../../core/results/renewable-links';
+import { ResultLinks } from '../../../core/results/result-links';
+import { installResultLinks } from '../../../core/results/result-url';
 import { GatewayError } from '../../../platform/errors';
 import { ManualClock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UpstreamUnavailableError } from '../../../upstream/upstream.types';
-import { KL_PRESETS_FRESH_MS, KL_PRESETS_STALE_MS, KlPresetsService } from './kl-presets.service';
+import {
+  KL_PRESETS_FRESH_MS,
+  KL_PRESETS_STALE_MS,
+  KL_PRESET_LINK_FRESH_MS,
+  KL_PRESET_TRIALS,
+  KlPresetsService,
+} from './kl-presets.service';
 
 const PRESET = {
   task_id: '1',
@@ -19,7 +28,10 @@ function setup() {
   const call = jest.fn<Promise<unknown>, unknown[]>().mockResolvedValue([PRESET]);
   const client = { call } as unknown as KlClient;
   const channels = { forFamily: () => ({ id: 'kl-1' }) } as unknown as ChannelRegistry;
-  return { clock, call, service: new KlPresetsService(client, channels, clock) };
+  const renewable = new RenewableLinks();
+  const service = new KlPresetsService(client, channels, clock, renewable);
+  service.onModuleInit();
+  return { clock, call, renewable, service };
 }
 
 describe('KlPresetsService', () => {
@@ -50,5 +62,56 @@ describe('KlPresetsService', () => {
     expect(call).toHaveBeenCalledTimes(1);
     expect(await service.isOfficial('829')).toBe(true);
     expect(await service.isOfficial('voice_x_0')).toBe(false);
+  });
+
+  describe('trial audio', () => {
+    const links = new ResultLinks({ origin: 'https://gw.example.com', secrets: ['k'.repeat(32)], ttlSeconds: 86400 });
+    const linked = (n: number) => ({
+      ...PRESET,
+      task_result: { voices: [{ ...PRESET.task_result.voices[0], trial_url: `https://cdn.example.com/829?v=${n}` }] },
+    });
+    /** The renewable key of the first voice of a presented page, from its gateway URL. */
+    const keyOf = (url: string) => {
+      const verdict = links.verify(url.slice('https://gw.example.com/results/'.length));
+      if (!verdict.ok || !verdict.renewable) throw new Error(`not a renewable URL: ${url}`);
+      expect(verdict.renewable.source).toBe(KL_PRESET_TRIALS);
+      return verdict.renewable.key;
+    };
+    beforeAll(() => installResultLinks(links));
+    afterAll(() => installResultLinks(undefined, links));
+
+    it("hands out the gateway's URL, which streams the cached link while fresh, a fresh page's link after", async () => {
+      const { clock, call, renewable, service } = setup();
+      call.mockResolvedValueOnce([linked(1)]).mockResolvedValueOnce([linked(2)]);
+      const [item] = await service.presentedPage(1, 20);
+      const url = item.task_result.voices[0].trial_url;
+      expect(url).toMatch(/^https:\/\/gw\.example\.com\/results\/r\./);
+      expect(url).not.toContain('cdn.example.com');
+      const key = keyOf(url);
+      clock.advance(KL_PRESET_LINK_FRESH_MS - 1);
+      expect(await renewable.current(KL_PRESET_TRIALS, key)).toBe('https://cdn.example.com/829?v=1');
+      expect(call).toHaveBeenCalledTimes(1);
+      clock.advance(1);
+      expect(await renewable.current(KL_PRESET_TRIALS, key)).toBe('https://cdn.example.com/829?v=2');
+      expect(call).toHaveBeenCalledTimes(2);
+      expect(call.mock.calls[1][3]).toEqual({ pageNum: 1, pageSize: 20 });
+    });
+
+    it('falls back to the cached link while the upstream fails; knows no other voice or key', async () => {
+      const { clock, call, renewable, service } = setup();
+      call.mockResolvedValueOnce([linked(1)]);
+      const key = keyOf((await service.presentedPage(1, 20))[0].task_result.voices[0].trial_url);
+      call.mockRejectedValue(new UpstreamUnavailableError('down'));
+      clock.advance(KL_PRESET_LINK_FRESH_MS);
+      expect(await renewable.current(KL_PRESET_TRIALS, key)).toBe('https://cdn.example.com/829?v=1');
+      expect(await renewable.current(KL_PRESET_TRIALS, '1.20.OTk5')).toBeUndefined(); // voice 999
+      expect(await renewable.current(KL_PRESET_TRIALS, 'not a key')).toBeUndefined();
+      expect(await renewable.current(KL_PRESET_TRIALS, '2.20.ODI5')).toBeUndefined(); // a page never fetched
+    });
+  });
+
+  it('passes the upstream trial link through when the gateway serves no results (RESULT_STORE=off)', async () => {
+    const { service } = setup();
+    expect((await service.presentedPage(1, 20))[0].task_result.voices[0].trial_url).toBe('u');
   });
 });

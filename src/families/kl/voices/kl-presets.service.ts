@@ -1,4 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { RenewableLinks } from '../../../core/results/renewable-links';
+import { renewableUrl } from '../../../core/results/result-url';
 import { GatewayError } from '../../../platform/errors';
 import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
@@ -14,6 +16,13 @@ export const KL_PRESETS_FRESH_MS = 60_000;
 /** After that it is still served while the upstream is down, up to this age. */
 export const KL_PRESETS_STALE_MS = 24 * 60 * 60_000;
 const MAX_PAGES_CACHED = 100;
+/**
+ * The upstream's trial links live 10 minutes: one fetched longer ago than this is fetched afresh
+ * before it is streamed, so a download starts well within the link's life.
+ */
+export const KL_PRESET_LINK_FRESH_MS = 5 * 60_000;
+/** The source name of the trial audio's renewable links. */
+export const KL_PRESET_TRIALS = 'kl-preset-trials';
 
 export interface KlPresetVoice {
   voice_id: string;
@@ -40,9 +49,13 @@ interface CachedPage {
  * Official preset voices from the upstream, per page, kept in memory: fresh
  * for 60 s, then refetched; when the refetch fails for an upstream fault the last copy (up to 24 h
  * old) is served instead; with no copy at all the answer is 503. Concurrent misses share one call.
+ *
+ * A voice's `trial_url` is the upstream's signed link, which expires after 10 minutes: clients get
+ * a gateway URL instead (signed like other result URLs), which streams the voice's link from the
+ * cached page while it is under 5 minutes old, and from the page fetched afresh otherwise.
  */
 @Injectable()
-export class KlPresetsService {
+export class KlPresetsService implements OnModuleInit {
   private readonly logger = new Logger('KlPresets');
   private readonly cache = new Map<string, CachedPage>();
   private readonly inFlight = new Map<string, Promise<KlPresetItem[]>>();
@@ -51,7 +64,45 @@ export class KlPresetsService {
     private readonly client: KlClient,
     private readonly channels: ChannelRegistry,
     private readonly clock: Clock,
+    private readonly renewable: RenewableLinks,
   ) {}
+
+  onModuleInit(): void {
+    this.renewable.register(KL_PRESET_TRIALS, (key) => this.trialLink(key));
+  }
+
+  /** A page as clients get it: each trial URL the gateway's (see the class comment). */
+  async presentedPage(pageNum: number, pageSize: number, context?: RequestContext): Promise<KlPresetItem[]> {
+    const items = await this.page(pageNum, pageSize, context);
+    return items.map((item) => ({
+      ...item,
+      task_result: {
+        voices: item.task_result.voices.map((voice) => ({
+          ...voice,
+          trial_url: renewableUrl(KL_PRESET_TRIALS, trialKey(pageNum, pageSize, voice.voice_id), voice.trial_url),
+        })),
+      },
+    }));
+  }
+
+  /**
+   * A current upstream link of the trial audio `key` names: from the cached page while its links
+   * are fresh enough, else from the page fetched afresh (or, while the upstream fails, the cached
+   * one as it is). Undefined for a voice the page does not hold.
+   */
+  async trialLink(key: string): Promise<string | undefined> {
+    const ref = parseTrialKey(key);
+    if (!ref) return undefined;
+    const pageKey = `${ref.pageNum}:${ref.pageSize}`;
+    const cached = this.cache.get(pageKey);
+    let items = cached && this.clock.nowMs() - cached.fetchedAt < KL_PRESET_LINK_FRESH_MS ? cached.items : undefined;
+    items ??= await this.fetchShared(pageKey, ref.pageNum, ref.pageSize, undefined).catch((error: unknown) => {
+      this.logger.warn({ err: error, page: pageKey }, 'preset trial link not renewed: the upstream is failing');
+      return cached?.items;
+    });
+    const voice = items?.flatMap((item) => item.task_result.voices).find((v) => v.voice_id === ref.voiceId);
+    return voice?.trial_url || undefined;
+  }
 
   /** `context`: the asking request's, whose Server-Timing gets the upstream time when this call fetches. */
   async page(pageNum: number, pageSize: number, context?: RequestContext): Promise<KlPresetItem[]> {
@@ -126,6 +177,21 @@ export class KlPresetsService {
     // Insertion order is age order: drop the oldest page beyond the bound.
     if (this.cache.size > MAX_PAGES_CACHED) this.cache.delete(this.cache.keys().next().value as string);
   }
+}
+
+/** Where a trial URL's voice is: its page, and its voice ID (Base64URL, so the key holds no separator). */
+function trialKey(pageNum: number, pageSize: number, voiceId: string): string {
+  return `${pageNum}.${pageSize}.${Buffer.from(voiceId).toString('base64url')}`;
+}
+
+function parseTrialKey(key: string): { pageNum: number; pageSize: number; voiceId: string } | undefined {
+  const match = /^(\d{1,3})\.(\d{1,3})\.([A-Za-z0-9_-]+)$/.exec(key);
+  if (!match) return undefined;
+  return {
+    pageNum: Number(match[1]),
+    pageSize: Number(match[2]),
+    voiceId: Buffer.from(match[3], 'base64url').toString(),
+  };
 }
 
 /** Only the documented fields, typed, whatever else the upstream sends. */

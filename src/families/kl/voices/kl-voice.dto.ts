@@ -6,15 +6,18 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { MaxChars, MaxUrl, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
+import { MaxUrl, MaxUtf16Units, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_VOICE_NAME_MAX = 20;
 export const KL_VOICE_EXTENSIONS = ['mp3', 'wav', 'mp4', 'mov'] as const;
 
 export class KlCreateVoiceDto extends KlModelFieldsDto {
-  @ApiProperty({ example: 'Narrator', description: `Voice name, at most ${KL_VOICE_NAME_MAX} characters.` })
-  @MaxChars(KL_VOICE_NAME_MAX)
+  @ApiProperty({
+    example: 'Narrator',
+    description: `Voice name, at most ${KL_VOICE_NAME_MAX} characters counted as the upstream counts them, in UTF-16 code units: a Latin or Chinese character counts 1, an emoji 2 or more.`,
+  })
+  @MaxUtf16Units(KL_VOICE_NAME_MAX)
   @NotBlank()
   @IsString()
   voice_name: string;

@@ -12,7 +12,11 @@ export class KlVoice {
   @ApiProperty({ example: 'voice_01jd4z5q7v3m0r9s8t6w2x1y0z_0', description: 'The gateway’s voice ID' })
   voice_id: string;
   @ApiProperty() voice_name: string;
-  @ApiProperty() trial_url: string;
+  @ApiProperty({
+    description:
+      'Trial audio at a gateway URL (signed, expiring like other result URLs): a custom voice’s kept copy; a preset’s streamed from the upstream at a link the gateway renews, so it outlives the upstream’s 10-minute link.',
+  })
+  trial_url: string;
   @ApiProperty({
     example: '2706130531',
     description:

@@ -27,9 +27,18 @@ describe('validateKlVoiceCreate', () => {
     });
   });
 
-  it('counts characters, not UTF-16 units', () => {
-    expect(paramOf(() => validateKlVoiceCreate({ voice_name: '😀'.repeat(20), voice_url: url }))).toBeUndefined();
-    expect(paramOf(() => validateKlVoiceCreate({ voice_name: '😀'.repeat(21), voice_url: url }))).toBe('voice_name');
+  it('counts voice_name as the upstream does, in UTF-16 code units', () => {
+    const accepted = (name: string) => paramOf(() => validateKlVoiceCreate({ voice_name: name, voice_url: url }));
+    expect(accepted('n'.repeat(20))).toBeUndefined();
+    expect(accepted('旁'.repeat(20))).toBeUndefined();
+    expect(accepted('😀'.repeat(10))).toBeUndefined();
+    expect(accepted('n'.repeat(21))).toBe('voice_name');
+    expect(accepted('旁'.repeat(21))).toBe('voice_name');
+    expect(accepted('😀'.repeat(20))).toBe('voice_name');
+    expect(accepted(`${'n'.repeat(19)}😀`)).toBe('voice_name');
+    // A joined emoji counts every unit: one family emoji is 11.
+    expect(accepted('👩‍👩‍👧‍👦')).toBeUndefined();
+    expect(accepted('👩‍👩‍👧‍👦'.repeat(2))).toBe('voice_name');
   });
 
   it.each([

@@ -96,7 +96,8 @@ export class KlVoicesController {
   @Get('presets-voices')
   @ClientRoute({ capability: 'voices', selection: 'none' })
   @ApiOperation({
-    summary: 'List the official preset voices (cached 60 s; served from the cache while the upstream fails)',
+    summary:
+      'List the official preset voices (cached 60 s; served from the cache while the upstream fails); trial_url is a gateway URL',
   })
   @ApiQuery({ name: 'pageNum', required: false, type: Number })
   @ApiQuery({ name: 'pageSize', required: false, type: Number })

@@ -102,7 +102,7 @@ export class KlVoicesService {
     ctx: RequestContext,
     { page, pageSize }: { page: number; pageSize: number },
   ): Promise<KlPresetsResponse> {
-    const items: KlPresetItem[] = await this.presets.page(page, pageSize, ctx);
+    const items: KlPresetItem[] = await this.presets.presentedPage(page, pageSize, ctx);
     return klEnvelope(items, ctx.requestId);
   }
 

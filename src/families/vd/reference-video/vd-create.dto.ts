@@ -82,7 +82,8 @@ export class VdSubjectDto {
   images?: string[];
 
   @ApiPropertyOptional({
-    description: 'Only `vdq2-pro`: one 5-second video; mp4, avi, mov, e.g. `["https://example.com/refs/dance.mp4"]`.',
+    description:
+      'Only `vdq2-pro`: one 5-second video; mp4, avi, mov, e.g. `["https://example.com/refs/dance.mp4"]`. Base64 with its content-type prefix is decoded and must be a readable video of that type.',
     type: [String],
   })
   @IsOptional()
@@ -268,7 +269,8 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   images: string[];
 
   @ApiPropertyOptional({
-    description: 'Only `vdq2-pro`: one 8-second or two 5-second videos; mp4, avi, mov; at most 100M.',
+    description:
+      'Only `vdq2-pro`: one 8-second or two 5-second videos; mp4, avi, mov; at most 100M. Base64 with its content-type prefix is decoded and must be a readable video of that type.',
     type: [String],
     example: ['https://example.com/refs/walk.mp4'],
   })

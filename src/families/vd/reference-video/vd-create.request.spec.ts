@@ -3,6 +3,7 @@
  * references, Base64 redaction, seeds, callback URL, and the shape of what is handed on.
  */
 import { GatewayError } from '../../../platform/errors';
+import { dataUrl, mp4 } from '../../common/media-probe.fixtures';
 import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
 
 const IMG = 'https://cdn.example.com/ref/cat.png';
@@ -179,21 +180,23 @@ describe('media references', () => {
     ).toHaveLength(1);
   });
 
-  it('accepts Base64 videos of an allowed type', () => {
-    const video = `data:video/mp4;base64,${Buffer.from('....ftypisom').toString('base64')}`;
+  it('accepts Base64 videos of an allowed type whose bytes are that video', () => {
+    const video = dataUrl('video/mp4', mp4(5));
     expect(validateVdCreateRequest(nonSubject({ videos: [video] })).billing.referenceVideos).toBe(1);
     rejects(nonSubject({ videos: [video.replace('video/mp4', 'video/webm')] }), 'videos[0]');
+    rejects(nonSubject({ videos: ['data:video/mp4;base64,AAAA'] }), 'videos[0]');
   });
 
   it('never echoes or snapshots a Base64 payload', () => {
     const image = png(300, 200);
-    const video = `data:video/quicktime;base64,${Buffer.alloc(30).toString('base64')}`;
+    const bytes = mp4(5, 'qt  ');
+    const video = dataUrl('video/quicktime', bytes);
     const r = validateVdCreateRequest(nonSubject({ images: [IMG, image], videos: [video] }));
     expect(r.upstreamBody.images).toEqual([IMG, image]);
     expect(r.echo.images).toEqual([IMG, '[base64 image/png 33 bytes]']);
-    expect(r.echo.videos).toEqual(['[base64 video/quicktime 30 bytes]']);
+    expect(r.echo.videos).toEqual([`[base64 video/quicktime ${bytes.length} bytes]`]);
     expect(r.snapshot.images).toEqual([IMG, '[base64 image/png 33 bytes]']);
-    expect(r.snapshot.videos).toEqual(['[base64 video/quicktime 30 bytes]']);
+    expect(r.snapshot.videos).toEqual([`[base64 video/quicktime ${bytes.length} bytes]`]);
     expect(JSON.stringify([r.echo, r.snapshot])).not.toContain(';base64,');
     expect(r.snapshot).toEqual({ ...r.upstreamBody, images: r.snapshot.images, videos: r.snapshot.videos });
 

@@ -1,4 +1,5 @@
 import { GatewayError } from '../../../platform/errors';
+import { avi, dataUrl, mp4 } from '../../common/media-probe.fixtures';
 import { checkVdImage, checkVdVideo, isHttpUrl, redactBase64 } from './vd-media';
 
 function pngBytes(width: number, height: number): Buffer {
@@ -63,11 +64,33 @@ describe('family C media checks', () => {
   it('checks videos: format by extension or MIME type, Base64 size limit', () => {
     expect(checkVdVideo('https://x.example/a.avi', 'videos[0]').kind).toBe('url');
     expect(paramOf(() => checkVdVideo('https://x.example/a.webm', 'videos[1]'))).toBe('videos[1]');
-    const video = `data:video/x-msvideo;base64,${Buffer.alloc(100).toString('base64')}`;
-    expect(checkVdVideo(video, 'videos[0]', 100)).toEqual({ kind: 'base64', mime: 'video/x-msvideo', byteLength: 100 });
-    expect(paramOf(() => checkVdVideo(video, 'videos[0]', 99))).toBe('videos[0]');
+    const bytes = avi();
+    const video = dataUrl('video/x-msvideo', bytes);
+    expect(checkVdVideo(video, 'videos[0]', bytes.length)).toEqual({
+      kind: 'base64',
+      mime: 'video/x-msvideo',
+      byteLength: bytes.length,
+    });
+    expect(paramOf(() => checkVdVideo(video, 'videos[0]', bytes.length - 1))).toBe('videos[0]');
     expect(paramOf(() => checkVdVideo(video.replace('video/x-msvideo', 'video/webm'), 'videos[0]'))).toBe('videos[0]');
     expect(paramOf(() => checkVdVideo('clip.mp4', 'videos[0]'))).toBe('videos[0]');
+  });
+
+  it('decodes Base64 videos: the bytes must be a readable video of the declared container', () => {
+    for (const [mime, bytes] of [
+      ['video/mp4', mp4(5)],
+      ['video/quicktime', mp4(8, 'qt  ')],
+      ['video/avi', avi()],
+    ] as const)
+      expect(checkVdVideo(dataUrl(mime, bytes), 'videos[0]')).toMatchObject({ kind: 'base64', mime });
+    for (const value of [
+      'data:video/mp4;base64,AAAA',
+      dataUrl('video/mp4', Buffer.from('....ftypisom')),
+      dataUrl('video/quicktime', Buffer.alloc(30)),
+      dataUrl('video/mp4', avi()),
+      dataUrl('video/x-msvideo', mp4(5)),
+    ])
+      expect(paramOf(() => checkVdVideo(value, 'subjects[0].videos[0]'))).toBe('subjects[0].videos[0]');
   });
 
   it('knows http(s) URLs', () => {
