@@ -6,7 +6,7 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { MaxUrl, MaxUtf16Units, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
+import { MaxChars, MaxUrl, MaxUtf16Units, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
 export const KL_VOICE_NAME_MAX = 20;
