@@ -224,6 +224,6 @@ describe('family C through the simulator', () => {
       } finally {
         await strict.close();
       }
-    });
+    }, 30_000); // a second gateway starts inside the test (on PostgreSQL: a fresh schema and its migrations)
   });
 });
