@@ -1,4 +1,4 @@
-import { maskUrl, registerSecretPath } from './url-mask';
+import { maskUrl, maskUrlsInText, registerSecretPath } from './url-mask';
 
 describe('maskUrl', () => {
   beforeAll(() => {
@@ -30,5 +30,16 @@ describe('maskUrl', () => {
       'https://s3.example/b/o?X-Amz-Signature=[redacted]&X-Amz-Credential=[redacted]',
     );
     expect(maskUrl('/results/tok.sig?key=k')).toBe('/results/[redacted]?key=[redacted]');
+  });
+
+  it('masks every URL credential inside a longer text, up to where each URL ends', () => {
+    const sql =
+      `INSERT INTO "callback_deliveries" ("url", "body") VALUES ('https://hooks.example/h?token=abc&x=1', ` +
+      `'{"url":"http://localhost:3000/results/dGFza18x.c2ln","cover_url":"http://localhost:3000/RESULTS/cDI.c2"}'); COMMIT`;
+    expect(maskUrlsInText(sql)).toBe(
+      `INSERT INTO "callback_deliveries" ("url", "body") VALUES ('https://hooks.example/h?token=[redacted]&x=1', ` +
+        `'{"url":"http://localhost:3000/results/[redacted]","cover_url":"http://localhost:3000/RESULTS/[redacted]"}'); COMMIT`,
+    );
+    expect(maskUrlsInText('SELECT 1 FROM "tasks" WHERE "id" = $1')).toBe('SELECT 1 FROM "tasks" WHERE "id" = $1');
   });
 });

@@ -20,12 +20,16 @@ export const SECRET_QUERY_PARAMS: readonly string[] = [
   'X-Amz-Security-Token',
 ];
 
-const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#]+`, 'gi');
+/** A query value ends at the next parameter, the fragment, or where the URL ends inside a text (a quote, a space). */
+const VALUE = `[^&#\\s"'\\\\]+`;
+const SECRET_QUERY = new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)${VALUE}`, 'gi');
 
 export const REDACTED = '[redacted]';
 
 /** Lower-cased path prefixes whose next segment is a credential (Express matches routes without case). */
 const secretPaths: string[] = [];
+/** The same prefixes with their segment, anywhere in a text. */
+let secretPathsInText: RegExp | undefined;
 
 /**
  * Declares that the segment after `prefix` (e.g. `/results/`) is a credential. The module that
@@ -33,13 +37,25 @@ const secretPaths: string[] = [];
  */
 export function registerSecretPath(prefix: string): void {
   const lower = prefix.toLowerCase();
-  if (!secretPaths.includes(lower)) secretPaths.push(lower);
+  if (secretPaths.includes(lower)) return;
+  secretPaths.push(lower);
+  const alternatives = secretPaths.map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  secretPathsInText = new RegExp(`(${alternatives})[^/?#\\s"'\\\\]+`, 'gi');
 }
 
 /** `url` (a path with its query, or an absolute URL) with credential query values and path segments masked. */
 export function maskUrl(url: string): string {
   const masked = url.includes('?') ? url.replace(SECRET_QUERY, `$1${REDACTED}`) : url;
   return secretPaths.length === 0 ? masked : maskSecretSegment(masked);
+}
+
+/**
+ * Every URL credential inside a longer text (an SQL statement whose values are written into it, a
+ * message): credential query values, and a registered path's segment wherever the path appears.
+ */
+export function maskUrlsInText(text: string): string {
+  const masked = text.replace(SECRET_QUERY, `$1${REDACTED}`);
+  return secretPathsInText ? masked.replace(secretPathsInText, `$1${REDACTED}`) : masked;
 }
 
 function maskSecretSegment(url: string): string {

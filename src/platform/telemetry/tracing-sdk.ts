@@ -12,7 +12,7 @@ import { SECRET_QUERY_PARAMS } from '../logging/url-mask';
 import { NO_LABEL, requestLabels } from './request-labels';
 import { formatTraceparent, markTracingStarted } from './spans';
 import { TracingSettings } from './tracing-config';
-import { UrlMaskingSpanProcessor } from './url-masking';
+import { UrlMaskingSpanProcessor, maskStatementUrls } from './url-masking';
 
 /** Query values blanked in every recorded URL (with the SDK's own list); `maskUrl` masks the same in paths and logs. */
 const REDACTED_QUERY = [...SECRET_QUERY_PARAMS];
@@ -69,7 +69,12 @@ export function startTracing(settings: TracingSettings, overrides: TracingOverri
       new NestInstrumentation(),
       // No statement values are recorded (they hold prompts and request snapshots); the SQL text is.
       // Only inside a request's or a task's span (no lone spans from start-up or background scans); no pool checkouts.
-      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
+      new PgInstrumentation({
+        enhancedDatabaseReporting: false,
+        requireParentSpan: true,
+        ignoreConnectSpans: true,
+        requestHook: maskStatementUrls,
+      }),
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });

@@ -1,6 +1,6 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { registerSecretPath } from '../logging/url-mask';
-import { UrlMaskingSpanProcessor } from './url-masking';
+import { UrlMaskingSpanProcessor, maskStatementUrls } from './url-masking';
 
 describe('UrlMaskingSpanProcessor', () => {
   it('masks URL attributes set at a span start before the next processor and the exporter see them', () => {
@@ -36,5 +36,19 @@ describe('UrlMaskingSpanProcessor', () => {
       'url.query': 'Token=[redacted]&x=1',
       'http.route': '/results/:token',
     });
+  });
+
+  it('masks the URLs in a recorded SQL text that carries values (the PostgreSQL request hook)', () => {
+    registerSecretPath('/results/');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const span = provider.getTracer('test').startSpan('pg.query:INSERT');
+    const text = `INSERT INTO "x" VALUES ('{"url":"http://gw/results/dGFzaw.c2ln"}'); COMMIT`;
+    span.setAttribute('db.query.text', text);
+    maskStatementUrls(span, { query: { text } });
+    span.end();
+    expect(exporter.getFinishedSpans()[0].attributes['db.query.text']).toBe(
+      `INSERT INTO "x" VALUES ('{"url":"http://gw/results/[redacted]"}'); COMMIT`,
+    );
   });
 });

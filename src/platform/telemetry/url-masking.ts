@@ -1,5 +1,6 @@
+import type { Span as ApiSpan } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { maskUrl } from '../logging/url-mask';
+import { maskUrl, maskUrlsInText } from '../logging/url-mask';
 
 /** The span attributes that hold a URL or its path (the HTTP instrumentation's, Nest's, the gateway's own). */
 const URL_ATTRIBUTES = ['url.full', 'url.path', 'http.target', 'http.url'] as const;
@@ -35,4 +36,14 @@ export class UrlMaskingSpanProcessor implements SpanProcessor {
   shutdown(): Promise<void> {
     return Promise.resolve();
   }
+}
+
+/**
+ * The PostgreSQL instrumentation's request hook: SQL sent with its values written in (the batched
+ * commit) can carry a callback body's result URLs; its recorded text has them masked. The
+ * instrumentation sets the text after the span starts, so the processor above never sees it.
+ */
+export function maskStatementUrls(span: ApiSpan, info: { query: { text: string } }): void {
+  const masked = maskUrlsInText(info.query.text);
+  if (masked !== info.query.text) span.setAttribute('db.query.text', masked);
 }
