@@ -62,13 +62,23 @@ function maskSecretSegment(url: string): string {
   const pathStart = url.startsWith('/') ? 0 : absolutePathStart(url);
   if (pathStart < 0) return url;
   for (const prefix of secretPaths) {
-    if (url.slice(pathStart, pathStart + prefix.length).toLowerCase() !== prefix) continue;
+    if (!startsWithIgnoringCase(url, prefix, pathStart)) continue;
     const from = pathStart + prefix.length;
     const rest = url.slice(from).search(/[/?#]/);
     const to = rest < 0 ? url.length : from + rest;
     return to > from ? `${url.slice(0, from)}${REDACTED}${url.slice(to)}` : url;
   }
   return url;
+}
+
+/** Whether `text` has the lower-case `prefix` at `at`, in any case; no string is made (it runs for every access line). */
+function startsWithIgnoringCase(text: string, prefix: string, at: number): boolean {
+  if (text.length < at + prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const code = text.charCodeAt(at + i);
+    if ((code >= 65 && code <= 90 ? code + 32 : code) !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** Where the path of `scheme://authority/path` starts; -1 when it is not such a URL or has no path. */
