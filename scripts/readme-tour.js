@@ -5,6 +5,8 @@
 // - Builds (`npm run build`), then starts the gateway with package.json's `start` command in a
 //   temporary directory (its own data/: database, admin token, kept results) on a free port, with
 //   no settings but PORT: SQLite, in-process stores, the built-in simulator.
+// - A block that leaves a file in that directory (the repository, for a reader) fails: examples
+//   write their files to a temporary directory.
 // - Runs the ```bash blocks of the sections "Quick tour (curl)" and "Endpoints", in order, one
 //   command at a time in one bash session opened in that directory, so variables carry over as
 //   they do for a reader. The README's `localhost:3000` stands for the tour's port.
@@ -28,6 +30,9 @@ const README_PORT = 'localhost:3000';
 const COMMAND_TIMEOUT_MS = 120_000;
 const JQ_STAND_IN = 'when jq is absent';
 const START_TIMEOUT_MS = 60_000;
+/** What the working directory (the repository, for a reader) holds: these links and the gateway's data/. */
+const LINKED = ['dist', 'config', 'examples'];
+const OWNED = new Set([...LINKED, 'data']);
 /** The only variables the gateway and the shell inherit: the tour runs on the embedded defaults. */
 const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM'];
 
@@ -253,8 +258,9 @@ async function main() {
   const commands = path.join(tmp, 'commands');
   fs.mkdirSync(work);
   fs.mkdirSync(commands);
-  // The gateway reads dist/ and config/ from its working directory and writes data/ there.
-  for (const name of ['dist', 'config']) fs.symlinkSync(path.join(ROOT, name), path.join(work, name));
+  // The gateway reads dist/ and config/ from its working directory and writes data/ there; the
+  // examples are run from examples/ as a reader runs them from the repository.
+  for (const name of LINKED) fs.symlinkSync(path.join(ROOT, name), path.join(work, name));
 
   const port = await freePort();
   const base = `http://localhost:${port}`;
@@ -266,7 +272,10 @@ async function main() {
     env: inheritedEnv({ PORT: String(port) }),
     stdio: ['ignore', log, log],
   });
-  const shell = new Shell(work, commands, inheritedEnv({}));
+  // The reader's temporary files (mktemp, the examples' downloads) stay inside the tour's own directory.
+  const readerTmp = path.join(tmp, 'tmp');
+  fs.mkdirSync(readerTmp);
+  const shell = new Shell(work, commands, inheritedEnv({ TMPDIR: readerTmp }));
   let failures = 0;
   let checked = 0;
   try {
@@ -309,6 +318,15 @@ async function main() {
         }
       }
       failures += blockFailures;
+      const stray = strayFiles(work);
+      if (stray.length) {
+        console.log(
+          `\n✗ ${where}: wrote ${stray.join(', ')} into the working directory (the repository, for a reader)`,
+        );
+        failures++;
+        blockFailures++;
+        for (const name of stray) fs.rmSync(path.join(work, name), { recursive: true, force: true });
+      }
       const answers = block.steps.filter((s) => s.expected).length;
       const counts = `${plural(block.steps.length, 'command')}, ${plural(answers, 'answer')}`;
       const differ = blockFailures ? `, ${blockFailures} differ` : '';
@@ -336,6 +354,11 @@ async function main() {
   process.exit(failures ? 1 : 0);
 }
 
+/** What a block left in the working directory besides the links and data/: examples write elsewhere. */
+function strayFiles(dir) {
+  return fs.readdirSync(dir).filter((name) => !OWNED.has(name));
+}
+
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The README's answers name port 3000; the tour's gateway answers on its own port. */
@@ -352,4 +375,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { extractBlocks, splitCommands };
+module.exports = { extractBlocks, splitCommands, strayFiles };

@@ -1,4 +1,7 @@
-import { extractBlocks, splitCommands } from './readme-tour';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { extractBlocks, splitCommands, strayFiles } from './readme-tour';
 
 const fence = '```';
 const readme = [
@@ -75,5 +78,18 @@ describe('README tour extraction', () => {
   it('refuses an answer with no command before it, and two answers for one command', () => {
     expect(() => splitCommands({ line: 1, lines: ['# -> x'] })).toThrow(/no command before it/);
     expect(() => splitCommands({ line: 1, lines: ['echo a   # -> a', '# -> b'] })).toThrow(/a second answer/);
+  });
+
+  it("names what a block left in the tour's working directory besides its links and data/", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tour-stray-'));
+    try {
+      for (const name of ['dist', 'config', 'examples', 'data']) mkdirSync(join(dir, name));
+      expect(strayFiles(dir)).toEqual([]);
+      writeFileSync(join(dir, 'cat.mp4'), '');
+      writeFileSync(join(dir, 'usage.csv'), '');
+      expect(strayFiles(dir).sort()).toEqual(['cat.mp4', 'usage.csv']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

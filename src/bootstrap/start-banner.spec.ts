@@ -4,7 +4,7 @@ describe('startBanner', () => {
   const url = 'http://localhost:3000';
   const simulated = ['kl', 'ax', 'vd'];
 
-  it('first start: URL, the generated admin token once and its file, the simulator, the demo key', () => {
+  it('first start: URL, console, the generated admin token once and its file, the simulator, the demo key as API_KEY', () => {
     const lines = startBanner({
       url,
       cwd: '/srv/gw',
@@ -15,9 +15,10 @@ describe('startBanner', () => {
     });
     expect(lines).toEqual([
       'Gateway listening on http://localhost:3000 (OpenAPI: http://localhost:3000/docs)',
+      'Console: http://localhost:3000/console (sign in with the admin token)',
       'Admin token (generated, shown once): the-admin-token-value-0123 - kept in data/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it)',
       'Upstream: built-in simulator for kl, ax, vd',
-      'Demo API key (account acct_1, every model enabled; shown only now): export API_KEY=vgw_demo_secret',
+      'Demo API key (account acct_1, every model enabled; shown only now; npm run demo and the README use API_KEY): export API_KEY=vgw_demo_secret',
     ]);
   });
 
@@ -30,10 +31,10 @@ describe('startBanner', () => {
       channels: [],
       demo: { accountId: 'acct_1', key: null },
     });
-    expect(lines[1]).toBe(
+    expect(lines[2]).toBe(
       'Admin token: kept in /var/lib/gw/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat /var/lib/gw/admin-token)',
     );
-    expect(lines[3]).toBe(
+    expect(lines[4]).toBe(
       'Demo account: acct_1 (its key was shown at its first start; npm run demo -- --new-key creates a new demo account with its own key)',
     );
   });
@@ -48,6 +49,7 @@ describe('startBanner', () => {
     });
     expect(lines).toEqual([
       'Gateway listening on http://localhost:3000 (OpenAPI: http://localhost:3000/docs)',
+      'Console: http://localhost:3000/console (sign in with the admin token)',
       'Admin token: the value of ADMIN_TOKEN',
       'Upstream: ax -> https://ax.example.com (ax-default); built-in simulator for kl',
     ]);

@@ -15,13 +15,17 @@ export interface StartFacts {
 
 /**
  * The lines a person needs after `npm start`, printed after every log line of the start: where it
- * listens, how to get the admin token, which upstreams it uses, and the demo key (or how to get
- * a new one). A generated admin token is printed once, on the start that generated it (it is never shown again);
- * later starts name only its file.
+ * listens, where the console is, how to get the admin token, which upstreams it uses, and the demo
+ * key as the `API_KEY` that `npm run demo` and the README's examples read (or how to get a new
+ * one). A generated admin token is printed once, on the start that generated it (it is never
+ * shown again); later starts name only its file.
  */
 export function startBanner(facts: StartFacts): string[] {
   const cwd = facts.cwd ?? process.cwd();
-  const lines = [`Gateway listening on ${facts.url} (OpenAPI: ${facts.url}/docs)`];
+  const lines = [
+    `Gateway listening on ${facts.url} (OpenAPI: ${facts.url}/docs)`,
+    `Console: ${facts.url}/console (sign in with the admin token)`,
+  ];
 
   const { admin } = facts;
   if (admin.origin === 'env' || !admin.file) {
@@ -46,7 +50,7 @@ export function startBanner(facts: StartFacts): string[] {
   const { demo } = facts;
   if (demo?.key) {
     lines.push(
-      `Demo API key (account ${demo.accountId}, every model enabled; shown only now): export API_KEY=${demo.key}`,
+      `Demo API key (account ${demo.accountId}, every model enabled; shown only now; npm run demo and the README use API_KEY): export API_KEY=${demo.key}`,
     );
   } else if (demo) {
     lines.push(

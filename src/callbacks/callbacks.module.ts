@@ -1,6 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../core/tasks/tasks.module';
-import { UpstreamCallbackController } from './upstream-callback.controller';
+import { registerSecretPath } from '../platform/logging/url-mask';
+import { UPSTREAM_CALLBACK_PATH, UpstreamCallbackController } from './upstream-callback.controller';
 
 @Module({ imports: [TasksModule], controllers: [UpstreamCallbackController] })
-export class CallbacksModule {}
+export class CallbacksModule {
+  constructor() {
+    // The per-task token is what lets a caller trigger a sync: logs and traces never show it.
+    registerSecretPath(UPSTREAM_CALLBACK_PATH);
+  }
+}

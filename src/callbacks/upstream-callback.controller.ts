@@ -4,6 +4,9 @@ import { TaskSyncWorker } from '../core/tasks/task-sync.worker';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { GatewayError } from '../platform/errors';
 
+/** The route's path, before the per-task token. */
+export const UPSTREAM_CALLBACK_PATH = '/callbacks/upstream/';
+
 /**
  * Where upstreams report progress (given to them only when PUBLIC_BASE_URL is set). The body is a
  * hint and never trusted: the task is looked up by its unguessable token and synced from the

@@ -103,26 +103,27 @@ describe('first run of npm start', () => {
     let demoAccount: string;
     try {
       const out = await banner(first);
-      const lines = out.slice(-4);
+      const lines = out.slice(-5);
       expect(lines[0]).toBe(
         `Gateway listening on http://localhost:${filePort} (OpenAPI: http://localhost:${filePort}/docs)`,
       );
+      expect(lines[1]).toBe(`Console: http://localhost:${filePort}/console (sign in with the admin token)`);
       const shown =
         /^Admin token \(generated, shown once\): (\S+) - kept in data\/admin-token \(mode 0600, reused at every start; ADMIN_TOKEN overrides it\)$/.exec(
-          lines[1],
+          lines[2],
         );
       expect(shown).not.toBeNull();
-      expect(lines[2]).toBe('Upstream: built-in simulator for kl, ax, vd');
+      expect(lines[3]).toBe('Upstream: built-in simulator for kl, ax, vd');
       const demo =
-        /^Demo API key \(account (acct_\w+), every model enabled; shown only now\): export API_KEY=(\S+)$/.exec(
-          lines[3],
+        /^Demo API key \(account (acct_\w+), every model enabled; shown only now; npm run demo and the README use API_KEY\): export API_KEY=(\S+)$/.exec(
+          lines[4],
         );
       expect(demo).not.toBeNull();
       demoAccount = demo![1];
 
       // Every line before the banner is a JSON log line (stdout is a pipe), at info since the
       // environment said so, without Nest's per-module and per-route chatter.
-      const logs = out.slice(0, -4).map((l) => JSON.parse(l) as { level: number; msg: string; context?: string });
+      const logs = out.slice(0, -5).map((l) => JSON.parse(l) as { level: number; msg: string; context?: string });
       expect(
         logs.some((l) => l.level === 30 && l.context === 'Startup' && l.msg.startsWith(`read ${join(dir, '.env')}`)),
       ).toBe(true);
@@ -141,6 +142,8 @@ describe('first run of npm start', () => {
       expect(shown![1]).toBe(token);
       expect(out.join('\n').split(token).length - 1).toBe(1);
       const base = `http://127.0.0.1:${filePort}`;
+      // The console the banner names is there.
+      expect((await fetch(`${base}/console`)).status).toBe(200);
       expect((await fetch(`${base}/admin/v1/prices`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
         200,
       );
@@ -159,14 +162,14 @@ describe('first run of npm start', () => {
     // Restart, now with PORT set in the environment: it wins over .env; the same admin token works.
     const second = run(dir, { PORT: String(envPort) });
     try {
-      const lines = (await banner(second)).slice(-4);
+      const lines = (await banner(second)).slice(-5);
       expect(lines[0]).toBe(
         `Gateway listening on http://localhost:${envPort} (OpenAPI: http://localhost:${envPort}/docs)`,
       );
-      expect(lines[1]).toBe(
+      expect(lines[2]).toBe(
         'Admin token: kept in data/admin-token (mode 0600, reused at every start; ADMIN_TOKEN overrides it): export ADMIN=$(cat data/admin-token)',
       );
-      expect(lines[3]).toBe(
+      expect(lines[4]).toBe(
         `Demo account: ${demoAccount} (its key was shown at its first start; npm run demo -- --new-key creates a new demo account with its own key)`,
       );
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe(token);
@@ -176,7 +179,7 @@ describe('first run of npm start', () => {
           .status,
       ).toBe(200);
       // LOG_LEVEL=warn from .env this time: nothing but the banner on stdout.
-      expect(second.stdout.slice(0, -4)).toEqual([]);
+      expect(second.stdout.slice(0, -5)).toEqual([]);
     } finally {
       await stop(second);
     }

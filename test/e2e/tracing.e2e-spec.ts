@@ -29,6 +29,7 @@ interface RunReport {
   queryHeaders: Record<string, string>;
   callbackHeaders: Record<string, string>;
   storedTraceContext: string | null;
+  credentialUrls: { resultToken: string; resultStatus: number; callbackToken: string; callbackStatus: number };
   adminTraceId: string | null;
   metrics: string;
   otelModules: string[];
@@ -100,6 +101,18 @@ describe('tracing in process (in-memory exporter)', () => {
     expect(everything).not.toMatch(/sk-|Bearer|authorization/i);
     expect(everything).not.toContain('@cat naps');
     expect(everything).not.toContain('cat.png');
+  });
+
+  it("masks a result URL's token and an upstream callback token in every span and log line", () => {
+    const { resultToken, resultStatus, callbackToken, callbackStatus } = report.credentialUrls;
+    expect([resultStatus, callbackStatus]).toEqual([200, 404]);
+    const [served] = report.spans.filter((s) => s.kind === 1 && s.attributes['http.route'] === '/results/:token');
+    expect(served.attributes).toMatchObject({ 'url.path': '/results/[redacted]' });
+    const [callback] = named('UpstreamCallbackController.receive');
+    expect(callback.attributes).toMatchObject({ 'url.full': '/callbacks/upstream/[redacted]' });
+    const everything = JSON.stringify(report.spans) + JSON.stringify(logLines);
+    expect(everything).toContain('/results/[redacted]');
+    for (const token of [resultToken, callbackToken]) expect(everything).not.toContain(token);
   });
 
   it('records each upstream call with vendor, channel, operation, status and a URL without query', () => {

@@ -71,3 +71,18 @@ export async function eventually<T>(
 export function bearer(account: TestAccount): [string, string] {
   return ['Authorization', `Bearer ${account.key}`];
 }
+
+/** A family B task (`wx2.7-r2v`, one reference image) created by `account`; its public ID. */
+export async function createAxTask(gw: Harness, account: TestAccount): Promise<string> {
+  const created = await gw
+    .http()
+    .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
+    .set(...bearer(account))
+    .send({
+      model: 'wx2.7-r2v',
+      input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
+      parameters: { resolution: '720P', duration: 5 },
+    })
+    .expect(200);
+  return created.body.output.task_id as string;
+}

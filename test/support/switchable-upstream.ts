@@ -6,14 +6,15 @@ import { IncomingMessage, ServerResponse, createServer, request } from 'node:htt
  * - `proxy`: passes it to the target (a simulator vendor's base URL) and its answer back;
  * - `503`: answers 503 at once;
  * - `hang`: reads the whole request and never answers;
- * - `answer`: answers `answer.status` with `answer.body` (e.g. a vendor's out-of-balance error).
+ * - `answer`: answers `answer.status` with `answer.body` as JSON (e.g. a vendor's out-of-balance
+ *   error), or with `answer.text` as it is when given (e.g. a proxy's HTML page).
  */
 export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer';
 
 export interface SwitchableUpstream {
   readonly baseUrl: string;
   mode: SwitchMode;
-  answer: { status: number; body: unknown };
+  answer: { status: number; body: unknown; text?: string };
   /** POSTs received (whatever the mode). */
   posts: number;
   close(): Promise<void>;
@@ -42,6 +43,8 @@ export async function startSwitchableUpstream(targetBaseUrl: string): Promise<Sw
       if (req.method === 'POST') state.posts++;
       if (state.mode === 'hang') return void hanging.add(res);
       if (state.mode === '503') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
+      if (state.mode === 'answer' && state.answer.text !== undefined)
+        return void res.writeHead(state.answer.status, { 'content-type': 'text/html' }).end(state.answer.text);
       if (state.mode === 'answer')
         return void res
           .writeHead(state.answer.status, { 'content-type': 'application/json' })

@@ -72,6 +72,15 @@ async function main(): Promise<void> {
     .get(`/vd/ent/v2/tasks/${taskId}/creations`)
     .set(...bearer(acct));
   await eventually(async () => callbacks.length >= 1, 15_000);
+  // Two URLs that are credentials: the kept video's signed URL and an upstream callback URL.
+  const finished = await gw
+    .http()
+    .get(`/vd/ent/v2/tasks/${taskId}/creations`)
+    .set(...bearer(acct));
+  const resultUrl = new URL((finished.body as { creations: Array<{ url: string }> }).creations[0].url);
+  const result = await gw.http().get(resultUrl.pathname);
+  const callbackToken = 'an-upstream-callback-token-0123456789';
+  const upstreamCallback = await gw.http().post(`/callbacks/upstream/${callbackToken}`).send({});
   const { DataSource } = await import('typeorm');
   const rows = (await gw.app
     .get(DataSource)
@@ -91,7 +100,11 @@ async function main(): Promise<void> {
     // downloads run off the request path and end on their own time.
     spans = await eventually(async () => {
       const all = exporter.getFinishedSpans();
-      return all.some((s) => s.name === 'callback.deliver') && all.some((s) => s.name === 'result.download')
+      const served = (route: string) => all.some((s) => s.attributes['http.route'] === route);
+      return all.some((s) => s.name === 'callback.deliver') &&
+        all.some((s) => s.name === 'result.download') &&
+        served('/results/:token') &&
+        served('/callbacks/upstream/:token')
         ? all
         : null;
     }, 10_000);
@@ -108,6 +121,12 @@ async function main(): Promise<void> {
       queryHeaders: queried.headers,
       callbackHeaders: callbacks[0].headers,
       storedTraceContext: rows[0]?.trace_context ?? null,
+      credentialUrls: {
+        resultToken: resultUrl.pathname.split('/').pop(),
+        resultStatus: result.status,
+        callbackToken,
+        callbackStatus: upstreamCallback.status,
+      },
       adminTraceId: (adminView.body as { trace_id?: string | null }).trace_id,
       metrics: metrics.text,
       otelModules: Object.keys(require.cache).filter((k) => /node_modules[\\/]@opentelemetry[\\/](?!api[\\/])/.test(k)),

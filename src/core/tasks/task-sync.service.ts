@@ -4,8 +4,14 @@ import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { withTaskSpan } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
+import { payloadKind } from '../../upstream/http/lenient';
 import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
-import { UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
+import {
+  UpstreamTaskLostError,
+  UpstreamTaskNotFoundError,
+  UpstreamTaskSnapshot,
+  UpstreamTiming,
+} from '../../upstream/upstream.types';
 import { LedgerService } from '../billing/ledger.service';
 import { TaskEntity } from './entities/task.entity';
 import { CREATION_UNCONFIRMED, TaskLifecycle } from './task-lifecycle.service';
@@ -84,6 +90,7 @@ export class TaskSyncService {
       const snapshot = await this.upstreams
         .client(task.family)
         .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
+      this.warnIfNotUnderstood(task, snapshot);
       if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
       return await this.write(() => this.lifecycle.applySnapshot(task, snapshot));
     } catch (error) {
@@ -116,6 +123,7 @@ export class TaskSyncService {
         const snapshot = await this.upstreams
           .client(task.family)
           .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
+        this.warnIfNotUnderstood(task, snapshot);
         return await this.write(async () => {
           await this.ledger.release(
             task.accountId,
@@ -135,6 +143,24 @@ export class TaskSyncService {
         CREATION_UNCONFIRMED,
         'The upstream never confirmed this task; nothing was charged.',
       ),
+    );
+  }
+
+  /**
+   * An answer without a status the gateway knows (not JSON, not a task, a status word it has no
+   * meaning for) leaves the task as it was, polled again; one line says so, never the answer itself.
+   */
+  private warnIfNotUnderstood(task: TaskEntity, snapshot: UpstreamTaskSnapshot): void {
+    if (snapshot.state !== 'unknown') return;
+    this.logger.warn(
+      {
+        family: task.family,
+        channel: task.channelId,
+        taskId: task.id,
+        nativeStatus: snapshot.nativeStatus.slice(0, 100),
+        answer: payloadKind(snapshot.raw),
+      },
+      'upstream task answer not understood; will poll again',
     );
   }
 

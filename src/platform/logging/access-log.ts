@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type pino from 'pino';
+import { maskUrl } from './url-mask';
 
 type LoggedRequest = Request & { principal?: { account: { id: string } } };
 
@@ -7,7 +8,7 @@ const NOT_LOGGED = new Set(['/healthz', '/metrics']);
 
 /**
  * One access line per request, written when the response has been sent (or the connection
- * closed): method, URL (credential-like query values masked), request id, account, route
+ * closed): method, URL (credentials in its query or path masked: `maskUrl`), request id, account, route
  * pattern, status and latency. Nothing is allocated per request beyond the line itself; the
  * gateway's HTTP middleware calls `wants` when a request starts and `write` once at its end.
  */
@@ -23,7 +24,7 @@ export class AccessLog {
     const status = res.statusCode;
     this.logger.info(
       {
-        req: { method: req.method, url: maskQuery(req.originalUrl), id: req.id },
+        req: { method: req.method, url: maskUrl(req.originalUrl), id: req.id },
         accountId: req.principal?.account.id,
         route: (req.route as { path?: string } | undefined)?.path,
         res: { statusCode: status },
@@ -32,8 +33,4 @@ export class AccessLog {
       status >= 500 ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted',
     );
   }
-}
-
-export function maskQuery(url: string): string {
-  return url.includes('?') ? url.replace(/([?&](?:key|api_key|token)=)[^&]+/gi, '$1[redacted]') : url;
 }

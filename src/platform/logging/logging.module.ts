@@ -5,6 +5,7 @@ import pino from 'pino';
 import PinoPretty from 'pino-pretty';
 import { AppConfig, LogFormat } from '../config/app-config';
 import { tracingStarted } from '../telemetry/spans';
+import { maskUrlsInText } from './url-mask';
 
 /** Paths pino blanks out: credentials and anything that may carry a key or a Base64 payload. */
 export const REDACTED_PATHS = [
@@ -28,16 +29,17 @@ export const ACCESS_LOGGER = Symbol('ACCESS_LOGGER');
 const MAX_LOGGED_MESSAGE = 500;
 
 /**
- * Errors are logged by type, code and message only: never a stack trace (answers and logs name no source file), which
- * would also name the gateway's source layout. The type and message say what failed; the line's
- * context and request ID say where.
+ * Errors are logged by type, code and message only (URL credentials in it masked): never a stack
+ * trace (answers and logs name no source file), which would also name the gateway's source layout.
+ * The type and message say what failed; the line's context and request ID say where.
  */
 export function errorWithoutStack(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err).slice(0, MAX_LOGGED_MESSAGE) };
+  // A message may quote a URL, and a URL may be a credential.
+  if (!(err instanceof Error)) return { message: maskUrlsInText(String(err).slice(0, MAX_LOGGED_MESSAGE)) };
   const code = (err as { code?: unknown }).code;
   return {
     type: err.name,
-    message: err.message.slice(0, MAX_LOGGED_MESSAGE),
+    message: maskUrlsInText(err.message.slice(0, MAX_LOGGED_MESSAGE)),
     ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { Writable } from 'stream';
 import { createLoggers, createRootLogger, resolveLogFormat } from './logging.module';
+import { registerSecretPath } from './url-mask';
 
 function sink() {
   const lines: string[] = [];
@@ -37,6 +38,16 @@ describe('root logger', () => {
     expect(first.err.message.length).toBe(500);
     expect(second.err).toEqual({ type: 'TypeError', message: 'bare error' });
     expect(lines.join('\n')).not.toMatch(/\n\s+at |\.ts:\d+/);
+  });
+
+  it('masks URL credentials an error message quotes', () => {
+    registerSecretPath('/results/');
+    const { lines, stream } = sink();
+    createRootLogger('info', stream).error(
+      { err: new Error('GET http://gw.example/results/dGFzaw.c2ln?token=abc failed') },
+      'unhandled error',
+    );
+    expect(JSON.parse(lines[0]).err.message).toBe('GET http://gw.example/results/[redacted]?token=[redacted] failed');
   });
 
   it('writes Nest start-up chatter (modules, routes) at debug, everything else as asked', () => {

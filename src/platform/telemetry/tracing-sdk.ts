@@ -7,25 +7,15 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { NestInstrumentation } from '@opentelemetry/instrumentation-nestjs-core';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { SECRET_QUERY_PARAMS } from '../logging/url-mask';
 import { NO_LABEL, requestLabels } from './request-labels';
 import { formatTraceparent, markTracingStarted } from './spans';
 import { TracingSettings } from './tracing-config';
+import { UrlMaskingSpanProcessor, maskStatementUrls } from './url-masking';
 
-/** Query values that may carry a credential, blanked in every recorded URL (with the SDK's own list). */
-const REDACTED_QUERY = [
-  'key',
-  'api_key',
-  'token',
-  'access_token',
-  'sig',
-  'Signature',
-  'AWSAccessKeyId',
-  'X-Goog-Signature',
-  'X-Amz-Signature',
-  'X-Amz-Credential',
-  'X-Amz-Security-Token',
-];
+/** Query values blanked in every recorded URL (with the SDK's own list); `maskUrl` masks the same in paths and logs. */
+const REDACTED_QUERY = [...SECRET_QUERY_PARAMS];
 
 /** Paths scraped or probed every few seconds: no trace each time. */
 const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
@@ -46,10 +36,14 @@ let sdk: NodeSDK | undefined;
  */
 export function startTracing(settings: TracingSettings, overrides: TracingOverrides = {}): void {
   if (sdk) return;
-  const exporter = settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtoExporter();
+  const exporting = overrides.spanProcessors ?? [
+    // Batched as the SDK batches a trace exporter it is given (OTEL_BSP_* apply).
+    new BatchSpanProcessor(settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtoExporter()),
+  ];
   sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ? undefined : 'video-gateway',
-    ...(overrides.spanProcessors ? { spanProcessors: overrides.spanProcessors } : { traceExporter: exporter }),
+    // URLs are masked before any other processor or the exporter sees a span.
+    spanProcessors: [new UrlMaskingSpanProcessor(), ...exporting],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
@@ -75,7 +69,12 @@ export function startTracing(settings: TracingSettings, overrides: TracingOverri
       new NestInstrumentation(),
       // No statement values are recorded (they hold prompts and request snapshots); the SQL text is.
       // Only inside a request's or a task's span (no lone spans from start-up or background scans); no pool checkouts.
-      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
+      new PgInstrumentation({
+        enhancedDatabaseReporting: false,
+        requireParentSpan: true,
+        ignoreConnectSpans: true,
+        requestHook: maskStatementUrls,
+      }),
       new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });

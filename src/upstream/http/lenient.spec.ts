@@ -6,6 +6,7 @@ import {
   asRecord,
   asString,
   parseJsonLeniently,
+  payloadKind,
   withoutUndefined,
 } from './lenient';
 
@@ -53,5 +54,16 @@ describe('lenient readers', () => {
 
   it('drops undefined fields only', () => {
     expect(withoutUndefined({ a: 1, b: undefined, c: null, d: '' })).toEqual({ a: 1, c: null, d: '' });
+  });
+});
+
+describe('payloadKind', () => {
+  it('names what arrived without its content', () => {
+    expect(payloadKind(undefined)).toBe('empty');
+    expect(payloadKind('<html>secret</html>')).toBe('text, not JSON (19 characters)');
+    expect(payloadKind(null)).toBe('JSON null');
+    expect(payloadKind([1])).toBe('a JSON array');
+    expect(payloadKind({ a: 'secret' })).toBe('a JSON object');
+    expect(payloadKind(5)).toBe('a JSON number');
   });
 });

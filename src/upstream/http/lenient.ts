@@ -61,3 +61,12 @@ export function parseJsonLeniently(body: unknown): unknown {
 export function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
+
+/** What kind of payload arrived, for a log line that must not carry the payload itself. */
+export function payloadKind(value: unknown): string {
+  if (value === undefined) return 'empty';
+  if (typeof value === 'string') return `text, not JSON (${value.length} characters)`;
+  if (value === null) return 'JSON null';
+  if (Array.isArray(value)) return 'a JSON array';
+  return typeof value === 'object' ? 'a JSON object' : `a JSON ${typeof value}`;
+}

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { previewUrl } from '../../../core/results/result-url';
 import { Principal } from '../../../core/accounts/principal';
 import { LedgerService } from '../../../core/billing/ledger.service';
@@ -14,8 +14,10 @@ import { Clock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KlCallPath, KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
+import { isRecord } from '../../../upstream/http/lenient';
+import { upstreamFailureFields } from '../../../upstream/http/upstream-failure';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from '../../../upstream/http/upstream-http-options';
-import { UpstreamChannel, UpstreamRejectedError } from '../../../upstream/upstream.types';
+import { UpstreamChannel, UpstreamRejectedError, UpstreamUnavailableError } from '../../../upstream/upstream.types';
 import { klNotFound, klSessionBusy } from '../kl.errors';
 import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionOperation, KlSessionOpUsage } from '../kl.pricing';
@@ -71,6 +73,7 @@ interface SessionCall {
  */
 @Injectable()
 export class KlSessionsService {
+  private readonly logger = new Logger('KlSessions');
   private readonly leaseMs: number;
 
   constructor(
@@ -374,9 +377,19 @@ export class KlSessionsService {
   ): Promise<Json> {
     const timing = { upstreamMs: 0 };
     try {
-      return await this.client.call<Json>(channel, 'POST', path, payload, { timing });
+      const data = await this.client.call<unknown>(channel, 'POST', path, payload, { timing });
+      if (!isRecord(data))
+        throw new UpstreamUnavailableError(
+          `Upstream channel ${channel.id} answered POST ${path} without a data object.`,
+        );
+      return data;
     } catch (error) {
       if (error instanceof GatewayError) throw error;
+      // One line per failed call, as for task creates: what the upstream said, on which channel, for which request.
+      this.logger.warn(
+        { ...upstreamFailureFields(error, channel), operation: path, req: { id: ctx.requestId } },
+        'upstream session call failed',
+      );
       if (error instanceof UpstreamRejectedError && sessionParam && error.httpStatus === 404) {
         // Its message would name the upstream's own session ID, which stays internal.
         throw GatewayError.invalid(

@@ -8,6 +8,7 @@ import { Clock } from '../../../platform/time/clock';
 import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
 import { KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
+import { payloadKind } from '../../../upstream/http/lenient';
 import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstream.types';
 import { KL_FAMILY_ID } from '../kl.ids';
 
@@ -156,13 +157,19 @@ export class KlPresetsService implements OnModuleInit {
   ): Promise<KlPresetItem[]> {
     const timing: UpstreamTiming = { upstreamMs: 0 };
     try {
+      const channel = this.channels.forFamily(KL_FAMILY_ID);
       const data = await this.client.call<unknown>(
-        this.channels.forFamily(KL_FAMILY_ID),
+        channel,
         'GET',
         KL_PATHS.presetsVoices,
         { pageNum, pageSize },
         { timing },
       );
+      if (!Array.isArray(data))
+        this.logger.warn(
+          { family: KL_FAMILY_ID, channel: channel.id, answer: payloadKind(data), req: { id: context?.requestId } },
+          'upstream preset voices answer not understood; none listed',
+        );
       const items = Array.isArray(data) ? data.map(toPresetItem) : [];
       this.remember(key, items);
       return items;
