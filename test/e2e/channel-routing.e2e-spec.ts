@@ -219,6 +219,9 @@ describe('channel routing (family B over simulator channels)', () => {
         last_hour: { creates: 0, errors: 0 },
         latency_ms: null,
         last_error: null,
+        healthy: true,
+        unhealthy_reason: null,
+        unhealthy_since: null,
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain(sim.endpoints.ax.apiKey);

@@ -6,9 +6,11 @@ import { IncomingMessage, Server, ServerResponse, createServer, request } from '
  * - `proxy`: passes it to the target (a simulator vendor's base URL) and its answer back;
  * - `503`: answers 503 at once;
  * - `hang`: reads the whole request and never answers;
- * - `answer`: answers `answer.status` with `answer.body` (e.g. a vendor's out-of-balance error).
+ * - `answer`: answers `answer.status` with `answer.body` (e.g. a vendor's out-of-balance error);
+ * - `revoked`: passes it on with a credential the target does not know, so the target answers its own
+ *   refusal of the key (as when the vendor revoked or expired it).
  */
-export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer';
+export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer' | 'revoked';
 
 export interface SwitchableUpstream {
   readonly baseUrl: string;
@@ -68,7 +70,11 @@ export async function startSwitchableUpstream(targetBaseUrl: string): Promise<Sw
         port: target.port,
         method: req.method,
         path: `${target.pathname.replace(/\/$/, '')}${req.url}`,
-        headers: { ...req.headers, host: target.host },
+        headers: {
+          ...req.headers,
+          host: target.host,
+          ...(state.mode === 'revoked' ? { authorization: 'Bearer revoked-key' } : {}),
+        },
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -5,7 +5,13 @@ import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { withTaskSpan } from '../../platform/telemetry/spans';
 import { Clock } from '../../platform/time/clock';
 import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
-import { UpstreamTaskLostError, UpstreamTaskNotFoundError, UpstreamTiming } from '../../upstream/upstream.types';
+import {
+  UpstreamChannel,
+  UpstreamTaskLostError,
+  UpstreamTaskNotFoundError,
+  UpstreamTaskSnapshot,
+  UpstreamTiming,
+} from '../../upstream/upstream.types';
 import { LedgerService } from '../billing/ledger.service';
 import { TaskEntity } from './entities/task.entity';
 import { CREATION_UNCONFIRMED, TaskLifecycle } from './task-lifecycle.service';
@@ -81,15 +87,34 @@ export class TaskSyncService {
           ),
         );
       // Fetch first, even past the deadline: a task that ended just before it is settled as it ended.
-      const snapshot = await this.upstreams
-        .client(task.family)
-        .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
+      const snapshot = await this.fetch(channel, task, task.upstreamTaskId, timing);
       if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
       return await this.write(() => this.lifecycle.applySnapshot(task, snapshot));
     } catch (error) {
       // Past the deadline there is no later: an unreadable upstream ends the task.
       if (pastDeadline) return this.failLate(task);
       return this.retryLater(task, error);
+    }
+  }
+
+  /**
+   * The task's upstream state, the query's outcome told to the directory: a channel whose credentials
+   * the upstream refuses is shown unhealthy (the task only waits: that is no answer about the task).
+   */
+  private async fetch(
+    channel: UpstreamChannel,
+    task: TaskEntity,
+    upstreamTaskId: string,
+    timing: UpstreamTiming | undefined,
+  ): Promise<UpstreamTaskSnapshot> {
+    const operation = this.families.upstreamOperation(task.family, task.action);
+    try {
+      const snapshot = await this.upstreams.client(task.family).fetch(channel, operation, upstreamTaskId, { timing });
+      this.upstreams.queryEnded(channel);
+      return snapshot;
+    } catch (error) {
+      this.upstreams.queryEnded(channel, error);
+      throw error;
     }
   }
 
@@ -113,9 +138,7 @@ export class TaskSyncService {
     const channel = this.upstreams.channel(task.channelId);
     if (channel && this.families.canLookUpByReference(task.family)) {
       try {
-        const snapshot = await this.upstreams
-          .client(task.family)
-          .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
+        const snapshot = await this.fetch(channel, task, task.id, timing);
         return await this.write(async () => {
           await this.ledger.release(
             task.accountId,
