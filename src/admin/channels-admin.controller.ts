@@ -67,6 +67,19 @@ export class ChannelResponse {
   @ApiProperty({ type: ChannelLatencyResponse, nullable: true, description: 'Create latency (ms), last hour' })
   latency_ms: ChannelLatencyResponse | null;
   @ApiProperty({ type: ChannelErrorResponse, nullable: true }) last_error: ChannelErrorResponse | null;
+  @ApiProperty({
+    description:
+      "false: the upstream refuses the channel's credentials, its breaker is open, or its account is out of balance",
+  })
+  healthy: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why it is unhealthy (credentials masked); null when healthy',
+  })
+  unhealthy_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Since when it is unhealthy; null when healthy' })
+  unhealthy_since: string | null;
 }
 
 export class ChannelListResponse {
@@ -119,5 +132,8 @@ function present(state: ChannelState): ChannelResponse {
     last_hour: counts(figures.lastHour),
     latency_ms: figures.latencyMs,
     last_error: figures.lastError ? { at: iso(figures.lastError.at)!, message: figures.lastError.message } : null,
+    healthy: state.unhealthy === null,
+    unhealthy_reason: state.unhealthy?.reason ?? null,
+    unhealthy_since: iso(state.unhealthy?.since ?? null),
   };
 }

@@ -37,6 +37,10 @@ export class RegistryUpstreamDirectory extends UpstreamDirectory {
     return this.registry.createEnded(channel, latencyMs, error);
   }
 
+  override queryEnded(channel: UpstreamChannel, error?: unknown): void {
+    this.registry.callEnded(channel, error);
+  }
+
   channel(id: string): UpstreamChannel | undefined {
     return this.registry.byId(id);
   }

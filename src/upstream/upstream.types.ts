@@ -97,6 +97,23 @@ export class UpstreamUnavailableError extends Error {
   }
 }
 
+/**
+ * The upstream refused the channel's own credential or its permissions (a 401/403, or the vendor's
+ * own code for it: a wrong, expired or revoked key, a model not opened to the account). A fault of
+ * the gateway's configuration, not of the request, and nothing was accepted: the request may go to
+ * another channel, and a task on this channel waits until it works again.
+ */
+export class UpstreamCredentialsRefusedError extends UpstreamUnavailableError {
+  constructor(
+    message: string,
+    httpStatus: number,
+    readonly nativeCode: string | number,
+  ) {
+    super(message, httpStatus);
+    this.name = 'UpstreamCredentialsRefusedError';
+  }
+}
+
 /** The request went out but no answer came (timeout after sending): the upstream may have accepted it. */
 export class UpstreamOutcomeUnknownError extends Error {
   constructor(message: string) {

@@ -3,9 +3,10 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator';
+import { UpstreamAgents } from '../../src/upstream/http/upstream-agents';
 import { UpstreamChannel } from '../../src/upstream/upstream.types';
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
-import { FAST_ENV, bearer } from '../support/simulated-gateway';
+import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
 import { SwitchableUpstream, refusingBaseUrl, startSwitchableUpstream } from '../support/switchable-upstream';
 
 /**
@@ -138,6 +139,30 @@ describe('channel routing (family B over simulator channels)', () => {
     expect(await createsByChannel(gw)).toEqual({ 'ax-hang': 1, 'ax-other': 0 });
   });
 
+  it('a create that could not be sent in time (no connection free) goes to the next channel', async () => {
+    const hanging = await front();
+    hanging.mode = 'hang';
+    const gw = await gateway([axChannel('ax-busy', { baseUrl: hanging.baseUrl, priority: 1 }), axChannel('ax-free')], {
+      UPSTREAM_TIMEOUT_MS: '3000',
+      UPSTREAM_CONNECT_TIMEOUT_MS: '300',
+    });
+    // One connection per upstream host: the hanging create holds ax-busy's.
+    gw.app.get(UpstreamAgents).http.maxSockets = 1;
+    const acct = await account(gw);
+    const first = create(gw, acct).then((res) => res.status);
+    await eventually(async () => hanging.posts === 1);
+    const started = Date.now();
+    const second = await create(gw, acct);
+    expect(second.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(hanging.posts).toBe(1);
+    expect(await first).toBe(503);
+    expect(await createsByChannel(gw)).toEqual({ 'ax-busy': 1, 'ax-free': 1 });
+    // Both creates were tried on ax-busy first: the one that hangs, and the one that never got a connection.
+    const busy = (await gw.admin.get('/admin/v1/channels').expect(200)).body.data[0];
+    expect(busy).toMatchObject({ id: 'ax-busy', last_hour: { creates: 2, errors: 2 } });
+  });
+
   it("a channel's account out of balance: the create goes elsewhere and the channel cools down", async () => {
     const broke = await front();
     broke.mode = 'answer';
@@ -194,6 +219,9 @@ describe('channel routing (family B over simulator channels)', () => {
         last_hour: { creates: 0, errors: 0 },
         latency_ms: null,
         last_error: null,
+        healthy: true,
+        unhealthy_reason: null,
+        unhealthy_since: null,
       },
     ]);
     expect(JSON.stringify(res.body)).not.toContain(sim.endpoints.ax.apiKey);

@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { IncomingMessage, ServerResponse, createServer, request } from 'node:http';
+import { IncomingMessage, Server, ServerResponse, createServer, request } from 'node:http';
 
 /**
  * What a switchable upstream does with each request:
@@ -7,9 +7,11 @@ import { IncomingMessage, ServerResponse, createServer, request } from 'node:htt
  * - `503`: answers 503 at once;
  * - `hang`: reads the whole request and never answers;
  * - `answer`: answers `answer.status` with `answer.body` as JSON (e.g. a vendor's out-of-balance
- *   error), or with `answer.text` as it is when given (e.g. a proxy's HTML page).
+ *   error), or with `answer.text` as it is when given (e.g. a proxy's HTML page);
+ * - `revoked`: passes it on with a credential the target does not know, so the target answers its own
+ *   refusal of the key (as when the vendor revoked or expired it).
  */
-export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer';
+export type SwitchMode = 'proxy' | '503' | 'hang' | 'answer' | 'revoked';
 
 export interface SwitchableUpstream {
   readonly baseUrl: string;
@@ -18,6 +20,27 @@ export interface SwitchableUpstream {
   /** POSTs received (whatever the mode). */
   posts: number;
   close(): Promise<void>;
+}
+
+/** A loopback HTTP server handed each request with its whole body; `close` cuts open connections. */
+export async function startLoopbackServer(
+  handle: (req: IncomingMessage, body: Buffer, res: ServerResponse) => void,
+): Promise<{ server: Server; baseUrl: string; close(): Promise<void> }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handle(req, Buffer.concat(chunks), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** A loopback HTTP server in front of a target, to make one channel fail in a chosen way. */
@@ -29,46 +52,42 @@ export async function startSwitchableUpstream(targetBaseUrl: string): Promise<Sw
     mode: 'proxy',
     answer: { status: 500, body: {} },
     posts: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const res of hanging) res.destroy();
+      return loopback.close();
+    },
   };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.method === 'POST') state.posts++;
-      if (state.mode === 'hang') return void hanging.add(res);
-      if (state.mode === '503') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
-      if (state.mode === 'answer' && state.answer.text !== undefined)
-        return void res.writeHead(state.answer.status, { 'content-type': 'text/html' }).end(state.answer.text);
-      if (state.mode === 'answer')
-        return void res
-          .writeHead(state.answer.status, { 'content-type': 'application/json' })
-          .end(JSON.stringify(state.answer.body));
-      const upstream = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: `${target.pathname.replace(/\/$/, '')}${req.url}`,
-          headers: { ...req.headers, host: target.host },
+  const loopback = await startLoopbackServer((req, body, res) => {
+    if (req.method === 'POST') state.posts++;
+    if (state.mode === 'hang') return void hanging.add(res);
+    if (state.mode === '503') return void res.writeHead(503, { 'content-type': 'application/json' }).end('{}');
+    if (state.mode === 'answer' && state.answer.text !== undefined)
+      return void res.writeHead(state.answer.status, { 'content-type': 'text/html' }).end(state.answer.text);
+    if (state.mode === 'answer')
+      return void res
+        .writeHead(state.answer.status, { 'content-type': 'application/json' })
+        .end(JSON.stringify(state.answer.body));
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: `${target.pathname.replace(/\/$/, '')}${req.url}`,
+        headers: {
+          ...req.headers,
+          host: target.host,
+          ...(state.mode === 'revoked' ? { authorization: 'Bearer revoked-key' } : {}),
         },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => res.writeHead(502).end());
-      upstream.end(Buffer.concat(chunks));
-    });
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    upstream.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(state, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-  return state;
+  return Object.assign(state, { baseUrl: loopback.baseUrl });
 }
 
 /** A loopback address nothing listens on: connections are refused. */

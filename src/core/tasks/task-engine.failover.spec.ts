@@ -5,6 +5,7 @@ import { UpstreamBreakers } from '../../upstream/http/upstream-breakers';
 import { resolveHttpOptions } from '../../upstream/http/upstream-http-options';
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamSubmitResult,
@@ -47,12 +48,21 @@ function setup(channels: UpstreamChannel[], answers: Record<string, () => Promis
 const unavailable = () => Promise.reject(new UpstreamUnavailableError('answered HTTP 503', 503));
 const throttled = () => Promise.reject(new UpstreamRejectedError(429, 'Throttling', 'slow down'));
 const outOfBalance = () => Promise.reject(new UpstreamRejectedError(400, 'Arrearage', 'Access denied'));
+const keyRefused = () =>
+  Promise.reject(
+    new UpstreamCredentialsRefusedError(
+      'Upstream channel ax-a refused its credentials (HTTP 401, InvalidApiKey): Invalid API-key provided.',
+      401,
+      'InvalidApiKey',
+    ),
+  );
 
 describe('TaskEngine.create: failover to the next channel', () => {
   it.each([
     ['answered 503 / refused a connection', unavailable],
     ['throttled with a 429', throttled],
     ['out of balance', outOfBalance],
+    ["refuses the gateway's own key (401)", keyRefused],
   ])('a channel that %s: the task goes to the next channel, held and charged once', async (_name, refusal) => {
     const { f, registry, sentTo } = setup([channel('ax-a', { priority: 1 }), channel('ax-b')], { 'ax-a': refusal });
     const task = await f.engine.create(principal(), draft());
@@ -74,6 +84,18 @@ describe('TaskEngine.create: failover to the next channel', () => {
     expect(sentTo).toEqual(['ax-a', 'ax-b', 'ax-b']);
     expect(registry.stateOf(registry.byId('ax-a')!).coolingDownUntil).not.toBeNull();
     expect(registry.stateOf(registry.byId('ax-a')!).breaker).toBe('closed');
+  });
+
+  it("a channel refusing the gateway's own key, with no other channel: 503, never the client's 400; nothing held", async () => {
+    const { f, registry, sentTo } = setup([channel('ax-a')], { 'ax-a': keyRefused });
+    const error = await f.engine.create(principal(), draft()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect((error as GatewayError).message).not.toMatch(/InvalidApiKey|API-key/);
+    expect(sentTo).toEqual(['ax-a']);
+    expect([...f.tasks.rows.values()].map((t) => t.phase)).toEqual(['rejected']);
+    expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
+    expect(registry.stateOf(registry.byId('ax-a')!).unhealthy?.reason).toContain('InvalidApiKey');
   });
 
   it('an unknown outcome is never sent elsewhere: the task stays on its channel for reconciliation', async () => {

@@ -159,7 +159,7 @@ export class TaskEngine {
       } catch (error) {
         const outcome = this.upstreams.createEnded(channel, timing.upstreamMs - wireMsBefore, error);
         const next =
-          (outcome === 'refused' || outcome === 'out-of-balance') &&
+          (outcome === 'refused' || outcome === 'out-of-balance' || outcome === 'credentials-refused') &&
           !draft.channelId &&
           tried.length < this.config.UPSTREAM_FAILOVER_MAX &&
           this.clock.nowMs() - startedAt < this.config.UPSTREAM_TIMEOUT_MS

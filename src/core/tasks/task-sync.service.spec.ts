@@ -1,7 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { CHANNEL, newFakes, snapshot } from '../../../test/support/fakes';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
-import { UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../../upstream/upstream.types';
+import {
+  UpstreamCredentialsRefusedError,
+  UpstreamTaskNotFoundError,
+  UpstreamUnavailableError,
+} from '../../upstream/upstream.types';
 import { DEFAULT_PG_SYNC_WRITES, TaskSyncService } from './task-sync.service';
 
 describe('TaskSyncService.sync', () => {
@@ -151,6 +155,27 @@ describe('TaskSyncService.sync', () => {
     expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
     expect(f.callbacks.queued).toHaveLength(0);
+  });
+
+  it("a query refused with the channel's own credentials: the task waits, however often; the directory hears of it", async () => {
+    const f = newFakes();
+    const refused = new UpstreamCredentialsRefusedError(
+      'Upstream channel ax-default refused its credentials (HTTP 403, AccessDenied): Access denied.',
+      403,
+      'AccessDenied',
+    );
+    f.client.onFetch = () => Promise.reject(refused);
+    const told = jest.spyOn(f.upstreams, 'queryEnded');
+    let task = f.seedTask();
+    for (let i = 0; i < 12; i++) {
+      task = await f.sync.sync(f.tasks.row(task.id));
+      f.clock.advance(60_000);
+    }
+    expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', billingState: 'held', syncAttempts: 12 });
+    expect(told).toHaveBeenCalledWith(expect.objectContaining({ id: task.channelId }), refused);
+    f.client.onFetch = async () => snapshot({ state: 'running' });
+    await f.sync.sync(f.tasks.row(task.id));
+    expect(told).toHaveBeenLastCalledWith(expect.objectContaining({ id: task.channelId }));
   });
 
   it('a failed task query is one WARN line: family, channel, HTTP status, the upstream message, task ID', async () => {

@@ -7,6 +7,7 @@ import { Clock } from '../../platform/time/clock';
 import { payloadKind } from '../../upstream/http/lenient';
 import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
 import {
+  UpstreamChannel,
   UpstreamTaskLostError,
   UpstreamTaskNotFoundError,
   UpstreamTaskSnapshot,
@@ -87,16 +88,35 @@ export class TaskSyncService {
           ),
         );
       // Fetch first, even past the deadline: a task that ended just before it is settled as it ended.
-      const snapshot = await this.upstreams
-        .client(task.family)
-        .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.upstreamTaskId, { timing });
-      this.warnIfNotUnderstood(task, snapshot);
+      const snapshot = await this.fetch(channel, task, task.upstreamTaskId, timing);
       if (pastDeadline && phaseOf(snapshot.state) === 'active') return await this.failLate(task);
       return await this.write(() => this.lifecycle.applySnapshot(task, snapshot));
     } catch (error) {
       // Past the deadline there is no later: an unreadable upstream ends the task.
       if (pastDeadline) return this.failLate(task);
       return this.retryLater(task, error);
+    }
+  }
+
+  /**
+   * The task's upstream state, the query's outcome told to the directory: a channel whose credentials
+   * the upstream refuses is shown unhealthy (the task only waits: that is no answer about the task).
+   */
+  private async fetch(
+    channel: UpstreamChannel,
+    task: TaskEntity,
+    upstreamTaskId: string,
+    timing: UpstreamTiming | undefined,
+  ): Promise<UpstreamTaskSnapshot> {
+    const operation = this.families.upstreamOperation(task.family, task.action);
+    try {
+      const snapshot = await this.upstreams.client(task.family).fetch(channel, operation, upstreamTaskId, { timing });
+      this.upstreams.queryEnded(channel);
+      this.warnIfNotUnderstood(task, snapshot);
+      return snapshot;
+    } catch (error) {
+      this.upstreams.queryEnded(channel, error);
+      throw error;
     }
   }
 
@@ -120,10 +140,7 @@ export class TaskSyncService {
     const channel = this.upstreams.channel(task.channelId);
     if (channel && this.families.canLookUpByReference(task.family)) {
       try {
-        const snapshot = await this.upstreams
-          .client(task.family)
-          .fetch(channel, this.families.upstreamOperation(task.family, task.action), task.id, { timing });
-        this.warnIfNotUnderstood(task, snapshot);
+        const snapshot = await this.fetch(channel, task, task.id, timing);
         return await this.write(async () => {
           await this.ledger.release(
             task.accountId,

@@ -4,10 +4,11 @@ import type { UpstreamChannel, UpstreamTaskClient } from '../../upstream/upstrea
 /**
  * What one create call says about where its task may go next: `accepted`; `refused` (surely not
  * taken upstream: another channel may be tried); `out-of-balance` (refused because the channel's
- * account is empty: likewise); `final` (a verdict on the request, or an unknown outcome: the task
- * must never be sent anywhere else).
+ * account is empty: likewise); `credentials-refused` (refused because the upstream refused the
+ * channel's own credentials: likewise); `final` (a verdict on the request, or an unknown outcome:
+ * the task must never be sent anywhere else).
  */
-export type CreateOutcome = 'accepted' | 'refused' | 'out-of-balance' | 'final';
+export type CreateOutcome = 'accepted' | 'refused' | 'out-of-balance' | 'credentials-refused' | 'final';
 
 /** Where the engine finds a channel and the client that speaks its protocol. */
 export abstract class UpstreamDirectory {
@@ -29,4 +30,7 @@ export abstract class UpstreamDirectory {
   createEnded(_channel: UpstreamChannel, _latencyMs: number, error?: unknown): CreateOutcome {
     return error === undefined ? 'accepted' : 'final';
   }
+
+  /** Records how a task query ended on its channel (answered, or failed with `error`). */
+  queryEnded(_channel: UpstreamChannel, _error?: unknown): void {}
 }

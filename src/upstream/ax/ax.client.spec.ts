@@ -2,6 +2,7 @@ import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstr
 import { createTestUpstream } from '../testing/test-upstream';
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamTaskLostError,
@@ -66,6 +67,36 @@ describe('AxClient', () => {
       nativeCode: 'InvalidParameter',
       message: 'please provide reference_video_urls or reference_urls',
     });
+  });
+
+  it.each([
+    ['a 401 InvalidApiKey', 401, 'InvalidApiKey'],
+    ['a 403 AccessDenied', 403, 'AccessDenied'],
+    ['a 403 AccessDenied.Unpurchased (a model the account has not opened)', 403, 'AccessDenied.Unpurchased'],
+  ])("reads %s, on a create and on a query, as the channel's key refused", async (_case, status, code) => {
+    upstream.handle((_req, res) =>
+      sendJson(res, status, { request_id: 'r', code, message: 'Invalid API-key provided.' }),
+    );
+    for (const call of [() => stack.ax.submit(channel, 'r2v', {}), () => stack.ax.fetch(channel, 'r2v', 'ax-1')]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamCredentialsRefusedError);
+      expect(error).toMatchObject({ httpStatus: status, nativeCode: code });
+      expect((error as Error).message).toContain('Invalid API-key provided.');
+    }
+  });
+
+  it("reads InvalidApiKey in a 2xx create answer as the channel's key refused", async () => {
+    upstream.handle((_req, res) => sendJson(res, 200, { request_id: 'r', code: 'InvalidApiKey', message: 'bad key' }));
+    await expect(stack.ax.submit(channel, 'r2v', {})).rejects.toBeInstanceOf(UpstreamCredentialsRefusedError);
+  });
+
+  it("keeps Arrearage (400) a refusal: the account's balance, not its key", async () => {
+    upstream.handle((_req, res) =>
+      sendJson(res, 400, { request_id: 'r', code: 'Arrearage', message: 'Access denied' }),
+    );
+    const error = await stack.ax.submit(channel, 'r2v', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamRejectedError);
+    expect(error).toMatchObject({ nativeCode: 'Arrearage' });
   });
 
   it('treats a 2xx carrying an error code as a rejection and one with neither code nor task as unknown outcome', async () => {

@@ -11,7 +11,7 @@ import {
   UpstreamTaskSnapshot,
 } from '../upstream.types';
 import { axAuthHeaders, axCreateHeaders, axOperation } from './ax.api';
-import { readAxError } from './ax.error';
+import { AX_REFUSALS } from './ax.error';
 import { toAxSnapshot } from './ax.fetch';
 import { throwIfAxTaskLost } from './ax.lost';
 import { readAxCreated, toAxCreateBody } from './ax.submit';
@@ -37,7 +37,7 @@ export class AxClient implements UpstreamTaskClient {
       headers: axCreateHeaders(requireApiKey(channel)),
       timing: options.timing,
     });
-    throwUnlessSuccess(response, 'create', channel, readAxError);
+    throwUnlessSuccess(response, 'create', channel, AX_REFUSALS);
     return readAxCreated(response.body, channel);
   }
 
@@ -55,7 +55,7 @@ export class AxClient implements UpstreamTaskClient {
       headers: axAuthHeaders(requireApiKey(channel)),
       timing: options.timing,
     });
-    throwUnlessSuccess(response, 'fetch', channel, readAxError);
+    throwUnlessSuccess(response, 'fetch', channel, AX_REFUSALS);
     const snapshot = toAxSnapshot(response.body);
     throwIfAxTaskLost(snapshot, channel);
     return snapshot;

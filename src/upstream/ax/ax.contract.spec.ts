@@ -84,14 +84,14 @@ describe('AxClient against the documented answers', () => {
     },
     'error-401-invalid-api-key': async () => {
       await expect(create()).rejects.toMatchObject({
-        name: 'UpstreamRejectedError',
+        name: 'UpstreamCredentialsRefusedError',
         httpStatus: 401,
         nativeCode: 'InvalidApiKey',
       });
     },
     'error-403-access-denied': async () => {
       await expect(create()).rejects.toMatchObject({
-        name: 'UpstreamRejectedError',
+        name: 'UpstreamCredentialsRefusedError',
         httpStatus: 403,
         nativeCode: 'AccessDenied',
       });

@@ -2,7 +2,7 @@ import { rejection } from '../http/answer-errors';
 import { asNonEmptyString, asRecord } from '../http/lenient';
 import { applyModelMap } from '../http/model-map';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamSubmitResult } from '../upstream.types';
-import { readAxError } from './ax.error';
+import { AX_REFUSALS, readAxError } from './ax.error';
 import { toAxSnapshot } from './ax.fetch';
 
 /** Caller's wire body -> what goes upstream: only the model name may differ per channel. */
@@ -15,7 +15,7 @@ export function readAxCreated(payload: unknown, channel: UpstreamChannel): Upstr
   const taskId = asNonEmptyString(asRecord(asRecord(payload).output).task_id);
   if (taskId) return { upstreamTaskId: taskId, snapshot: toAxSnapshot(payload) };
   const native = readAxError(payload);
-  if (native?.code !== undefined) throw rejection(400, native, channel);
+  if (native?.code !== undefined) throw rejection(400, native, channel, AX_REFUSALS);
   throw new UpstreamOutcomeUnknownError(
     `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
   );

@@ -2,6 +2,7 @@
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { AX_PATH_PREFIX } from './ax.api';
+import { AX_REFUSALS } from './ax.error';
 import { AxClient } from './ax.client';
 import { AX_SMOKE_PLAN } from './ax.smoke';
 
@@ -19,5 +20,5 @@ export const AX_VENDOR: UpstreamVendor = {
   pathPrefix: AX_PATH_PREFIX,
   env: vendorEnvNames('ax'),
   smokePlan: AX_SMOKE_PLAN,
-  outOfBalanceCodes: ['Arrearage'],
+  outOfBalanceCodes: AX_REFUSALS.outOfBalanceCodes,
 };

@@ -1,8 +1,14 @@
 import { UpstreamBreakers } from '../http/upstream-breakers';
 import { UpstreamFault } from '../http/upstream-fault';
 import { resolveHttpOptions } from '../http/upstream-http-options';
-import { UpstreamChannel, UpstreamRejectedError, UpstreamUnavailableError } from '../upstream.types';
-import { BALANCE_COOL_DOWN_MS, ChannelRegistry } from './channel-registry';
+import { Logger } from '@nestjs/common';
+import {
+  UpstreamChannel,
+  UpstreamCredentialsRefusedError,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
+import { BALANCE_COOL_DOWN_MS, CREDENTIALS_COOL_DOWN_MS, ChannelRegistry } from './channel-registry';
 
 const channel = (
   id: string,
@@ -177,6 +183,87 @@ describe('ChannelRegistry', () => {
         coolingDownUntil: now + BALANCE_COOL_DOWN_MS,
       });
       expect(reg.pick('vd', undefined, [], now + BALANCE_COOL_DOWN_MS + 1)?.id).toBe('vd-a');
+    });
+
+    describe('a channel whose credentials the upstream refuses', () => {
+      const refused = () =>
+        new UpstreamCredentialsRefusedError(
+          'Upstream channel ax-a refused its credentials (HTTP 401, InvalidApiKey): Invalid API-key provided.',
+          401,
+          'InvalidApiKey',
+        );
+      let errors: jest.SpyInstance;
+      beforeEach(() => {
+        errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      });
+      afterEach(() => errors.mockRestore());
+      const errorLines = () =>
+        errors.mock.calls.filter(([fields]) => (fields as { channel?: string }).channel === 'ax-a');
+
+      it('is unhealthy with the reason, takes no new task for the cool-down, with one ERROR line naming it', () => {
+        const reg = new ChannelRegistry([channel('ax-a', 'ax', { priority: 1 }), channel('ax-b', 'ax')], breakers);
+        const a = reg.byId('ax-a')!;
+        const now = Date.now();
+        expect(reg.createEnded(a, 3, refused(), now)).toBe('credentials-refused');
+        expect(reg.stateOf(a, now + 1)).toMatchObject({
+          breaker: 'closed',
+          coolingDownUntil: null,
+          unhealthy: { reason: expect.stringContaining('InvalidApiKey'), since: now },
+        });
+        expect(reg.stateOf(reg.byId('ax-b')!, now + 1).unhealthy).toBeNull();
+        expect(reg.pick('ax', undefined, [], now + 1)?.id).toBe('ax-b');
+        expect(errorLines()).toHaveLength(1);
+        expect(errorLines()[0][0]).toMatchObject({ channel: 'ax-a', family: 'ax', status: 401, code: 'InvalidApiKey' });
+        expect(String(errorLines()[0][1])).toContain('ax-a');
+        // Task queries refused meanwhile keep it so, without another ERROR line.
+        reg.callEnded(a, refused(), now + 2);
+        expect(errorLines()).toHaveLength(1);
+        // After the cool-down a create tries it again; still refused: unhealthy since the first time, logged again.
+        const later = now + CREDENTIALS_COOL_DOWN_MS + 1;
+        expect(reg.pick('ax', undefined, [], later)?.id).toBe('ax-a');
+        reg.createEnded(a, 3, refused(), later);
+        expect(reg.pick('ax', undefined, [], later + 1)?.id).toBe('ax-b');
+        expect(reg.stateOf(a, later + 1).unhealthy?.since).toBe(now);
+        expect(errorLines()).toHaveLength(2);
+      });
+
+      it('is healthy again once a call on it is answered (a query, or a create)', () => {
+        const reg = new ChannelRegistry([channel('ax-a', 'ax', { priority: 1 }), channel('ax-b', 'ax')], breakers);
+        const a = reg.byId('ax-a')!;
+        const now = Date.now();
+        reg.callEnded(a, refused(), now);
+        expect(reg.stateOf(a, now).unhealthy).not.toBeNull();
+        expect(reg.pick('ax', undefined, [], now + 1)?.id).toBe('ax-b');
+        reg.callEnded(a, undefined, now + 2);
+        expect(reg.stateOf(a, now + 2).unhealthy).toBeNull();
+        expect(reg.pick('ax', undefined, [], now + 3)?.id).toBe('ax-a');
+        reg.createEnded(a, 3, refused(), now + 4);
+        reg.createEnded(a, 3, undefined, now + 5);
+        expect(reg.stateOf(a, now + 5).unhealthy).toBeNull();
+      });
+
+      it('a refusal of the request itself, or a throttle, leaves the channel healthy', () => {
+        const a = registry.byId('ax-a')!;
+        registry.createEnded(a, 3, new UpstreamRejectedError(400, 'InvalidParameter', 'bad prompt'));
+        registry.callEnded(a, new UpstreamRejectedError(429, 'Throttling', 'slow down'));
+        registry.callEnded(a, new UpstreamUnavailableError('answered HTTP 503', 503));
+        expect(registry.stateOf(a).unhealthy).toBeNull();
+        expect(errorLines()).toHaveLength(0);
+      });
+    });
+
+    it('shows an open breaker and an out-of-balance account as unhealthy, with the reason', async () => {
+      const a = registry.byId('ax-a')!;
+      registry.createEnded(a, 3, new UpstreamUnavailableError('answered HTTP 503', 503));
+      await openBreaker(breakers, 'ax-a', 2);
+      expect(registry.stateOf(a).unhealthy).toMatchObject({ reason: expect.stringContaining('circuit open') });
+      const vd = registry.byId('vd-a')!;
+      const now = Date.now();
+      registry.createEnded(vd, 3, new UpstreamRejectedError(403, 'CreditInsufficient', 'credit insufficient'), now);
+      expect(registry.stateOf(vd, now + 1).unhealthy).toEqual({
+        reason: expect.stringContaining('out of balance'),
+        since: now,
+      });
     });
 
     it('records creates and errors per channel for the operator view', () => {

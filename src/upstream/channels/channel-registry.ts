@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { BreakerState, UpstreamBreakers } from '../http/upstream-breakers';
-import { UpstreamChannel, UpstreamUnavailableError } from '../upstream.types';
+import { UpstreamChannel, UpstreamCredentialsRefusedError, UpstreamUnavailableError } from '../upstream.types';
 import type { UpstreamVendor } from '../vendor';
 import { UPSTREAM_VENDORS } from '../vendors';
 import { ChannelLoad } from './channel-load';
@@ -15,6 +15,8 @@ export const UPSTREAM_VENDOR_LIST = Symbol('UPSTREAM_VENDOR_LIST');
 
 /** How long a channel whose account ran out of balance takes no new task. */
 export const BALANCE_COOL_DOWN_MS = 5 * 60_000;
+/** How long a channel whose credentials the upstream refused takes no new task; then one create tries it again. */
+export const CREDENTIALS_COOL_DOWN_MS = 60_000;
 
 /** What an operator may change at run time; absent fields keep the configured value. */
 export interface ChannelOverride {
@@ -37,6 +39,15 @@ export interface ChannelState {
   /** Out of balance: no new task until then (ms since the epoch); null when not cooling down. */
   readonly coolingDownUntil: number | null;
   readonly figures: ChannelFigures;
+  /** Why the channel cannot serve as it should now, and since when; null when healthy. */
+  readonly unhealthy: { readonly reason: string; readonly since: number } | null;
+}
+
+/** The upstream refused a channel's credentials: since when, until when it takes no new task, what it said. */
+interface CredentialsRefusal {
+  readonly since: number;
+  readonly until: number;
+  readonly reason: string;
 }
 
 /**
@@ -54,6 +65,7 @@ export class ChannelRegistry {
   private readonly vendors: readonly UpstreamVendor[];
   private overrides = new Map<string, ChannelOverride>();
   private readonly coolingDown = new Map<string, number>();
+  private readonly credentialsRefused = new Map<string, CredentialsRefusal>();
   private readonly rotation = new SmoothWeightedRoundRobin();
   readonly load = new ChannelLoad();
   readonly stats = new ChannelStats();
@@ -106,6 +118,7 @@ export class ChannelRegistry {
         (model === undefined || c.models === undefined || c.models.includes(model)) &&
         !exclude.includes(c.id) &&
         (this.coolingDown.get(c.id) ?? 0) <= nowMs &&
+        (this.credentialsRefused.get(c.id)?.until ?? 0) <= nowMs &&
         (c.maxInFlight === undefined || this.load.inFlight(c.id) < c.maxInFlight),
     );
     const healthy = eligible.filter((c) => this.breakers.isAcceptingCalls(c.id, nowMs));
@@ -143,6 +156,7 @@ export class ChannelRegistry {
   ): CreateRefusal | 'accepted' {
     if (error === undefined) {
       this.stats.record(channel.id, latencyMs, undefined, nowMs);
+      this.credentialsWork(channel);
       return 'accepted';
     }
     this.stats.record(channel.id, latencyMs, error instanceof Error ? error.message : String(error), nowMs);
@@ -157,7 +171,53 @@ export class ChannelRegistry {
         'upstream channel account is out of balance: it takes no new task for the cool-down',
       );
     }
+    if (verdict === 'credentials-refused')
+      this.refuseCredentials(channel, error as UpstreamCredentialsRefusedError, nowMs);
     return verdict;
+  }
+
+  /**
+   * Records how a call other than a create (a task query) ended on its channel: a refused credential
+   * makes the channel unhealthy as a create's does; an answer shows its credentials work again.
+   */
+  callEnded(channel: UpstreamChannel, error?: unknown, nowMs = Date.now()): void {
+    if (error === undefined) this.credentialsWork(channel);
+    else if (error instanceof UpstreamCredentialsRefusedError) this.refuseCredentials(channel, error, nowMs);
+  }
+
+  /**
+   * The channel takes no new task for `CREDENTIALS_COOL_DOWN_MS`, and is shown unhealthy until a call
+   * on it works. One ERROR line when it turns so, and again for each refusal once its cool-down is
+   * over (a create that tried it again), not for every query refused meanwhile.
+   */
+  private refuseCredentials(channel: UpstreamChannel, error: UpstreamCredentialsRefusedError, nowMs: number): void {
+    const previous = this.credentialsRefused.get(channel.id);
+    const coolingDown = previous !== undefined && previous.until > nowMs;
+    this.credentialsRefused.set(channel.id, {
+      since: previous?.since ?? nowMs,
+      until: coolingDown ? previous.until : nowMs + CREDENTIALS_COOL_DOWN_MS,
+      reason: error.message,
+    });
+    if (coolingDown) return;
+    this.logger.error(
+      {
+        channel: channel.id,
+        family: channel.family,
+        status: error.httpStatus ?? null,
+        code: error.nativeCode,
+        message: error.message,
+        coolDownMs: CREDENTIALS_COOL_DOWN_MS,
+      },
+      `upstream channel ${channel.id}: the upstream refuses its credentials; it takes no new task for the cool-down (check its key)`,
+    );
+  }
+
+  private credentialsWork(channel: UpstreamChannel): void {
+    if (!this.credentialsRefused.delete(channel.id)) return;
+    this.logger.log(
+      { channel: channel.id },
+      `upstream channel ${channel.id}: the upstream accepts its credentials again`,
+    );
   }
 
   /** Replaces the operator's run-time changes (all of them, as stored). */
@@ -175,6 +235,9 @@ export class ChannelRegistry {
 
   stateOf(channel: UpstreamChannel, nowMs = Date.now()): ChannelState {
     const until = this.coolingDown.get(channel.id);
+    const breaker = this.breakers.stateOf(channel.id);
+    const coolingDownUntil = until !== undefined && until > nowMs ? until : null;
+    const figures = this.stats.figures(channel.id, nowMs);
     return {
       id: channel.id,
       family: channel.family,
@@ -184,10 +247,33 @@ export class ChannelRegistry {
       models: channel.models ?? null,
       maxInFlight: channel.maxInFlight ?? null,
       inFlight: this.load.inFlight(channel.id),
-      breaker: this.breakers.stateOf(channel.id),
-      coolingDownUntil: until !== undefined && until > nowMs ? until : null,
-      figures: this.stats.figures(channel.id, nowMs),
+      breaker,
+      coolingDownUntil,
+      figures,
+      unhealthy: this.unhealthy(channel, breaker, coolingDownUntil, figures),
     };
+  }
+
+  /** The first that holds: credentials refused, breaker open, account out of balance. */
+  private unhealthy(
+    channel: UpstreamChannel,
+    breaker: BreakerState,
+    coolingDownUntil: number | null,
+    figures: ChannelFigures,
+  ): ChannelState['unhealthy'] {
+    const refused = this.credentialsRefused.get(channel.id);
+    if (refused) return { reason: refused.reason, since: refused.since };
+    if (breaker !== 'closed')
+      return {
+        reason: `Paused after repeated failures (circuit ${breaker})${figures.lastError ? `: ${figures.lastError.message}` : '.'}`,
+        since: this.breakers.openedAt(channel.id) ?? figures.lastError?.at ?? 0,
+      };
+    if (coolingDownUntil !== null)
+      return {
+        reason: 'Its upstream account is out of balance: it takes no new task until its cool-down ends.',
+        since: coolingDownUntil - BALANCE_COOL_DOWN_MS,
+      };
+    return null;
   }
 }
 

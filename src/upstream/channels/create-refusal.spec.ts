@@ -1,4 +1,9 @@
-import { UpstreamOutcomeUnknownError, UpstreamRejectedError, UpstreamUnavailableError } from '../upstream.types';
+import {
+  UpstreamCredentialsRefusedError,
+  UpstreamOutcomeUnknownError,
+  UpstreamRejectedError,
+  UpstreamUnavailableError,
+} from '../upstream.types';
 import { UPSTREAM_VENDORS, vendorOf } from '../vendors';
 import { classifyCreateFailure } from './create-refusal';
 
@@ -30,6 +35,11 @@ describe('classifyCreateFailure', () => {
   ])('%s: the vendor’s own out-of-balance code (HTTP %s, %s)', (family, status, code) => {
     const vendor = vendorOf(family, UPSTREAM_VENDORS);
     expect(classifyCreateFailure(new UpstreamRejectedError(status, code, 'no balance'), vendor)).toBe('out-of-balance');
-    expect(classifyCreateFailure(new UpstreamRejectedError(403, 'AccessDenied', 'no'), vendor)).toBe('final');
+    expect(classifyCreateFailure(new UpstreamRejectedError(400, 'InvalidParameter', 'no'), vendor)).toBe('final');
+  });
+
+  it("the channel's own credential refused: another channel may be tried", () => {
+    const refused = new UpstreamCredentialsRefusedError('refused its credentials', 401, 'InvalidApiKey');
+    expect(classifyCreateFailure(refused, vendorOf('ax', UPSTREAM_VENDORS))).toBe('credentials-refused');
   });
 });

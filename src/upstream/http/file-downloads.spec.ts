@@ -36,6 +36,8 @@ describe('FileDownloads', () => {
       else if (url.pathname === '/file.mp4' && req.headers.range === 'bytes=0-4')
         res.writeHead(206, { 'content-range': 'bytes 0-4/11' }).end('video');
       else if (url.pathname === '/file.mp4') res.writeHead(200, { 'content-type': 'video/mp4' }).end('video bytes');
+      else if (url.pathname === '/gone')
+        res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
       else if (url.pathname === '/silent')
         return; // never answers
       else if (url.pathname === '/stall') res.writeHead(200, { 'content-length': 100 }).write('only part');
@@ -91,13 +93,35 @@ describe('FileDownloads', () => {
     answer.close();
   });
 
-  it('downloads on the upstream agents, whose sockets carry the connect time limit', async () => {
+  it("downloads on the upstream agents' file pool (connect time limit), never on the API calls' sockets", async () => {
     const answer = await downloads.open(`${up.origin}/file.mp4`, 5000);
     await readWhole(answer.body);
     answer.close();
     await new Promise((resolve) => setImmediate(resolve));
     const host = new URL(up.origin).host;
-    expect(Object.keys(upstream.agents.http.freeSockets).some((name) => name.startsWith(host))).toBe(true);
+    const holds = (pool: NodeJS.ReadOnlyDict<unknown[]>) => Object.keys(pool).some((name) => name.startsWith(host));
+    expect(holds(upstream.agents.files.http.freeSockets)).toBe(true);
+    expect(holds(upstream.agents.http.freeSockets) || holds(upstream.agents.http.sockets)).toBe(false);
+  });
+
+  it.each([
+    ['a refusal whose body is not read', '/gone', 'GET'],
+    ['a file given up unread', '/file.mp4', 'GET'],
+    ['a HEAD', '/file.mp4', 'HEAD'],
+  ] as const)('gives the socket back on close after %s', async (_case, path, method) => {
+    const host = new URL(up.origin).host;
+    const inUse = () =>
+      Object.entries(upstream.agents.files.http.sockets)
+        .filter(([name]) => name.startsWith(host))
+        .reduce((sum, [, sockets]) => sum + (sockets?.length ?? 0), 0);
+    for (let i = 0; i < 3; i++) {
+      const answer = await downloads.open(`${up.origin}${path}`, 5000, { method });
+      // The whole (small) answer is in before it is given up.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      answer.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(inUse()).toBe(0);
   });
 
   it('refuses what is not http or https', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { http as redirectingHttp, https as redirectingHttps } from 'follow-redirects';
 import type { IncomingHttpHeaders, IncomingMessage } from 'http';
-import { UpstreamAgents } from './upstream-agents';
+import { AgentPair, UpstreamAgents } from './upstream-agents';
 
 /** Redirects a download follows before it fails. */
 const MAX_REDIRECTS = 5;
@@ -11,7 +11,10 @@ export interface FileDownload {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   readonly body: IncomingMessage;
-  /** Ends the time limit, and drops the connection when the body was not read to its end. */
+  /**
+   * Ends the time limit and gives the connection back: reused when the whole body had arrived
+   * (read or not), dropped when part of it was still on the way.
+   */
   close(): void;
 }
 
@@ -23,16 +26,17 @@ export interface FileRequest {
 
 /**
  * Downloads files from the upstreams (kept results, and files served before a copy is kept) through
- * Node's own HTTP client with follow-redirects, on the upstream agents (keep-alive, connect time
- * limit), with one time limit for the whole download, answer and body. Not `fetch`: a small file's
- * download costs 0.4 to 0.6 of `fetch`'s CPU this way (`node bench/downloads.js`).
+ * Node's own HTTP client with follow-redirects, on the upstream agents' file pool (keep-alive,
+ * connect time limit; never the sockets of API calls), with one time limit for the whole download,
+ * answer and body. Not `fetch`: a small file's download costs 0.4 to 0.6 of `fetch`'s CPU this way
+ * (`node bench/downloads.js`).
  */
 @Injectable()
 export class FileDownloads {
-  private readonly agents: { http: UpstreamAgents['http']; https: UpstreamAgents['https'] };
+  private readonly agents: AgentPair;
 
   constructor(agents: UpstreamAgents) {
-    this.agents = { http: agents.http, https: agents.https };
+    this.agents = { http: agents.files.http, https: agents.files.https };
   }
 
   /** The upstream's answer once its headers are in; the body must then be read or `close`d. */
@@ -50,7 +54,12 @@ export class FileDownloads {
     }, timeoutMs);
     const close = (): void => {
       clearTimeout(timer);
-      if (response && !response.complete) response.destroy();
+      if (!response || response.readableEnded) return;
+      // A socket is freed only once its answer has been read to the end: an unread answer (a refusal,
+      // a HEAD, a file not kept) would otherwise hold it until the server closes it. Drained when it
+      // is all in, else dropped.
+      if (response.complete) response.resume();
+      else response.destroy();
     };
     try {
       return await new Promise<FileDownload>((resolve, reject) => {

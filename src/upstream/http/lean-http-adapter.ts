@@ -10,7 +10,15 @@ export interface LeanAdapterOptions {
   readonly httpsAgent: https.Agent;
   /** Largest (decoded) answer body; a larger one fails with `ERR_BAD_RESPONSE` and its connection is dropped. */
   readonly maxResponseBytes: number;
+  /**
+   * A request not wholly handed to its socket within this (waiting for a free socket of the pool,
+   * connecting, writing) is destroyed with `SEND_TIMEOUT_CODE`: it never reached the upstream.
+   */
+  readonly sendTimeoutMs?: number;
 }
+
+/** `code` of the error a request is destroyed with when it could not be sent within `sendTimeoutMs`. */
+export const SEND_TIMEOUT_CODE = 'UPSTREAM_SEND_TIMEOUT';
 
 /** What a base URL resolves to, parsed once per base URL. */
 interface Target {
@@ -73,6 +81,7 @@ export function createLeanHttpAdapter(options: LeanAdapterOptions): AxiosAdapter
     return target;
   };
   const maxBytes = options.maxResponseBytes;
+  const sendTimeoutMs = options.sendTimeoutMs;
 
   return (config: InternalAxiosRequestConfig): Promise<AxiosResponse> =>
     new Promise<AxiosResponse>((resolve, reject) => {
@@ -82,9 +91,11 @@ export function createLeanHttpAdapter(options: LeanAdapterOptions): AxiosAdapter
       const signal = config.signal as AbortSignal | undefined;
       let settled = false;
       let answered = false;
+      let sendTimer: NodeJS.Timeout | undefined;
 
       const finish = () => {
         settled = true;
+        if (sendTimer) clearTimeout(sendTimer);
         if (signal) signal.removeEventListener('abort', onAbort);
       };
       const fail = (error: AxiosError) => {
@@ -161,6 +172,18 @@ export function createLeanHttpAdapter(options: LeanAdapterOptions): AxiosAdapter
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort);
       }
+      // One timer per call, cleared with its answer: a call already sent when it fires is left to its answer.
+      // Failed here, not through the request's 'error': a request still queued for a socket emits it only
+      // once it gets one (and then hands that socket straight back).
+      if (sendTimeoutMs !== undefined)
+        sendTimer = setTimeout(() => {
+          if (settled || req.writableFinished) return;
+          const error = Object.assign(new Error(`request could not be sent within ${sendTimeoutMs} ms`), {
+            code: SEND_TIMEOUT_CODE,
+          });
+          fail(AxiosError.from(error, undefined, config, req));
+          req.destroy(error);
+        }, sendTimeoutMs);
       if (data === undefined || data === null) req.end();
       else req.end(data);
     });

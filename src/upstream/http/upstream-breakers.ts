@@ -30,6 +30,11 @@ export class UpstreamBreakers {
     return state === CircuitState.Closed ? 'closed' : 'open';
   }
 
+  /** When the breaker last opened (ms since the epoch); undefined when it never did. */
+  openedAt(channelId: string): number | undefined {
+    return this.byChannel.get(channelId)?.openedAtMs;
+  }
+
   /** False while the breaker would fail fast; true again once a probe call would be let through. */
   isAcceptingCalls(channelId: string, nowMs = Date.now()): boolean {
     const entry = this.byChannel.get(channelId);

@@ -1,5 +1,6 @@
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamUnavailableError,
@@ -18,6 +19,16 @@ describe('upstreamFailureFields', () => {
       code: 1302,
       message: 'too fast for key ***',
       outcome: 'rejected',
+    });
+  });
+
+  it("the channel's credentials refused: its status and the vendor's code, told apart from a refusal of the request", () => {
+    const error = new UpstreamCredentialsRefusedError('refused its credentials: bad key sk-secret-123', 401, 1000);
+    expect(upstreamFailureFields(error, channel)).toMatchObject({
+      status: 401,
+      code: 1000,
+      message: 'refused its credentials: bad key ***',
+      outcome: 'credentials_refused',
     });
   });
 

@@ -1,5 +1,6 @@
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamTaskNotFoundError,
@@ -17,8 +18,11 @@ export interface UpstreamFailureFields {
   code: string | number | null;
   /** The upstream's message (or the gateway's account of the failure), credentials masked. */
   message: string;
-  /** rejected (an answer refusing the call), not_found, unavailable, unknown (sent, no answer), error. */
-  outcome: 'rejected' | 'not_found' | 'unavailable' | 'unknown' | 'error';
+  /**
+   * rejected (an answer refusing the call), credentials_refused (an answer refusing the channel's own
+   * credentials), not_found, unavailable, unknown (sent, no answer), error.
+   */
+  outcome: 'rejected' | 'credentials_refused' | 'not_found' | 'unavailable' | 'unknown' | 'error';
 }
 
 /** The fields of the one WARN line logged for a failed upstream call on `channel`. */
@@ -27,6 +31,14 @@ export function upstreamFailureFields(error: unknown, channel: UpstreamChannel):
   const message = redactCredentials(error instanceof Error ? error.message : String(error), channel);
   if (error instanceof UpstreamRejectedError)
     return { ...base, status: error.httpStatus, code: error.nativeCode, message, outcome: 'rejected' };
+  if (error instanceof UpstreamCredentialsRefusedError)
+    return {
+      ...base,
+      status: error.httpStatus ?? null,
+      code: error.nativeCode,
+      message,
+      outcome: 'credentials_refused',
+    };
   if (error instanceof UpstreamUnavailableError)
     return { ...base, status: error.httpStatus ?? null, code: null, message, outcome: 'unavailable' };
   if (error instanceof UpstreamOutcomeUnknownError)

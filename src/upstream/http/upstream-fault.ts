@@ -1,12 +1,14 @@
 import type { ClientRequest } from 'node:http';
 import { isAxiosError } from 'axios';
 import { CONNECT_TIMEOUT_CODE } from './connect-timeout-agents';
+import { SEND_TIMEOUT_CODE } from './lean-http-adapter';
 
 /**
  * What went wrong on the wire:
  * - `http-5xx`: the upstream answered with a server error;
  * - `timeout`: no complete answer within the time limit;
- * - `connect`: could not connect (refused, DNS, connect timeout, unreachable);
+ * - `connect`: could not connect (refused, DNS, connect timeout, unreachable), or no connection was
+ *   free or ready to send on within the connect time limit;
  * - `stale-connection`: a reused keep-alive socket was reset before any answer (the server had closed it);
  * - `connection-lost`: the connection broke before a complete answer.
  */
@@ -59,6 +61,8 @@ export function faultFromTransportError(error: unknown, timedOut: boolean): Upst
       requestSent,
     );
   if (CONNECT_CODES.has(code)) return new UpstreamFault('connect', `could not connect (${code})`, false);
+  if (code === SEND_TIMEOUT_CODE)
+    return new UpstreamFault('connect', `${error.message} (no connection to the upstream was free or ready)`, false);
   // Node's advice: a reset on a reused keep-alive socket means the server had already closed it; nothing was processed.
   if (code === 'ECONNRESET' && request?.reusedSocket === true)
     return new UpstreamFault('stale-connection', 'reused connection was closed by the upstream', false);

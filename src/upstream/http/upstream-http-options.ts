@@ -1,6 +1,9 @@
 /** Timeouts, retries and breaker settings shared by every upstream client. */
 export interface UpstreamHttpOptions {
-  /** TCP (and TLS) connect must finish within this. */
+  /**
+   * TCP (and TLS) connect must finish within this; an API call must also be wholly on the wire within
+   * it (waiting for a free socket of its pool included), or it fails as never sent.
+   */
   readonly connectTimeoutMs: number;
   /** Whole POST (task creation, session calls): connect, send, answer. */
   readonly createTimeoutMs: number;

@@ -130,6 +130,24 @@ describe('UpstreamTransport', () => {
     }
   });
 
+  it('fails a POST that finds no free connection within the connect time limit then, as never sent', async () => {
+    stack.close();
+    stack = createTestUpstream({ connectTimeoutMs: 150, createTimeoutMs: 5_000 });
+    // One socket to the upstream, taken by a call that hangs: the next call waits for it in the pool.
+    stack.agents.http.maxSockets = 1;
+    upstream.handle(() => undefined);
+    const channel = channelAt(upstream.baseUrl);
+    void stack.transport.send(channel, POST).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    const error = await stack.transport.send(channel, POST).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).not.toBeInstanceOf(UpstreamOutcomeUnknownError);
+    expect((error as Error).message).toContain('could not be sent within 150 ms');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
   it('reports a refused connection as Unavailable', async () => {
     const closed = await startFakeUpstream();
     await closed.close();

@@ -85,12 +85,16 @@ export class UpstreamTransport {
     // every finished request, building an AxiosError with a stack). The lean adapter replaces axios'
     // node adapter: no redirects (they could carry credentials to another host; a 3xx is an answer),
     // no proxy from the environment (channels name their upstream), at most maxResponseBytes read.
+    // A call not on the wire within the connect time limit (its pool full, its connection slow) fails
+    // then, as surely not sent, instead of at the whole call's limit: a create can still go to the
+    // next channel in time.
     this.axios = leanAxiosInstance(
       http.axiosRef,
       createLeanHttpAdapter({
         httpAgent: agents.http,
         httpsAgent: agents.https,
         maxResponseBytes: options.maxResponseBytes,
+        sendTimeoutMs: options.connectTimeoutMs,
       }),
     );
   }

@@ -2,6 +2,7 @@
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { KL_PATH_PREFIX } from './kl.api';
+import { KL_REFUSALS } from './kl.error';
 import { KlAuth } from './kl.auth';
 import { KlClient } from './kl.client';
 import { KL_SMOKE_PLAN } from './kl.smoke';
@@ -22,5 +23,5 @@ export const KL_VENDOR: UpstreamVendor = {
   pathPrefix: KL_PATH_PREFIX,
   env: vendorEnvNames('kl', { keyPair: true }),
   smokePlan: KL_SMOKE_PLAN,
-  outOfBalanceCodes: [1101, 1102],
+  outOfBalanceCodes: KL_REFUSALS.outOfBalanceCodes,
 };

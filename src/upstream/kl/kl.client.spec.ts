@@ -4,6 +4,7 @@ import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstr
 import { createTestUpstream } from '../testing/test-upstream';
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamTaskNotFoundError,
@@ -128,6 +129,23 @@ describe('KlClient', () => {
       upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 5000, 'internal')));
       await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
     });
+
+    it.each([
+      ['HTTP 401, code 1000 (the key)', 401, 1000, 'Authentication failed'],
+      ['HTTP 401, code 1004 (the token expired)', 401, 1004, 'Authorization expired'],
+      ['HTTP 403, code 1103 (a resource the account may not use)', 403, 1103, 'Unauthorized access'],
+      ['code 1002 inside a 200 envelope', 200, 1002, 'Authorization invalid'],
+    ])(
+      "reads %s as the channel's credentials refused, never as a verdict on the request",
+      async (_c, status, code, msg) => {
+        upstream.handle((_req, res) => sendJson(res, status, envelope(null, code, `${msg} for kl-api-key-123`)));
+        const error = await stack.kl.submit(channel, 'multi_elements', {}).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(UpstreamCredentialsRefusedError);
+        expect(error).not.toBeInstanceOf(UpstreamRejectedError);
+        expect(error).toMatchObject({ nativeCode: code, message: expect.stringContaining(msg) });
+        expect((error as Error).message).not.toContain('kl-api-key-123');
+      },
+    );
 
     it('turns a 500 into Unavailable', async () => {
       upstream.handle((_req, res) => sendJson(res, 500, { code: 5000, message: 'boom' }));
@@ -276,29 +294,33 @@ describe('KlClient', () => {
         );
       });
 
-      it('is not found when neither form knows it, or the query form is refused', async () => {
+      it('is not found when neither form knows it', async () => {
         upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
         await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(
           UpstreamTaskNotFoundError,
         );
         expect(upstream.requests).toHaveLength(2);
-        upstream.handle((req, res) =>
-          req.url.includes('?')
-            ? sendJson(res, 400, { code: 1201, message: 'unknown parameter' })
-            : sendJson(res, 404, { code: 1203 }),
-        );
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(
-          UpstreamTaskNotFoundError,
-        );
       });
 
-      it('lets an outage of the second form through instead of calling the task lost', async () => {
+      it.each([
+        [
+          'refuses the form itself (400): not found',
+          400,
+          { code: 1201, message: 'unknown parameter' },
+          UpstreamTaskNotFoundError,
+        ],
+        [
+          "refuses the channel's key (401): the key is wrong, the task not lost",
+          401,
+          { code: 1000 },
+          UpstreamCredentialsRefusedError,
+        ],
+        ['is down (503): an outage, the task not lost', 503, { code: 5001 }, UpstreamUnavailableError],
+      ])('when the path form finds nothing and the query form %s', async (_case, status, body, expected) => {
         upstream.handle((req, res) =>
-          req.url.includes('?') ? sendJson(res, 503, { code: 5001 }) : sendJson(res, 404, { code: 1203 }),
+          req.url.includes('?') ? sendJson(res, status, body) : sendJson(res, 404, { code: 1203 }),
         );
-        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).rejects.toBeInstanceOf(
-          UpstreamUnavailableError,
-        );
+        await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01PUB')).rejects.toBeInstanceOf(expected);
       });
     });
 

@@ -2,7 +2,7 @@ import { CallKind, rejection, throwUnlessSuccess } from '../http/answer-errors';
 import { asNumber, asString, isRecord } from '../http/lenient';
 import type { UpstreamResponse } from '../http/upstream-transport';
 import { UpstreamChannel, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
-import { KL_NOT_FOUND_CODE, isKlServerCode, isKlTaskNotFound, readKlError } from './kl.error';
+import { KL_NOT_FOUND_CODE, KL_REFUSALS, isKlServerCode, isKlTaskNotFound } from './kl.error';
 
 /**
  * Unwraps the family A envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
@@ -14,7 +14,7 @@ export function klEnvelopeData(
   kind: CallKind,
   channel: UpstreamChannel,
 ): { envelope: boolean; data: unknown } {
-  throwUnlessSuccess(response, kind, channel, readKlError, isKlTaskNotFound);
+  throwUnlessSuccess(response, kind, channel, KL_REFUSALS, isKlTaskNotFound);
   const body = response.body;
   if (!isRecord(body)) return { envelope: false, data: undefined };
   const code = asNumber(body.code);
@@ -23,7 +23,7 @@ export function klEnvelopeData(
       throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
     if (isKlServerCode(code))
       throw new UpstreamUnavailableError(`Upstream channel ${channel.id} reported an internal error (code ${code}).`);
-    throw rejection(400, { code, message: asString(body.message) }, channel);
+    throw rejection(400, { code, message: asString(body.message) }, channel, KL_REFUSALS);
   }
   return { envelope: true, data: body.data };
 }

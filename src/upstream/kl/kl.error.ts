@@ -1,4 +1,4 @@
-import type { NativeError } from '../http/answer-errors';
+import type { NativeError, VendorRefusals } from '../http/answer-errors';
 import { asNumber, asString, isRecord } from '../http/lenient';
 
 /** Envelope code the upstream uses for "no such resource" (task, session, voice): the only "not found". */
@@ -20,3 +20,19 @@ export function isKlTaskNotFound(response: { status: number; body: unknown }): b
 export function isKlServerCode(code: number): boolean {
   return code >= 5000 && code < 6000;
 }
+
+/** Codes 1000-1004: authentication failed, header empty or invalid, token not yet valid or expired. */
+function isKlAuthCode(code: number): boolean {
+  return code >= 1000 && code <= 1004;
+}
+
+/**
+ * Family A's refusals: 1000-1004 (401: the key or token) and 1103 (403: a resource the account may not
+ * use) refuse the channel's credentials, wherever the envelope carries them; 1101 (in arrears) and 1102
+ * (resource pack used up) are its account out of balance.
+ */
+export const KL_REFUSALS: VendorRefusals = {
+  read: readKlError,
+  refusesCredentials: (code) => typeof code === 'number' && (isKlAuthCode(code) || code === 1103),
+  outOfBalanceCodes: [1101, 1102],
+};

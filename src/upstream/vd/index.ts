@@ -2,6 +2,7 @@
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { VD_PATH_PREFIX } from './vd.api';
+import { VD_REFUSALS } from './vd.error';
 import { VdClient } from './vd.client';
 import { VD_SMOKE_PLAN } from './vd.smoke';
 
@@ -19,5 +20,5 @@ export const VD_VENDOR: UpstreamVendor = {
   pathPrefix: VD_PATH_PREFIX,
   env: vendorEnvNames('vd'),
   smokePlan: VD_SMOKE_PLAN,
-  outOfBalanceCodes: ['CreditInsufficient'],
+  outOfBalanceCodes: VD_REFUSALS.outOfBalanceCodes,
 };

@@ -2,6 +2,7 @@ import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstr
 import { createTestUpstream } from '../testing/test-upstream';
 import {
   UpstreamChannel,
+  UpstreamCredentialsRefusedError,
   UpstreamOutcomeUnknownError,
   UpstreamRejectedError,
   UpstreamTaskNotFoundError,
@@ -76,6 +77,32 @@ describe('VdClient', () => {
     const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamRejectedError);
     expect(error).toMatchObject({ httpStatus: 400, nativeCode: 'BadRequest', message: 'duration must be 5 for vdq1' });
+  });
+
+  it.each([
+    ['a 401 Unauthorized', 401, 'Unauthorized'],
+    ['a 403 Forbidden', 403, 'Forbidden'],
+  ])("reads %s, on a create and on a query, as the channel's token refused", async (_case, status, reason) => {
+    upstream.handle((_req, res) =>
+      sendJson(res, status, { code: status, reason, message: 'invalid api key', metadata: { trace_id: 't' } }),
+    );
+    for (const call of [
+      () => stack.vd.submit(channel, 'reference2video', {}),
+      () => stack.vd.fetch(channel, 'reference2video', '8123'),
+    ]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamCredentialsRefusedError);
+      expect(error).toMatchObject({ httpStatus: status, nativeCode: reason });
+    }
+  });
+
+  it('keeps a 403 CreditInsufficient a refusal: the account out of credit, not its token', async () => {
+    upstream.handle((_req, res) =>
+      sendJson(res, 403, { code: 403, reason: 'CreditInsufficient', message: 'credit insufficient', metadata: {} }),
+    );
+    const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamRejectedError);
+    expect(error).toMatchObject({ httpStatus: 403, nativeCode: 'CreditInsufficient' });
   });
 
   it('maps 500 to Unavailable, a 2xx without task to unknown outcome, and 404 on a query to TaskNotFound', async () => {

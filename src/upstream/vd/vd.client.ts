@@ -11,7 +11,7 @@ import {
   UpstreamTaskSnapshot,
 } from '../upstream.types';
 import { vdAuthHeaders, vdOperation } from './vd.api';
-import { readVdError } from './vd.error';
+import { VD_REFUSALS } from './vd.error';
 import { toVdSnapshot } from './vd.fetch';
 import { readVdCreated, toVdCreateBody } from './vd.submit';
 
@@ -36,7 +36,7 @@ export class VdClient implements UpstreamTaskClient {
       headers: vdAuthHeaders(requireApiKey(channel)),
       timing: options.timing,
     });
-    throwUnlessSuccess(response, 'create', channel, readVdError);
+    throwUnlessSuccess(response, 'create', channel, VD_REFUSALS);
     return readVdCreated(response.body, channel);
   }
 
@@ -53,7 +53,7 @@ export class VdClient implements UpstreamTaskClient {
       headers: vdAuthHeaders(requireApiKey(channel)),
       timing: options.timing,
     });
-    throwUnlessSuccess(response, 'fetch', channel, readVdError);
+    throwUnlessSuccess(response, 'fetch', channel, VD_REFUSALS);
     return toVdSnapshot(response.body);
   }
 }

@@ -67,13 +67,15 @@ describe('VdClient against the documented answers', () => {
       });
     },
     'error-401-unauthorized': async () => {
+      // The channel's own token refused: not a verdict on the request.
       await expect(create()).rejects.toMatchObject({
-        name: 'UpstreamRejectedError',
+        name: 'UpstreamCredentialsRefusedError',
         httpStatus: 401,
         nativeCode: 'Unauthorized',
       });
     },
     'error-403-credit-insufficient': async () => {
+      // A 403 too, but the account out of credit: a refusal the registry cools the channel down for.
       await expect(create()).rejects.toMatchObject({
         name: 'UpstreamRejectedError',
         httpStatus: 403,

@@ -1,4 +1,4 @@
-import type { NativeError } from '../http/answer-errors';
+import type { NativeError, VendorRefusals } from '../http/answer-errors';
 import { asNonEmptyString, asNumber, asString, isRecord } from '../http/lenient';
 
 /**
@@ -9,3 +9,13 @@ export function readVdError(body: unknown): Partial<NativeError> | undefined {
   if (!isRecord(body)) return undefined;
   return { code: asNonEmptyString(body.reason) ?? asNumber(body.code), message: asString(body.message) };
 }
+
+/**
+ * Family C's refusals: `Unauthorized` (401) and `Forbidden` (403) refuse the channel's token;
+ * `CreditInsufficient` (a 403 too) is its account out of credit.
+ */
+export const VD_REFUSALS: VendorRefusals = {
+  read: readVdError,
+  refusesCredentials: (code) => code === 'Unauthorized' || code === 'Forbidden',
+  outOfBalanceCodes: ['CreditInsufficient'],
+};

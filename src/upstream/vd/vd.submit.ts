@@ -2,7 +2,7 @@ import { rejection } from '../http/answer-errors';
 import { asNonEmptyString, asRecord } from '../http/lenient';
 import { applyModelMap } from '../http/model-map';
 import { SubmitOptions, UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamSubmitResult } from '../upstream.types';
-import { readVdError } from './vd.error';
+import { VD_REFUSALS, readVdError } from './vd.error';
 import { toVdSnapshot } from './vd.fetch';
 
 /**
@@ -25,7 +25,7 @@ export function readVdCreated(payload: unknown, channel: UpstreamChannel): Upstr
   const answer = asRecord(payload);
   const taskId = asNonEmptyString(answer.task_id) ?? asNonEmptyString(answer.id);
   if (taskId) return { upstreamTaskId: taskId, snapshot: toVdSnapshot(payload) };
-  if (asNonEmptyString(answer.reason)) throw rejection(400, readVdError(payload), channel);
+  if (asNonEmptyString(answer.reason)) throw rejection(400, readVdError(payload), channel, VD_REFUSALS);
   throw new UpstreamOutcomeUnknownError(
     `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
   );
