@@ -10,6 +10,7 @@ import { CallbackTokenIndex1764600000000 } from './migrations/1764600000000-call
 import { ResultFiles1764700000000 } from './migrations/1764700000000-result-files';
 import { TaskTraceContext1764800000000 } from './migrations/1764800000000-task-trace-context';
 import { ChannelSettings1764960000000 } from './migrations/1764960000000-channel-settings';
+import { OperatorsAudit1765100000000 } from './migrations/1765100000000-operators-audit';
 
 export type MigrationClass = new () => MigrationInterface;
 export type EntityClass = new () => object;
@@ -25,6 +26,7 @@ export const CORE_MIGRATIONS: readonly MigrationClass[] = [
   ResultFiles1764700000000,
   TaskTraceContext1764800000000,
   ChannelSettings1764960000000,
+  OperatorsAudit1765100000000,
 ];
 
 /**
