@@ -72,21 +72,29 @@ export class AuditAdminController {
     }
     return cursorPage(
       { cursor: dto.cursor, limit: dto.limit ?? DEFAULT_LIST_LIMIT },
-      (after, take) => this.audit.page(filter, after, take),
-      presentEntry,
+      async (after, take) => (await this.audit.page(filter, after?.createdAt, take)).map(atChainPosition),
+      ({ entry }) => presentEntry(entry),
     );
   }
 
   private async everyEntry(filter: AuditFilter, cursor: string | undefined): Promise<AuditEntryEntity[]> {
     const rows: AuditEntryEntity[] = [];
-    let after: { createdAt: number; id: string } | undefined = cursor === undefined ? undefined : decodeCursor(cursor);
+    let beforeSeq = cursor === undefined ? undefined : decodeCursor(cursor).createdAt;
     for (;;) {
-      const batch = await this.audit.page(filter, after, CSV_BATCH);
+      const batch = await this.audit.page(filter, beforeSeq, CSV_BATCH);
       rows.push(...batch);
       if (batch.length < CSV_BATCH) return rows;
-      after = batch[batch.length - 1];
+      beforeSeq = batch[batch.length - 1].seq;
     }
   }
+}
+
+/**
+ * Entries are paged in chain order, which orders them exactly (times may tie): the cursor's
+ * position is the chain position where the list's cursors hold a creation time.
+ */
+function atChainPosition(entry: AuditEntryEntity): { createdAt: number; id: string; entry: AuditEntryEntity } {
+  return { createdAt: entry.seq, id: entry.id, entry };
 }
 
 function presentEntry(e: AuditEntryEntity): AuditEntryResponse {

@@ -43,12 +43,8 @@ export class AuditRepository {
     return row;
   }
 
-  /** Newest first (time, then ID), after `after` when given, at most `take`. */
-  page(
-    filter: AuditFilter,
-    after: { createdAt: number; id: string } | undefined,
-    take: number,
-  ): Promise<AuditEntryEntity[]> {
+  /** Newest first (chain order), before chain position `beforeSeq` when given, at most `take`. */
+  page(filter: AuditFilter, beforeSeq: number | undefined, take: number): Promise<AuditEntryEntity[]> {
     const q = this.repo.createQueryBuilder('e');
     if (filter.actorId !== undefined) q.andWhere('e.actorId = :actorId', { actorId: filter.actorId });
     if (filter.action !== undefined) q.andWhere('e.action = :action', { action: filter.action });
@@ -56,9 +52,8 @@ export class AuditRepository {
     if (filter.targetId !== undefined) q.andWhere('e.targetId = :targetId', { targetId: filter.targetId });
     if (filter.fromMs !== undefined) q.andWhere('e.createdAt >= :fromMs', { fromMs: filter.fromMs });
     if (filter.toMs !== undefined) q.andWhere('e.createdAt < :toMs', { toMs: filter.toMs });
-    if (after)
-      q.andWhere('(e.createdAt < :at OR (e.createdAt = :at AND e.id < :id))', { at: after.createdAt, id: after.id });
-    return q.orderBy('e.createdAt', 'DESC').addOrderBy('e.id', 'DESC').limit(take).getMany();
+    if (beforeSeq !== undefined) q.andWhere('e.seq < :beforeSeq', { beforeSeq });
+    return q.orderBy('e.seq', 'DESC').limit(take).getMany();
   }
 
   /** Up to `take` entries after chain position `afterSeq` and at most `lastSeq`, in chain order. */

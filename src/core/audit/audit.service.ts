@@ -46,9 +46,9 @@ export class AuditTrail {
     });
   }
 
-  /** Newest first, after `after` (a previous page's last entry) when given. */
-  page(filter: AuditFilter, after: { createdAt: number; id: string } | undefined, take: number) {
-    return this.entries.page(filter, after, take);
+  /** Newest first, before chain position `beforeSeq` (a previous page's last entry) when given. */
+  page(filter: AuditFilter, beforeSeq: number | undefined, take: number): Promise<AuditEntryEntity[]> {
+    return this.entries.page(filter, beforeSeq, take);
   }
 
   /**
