@@ -1,5 +1,7 @@
 import type { Response } from 'supertest';
-import { ADMIN_TOKEN, AdminClient } from '../support/gateway-harness';
+import { DataSource } from 'typeorm';
+import { AuditChainHeadEntity } from '../../src/core/audit/audit-chain-head.entity';
+import { ADMIN_TOKEN, AdminClient, Harness, startGateway } from '../support/gateway-harness';
 import { SimulatedGateway, startSimulatedGateway } from '../support/simulated-gateway';
 
 type Entry = {
@@ -199,5 +201,31 @@ describe('admin API: the audit trail', () => {
     await gw.http().delete('/admin/v1/audit').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(404);
     const again = (await gw.admin.get('/admin/v1/audit?limit=1').expect(200)).body.items[0];
     expect(again).toEqual(entry);
+  });
+});
+
+describe('admin API: a change and its audit entry are one transaction', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(() => gw.close());
+
+  it('when its entry cannot be written, the change is not made', async () => {
+    const acct = (await gw.admin.post('/admin/v1/accounts', { name: 'Kept', balance: 100 }).expect(201)).body.id;
+    // Without its chain head the trail cannot append: every change must fail whole.
+    const ds = gw.app.get(DataSource);
+    const head = await ds.getRepository(AuditChainHeadEntity).findOneByOrFail({ id: 1 });
+    await ds.getRepository(AuditChainHeadEntity).delete({ id: 1 });
+    await gw.admin.patch(`/admin/v1/accounts/${acct}`, { name: 'Changed' }).expect(500);
+    await gw.admin.post(`/admin/v1/accounts/${acct}/balance`, { delta: 50, reason: 'lost' }).expect(500);
+    await gw.admin.post('/admin/v1/operators', { name: 'Ghost', role: 'viewer' }).expect(500);
+    await ds.getRepository(AuditChainHeadEntity).insert(head);
+
+    const account = await gw.admin.get(`/admin/v1/accounts/${acct}`).expect(200);
+    expect(account.body).toMatchObject({ name: 'Kept', balance: 100 });
+    const operators = (await gw.admin.get('/admin/v1/operators').expect(200)).body.items;
+    expect(operators.map((o: { name: string }) => o.name)).not.toContain('Ghost');
+    expect((await gw.admin.get('/admin/v1/ledger/verify').expect(200)).body.ok).toBe(true);
   });
 });
