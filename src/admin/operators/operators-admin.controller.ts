@@ -71,7 +71,7 @@ export class OperatorsAdminController {
   @RequiresRole('owner')
   @HttpCode(200)
   @ApiOperation({ summary: "Replace an operator's token: the old one is refused at once; the new one is shown once" })
-  @ApiBody({ required: false, schema: { type: 'object', description: 'Nothing is read: no body, or `{}`' } })
+  @ApiBody({ schema: { type: 'object', example: {}, description: 'An empty object: nothing is read' } })
   @ApiOkResponse({ type: IssuedOperatorResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.operatorNotFound)
   async rotate(@Param('id') id: string, @Caller() origin: ChangeOrigin): Promise<IssuedOperatorResponse> {
