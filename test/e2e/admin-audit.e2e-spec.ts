@@ -9,7 +9,7 @@ type Entry = {
   at: string;
   actor: { id: string; name: string; role: string };
   action: string;
-  target: { type: string; id: string };
+  target: { type: string; id: string; account_id: string | null };
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   request_id: string | null;
@@ -95,6 +95,18 @@ describe('admin API: the audit trail', () => {
       before: { revoked_at: null },
       after: { revoked_at: expect.any(Number) },
     });
+
+    // The account's whole story, its keys' included, is one filter.
+    const story = (await gw.admin.get(`/admin/v1/audit?account_id=${acct}`).expect(200)).body.items as Entry[];
+    expect(story.map((e) => e.action)).toEqual([
+      'key.revoke',
+      'key.create',
+      'grant.update',
+      'balance.adjust',
+      'account.update',
+      'account.create',
+    ]);
+    expect(story[0].target).toEqual({ type: 'key', id: issued.body.id, account_id: acct });
 
     // No secret of the account, its key or any operator is anywhere in the trail.
     const trail = JSON.stringify((await gw.admin.get('/admin/v1/audit?limit=200').expect(200)).body);
@@ -183,7 +195,7 @@ describe('admin API: the audit trail', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,seq,at,actor_id,actor_name,actor_role,action,target_type,target_id,before,after,request_id,ip',
+      'id,seq,at,actor_id,actor_name,actor_role,action,target_type,target_id,account_id,before,after,request_id,ip',
     );
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((e) => e.id));
   });

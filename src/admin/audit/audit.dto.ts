@@ -37,6 +37,16 @@ export class AuditQueryDto extends TimeRangeQueryDto {
   @IsString()
   target_id?: string;
 
+  @ApiPropertyOptional({
+    example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s',
+    description: "Everything about one account: the account's own changes and its keys'",
+  })
+  @Transform(blankAsAbsent)
+  @IsOptional()
+  @Length(1, 64)
+  @IsString()
+  account_id?: string;
+
   @ApiPropertyOptional({ enum: ['json', 'csv'], description: 'csv: every matching entry from the cursor on' })
   @Transform(blankAsAbsent)
   @IsOptional()
@@ -51,8 +61,15 @@ export class AuditActorResponse {
 }
 
 export class AuditTargetResponse {
-  @ApiProperty({ example: 'account' }) type: string;
-  @ApiProperty({ example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s' }) id: string;
+  @ApiProperty({ example: 'key' }) type: string;
+  @ApiProperty({ example: 'key_01jd4z5q7v3m0r9s8t6w2x1y0z' }) id: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s',
+    description: 'The account the target is or belongs to',
+  })
+  account_id: string | null;
 }
 
 export class AuditEntryResponse {

@@ -831,7 +831,7 @@ function AccountDetail({ id }) {
         </table>
       </div>
     </div>
-    <${AuditEntries} filters=${{ target_type: 'account', target_id: id }} title="Audit trail" refresh=${changes} />
+    <${AuditEntries} filters=${{ account_id: id }} title="Audit trail" refresh=${changes} />
   </section>`;
 }
 

@@ -134,7 +134,7 @@ export class AccountsService {
       await this.keys.save(key, tx);
       await this.audit.record(tx, origin, {
         action: 'key.create',
-        target: { type: 'key', id: key.id },
+        target: { type: 'key', id: key.id, accountId: key.accountId },
         before: null,
         after: keySnapshot(key),
       });
@@ -154,7 +154,7 @@ export class AccountsService {
       }
       await this.audit.record(tx, origin, {
         action: 'key.revoke',
-        target: { type: 'key', id: key.id },
+        target: { type: 'key', id: key.id, accountId: key.accountId },
         before,
         after: keySnapshot(key),
       });

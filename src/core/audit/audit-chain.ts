@@ -22,6 +22,7 @@ export function entryHash(entry: ChainedContent): string {
     entry.action,
     entry.targetType,
     entry.targetId,
+    entry.accountId,
     entry.before,
     entry.after,
     entry.requestId,

@@ -21,6 +21,10 @@ export class AuditEntryEntity {
   @Index('idx_audit_entries_action') @Column({ type: 'varchar', length: 64 }) action: string;
   @Column({ type: 'varchar', length: 32, name: 'target_type' }) targetType: string;
   @Column({ type: 'varchar', length: 128, name: 'target_id' }) targetId: string;
+  /** The account the change concerns (an account's own change, or one of its keys'), else null. */
+  @Index('idx_audit_entries_account')
+  @Column({ type: 'varchar', length: 64, name: 'account_id', nullable: true })
+  accountId: string | null;
   @Column({ type: 'text', nullable: true }) before: string | null;
   @Column({ type: 'text', nullable: true }) after: string | null;
   @Column({ type: 'varchar', length: 64, name: 'request_id', nullable: true }) requestId: string | null;

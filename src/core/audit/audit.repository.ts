@@ -13,6 +13,7 @@ export interface AuditFilter {
   action?: string;
   targetType?: string;
   targetId?: string;
+  accountId?: string;
   fromMs?: number;
   toMs?: number;
 }
@@ -50,6 +51,7 @@ export class AuditRepository {
     if (filter.action !== undefined) q.andWhere('e.action = :action', { action: filter.action });
     if (filter.targetType !== undefined) q.andWhere('e.targetType = :targetType', { targetType: filter.targetType });
     if (filter.targetId !== undefined) q.andWhere('e.targetId = :targetId', { targetId: filter.targetId });
+    if (filter.accountId !== undefined) q.andWhere('e.accountId = :accountId', { accountId: filter.accountId });
     if (filter.fromMs !== undefined) q.andWhere('e.createdAt >= :fromMs', { fromMs: filter.fromMs });
     if (filter.toMs !== undefined) q.andWhere('e.createdAt < :toMs', { toMs: filter.toMs });
     if (beforeSeq !== undefined) q.andWhere('e.seq < :beforeSeq', { beforeSeq });

@@ -39,6 +39,7 @@ export class AuditTrail {
       action: change.action,
       targetType: change.target.type,
       targetId: change.target.id,
+      accountId: change.target.accountId ?? (change.target.type === 'account' ? change.target.id : null),
       before: snapshot(change.before),
       after: snapshot(change.after),
       requestId: origin.requestId,

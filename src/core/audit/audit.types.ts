@@ -33,7 +33,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What a change did, as its service describes it; `before`/`after` are plain JSON values. */
 export interface AuditChange {
   action: AuditAction;
-  target: { type: string; id: string };
+  /** `accountId`: the account the target belongs to (a key's), or is; so an account's whole story is one filter. */
+  target: { type: string; id: string; accountId?: string };
   before: unknown;
   after: unknown;
 }
