@@ -11,6 +11,9 @@ import { IdempotencyRecordEntity } from './core/tasks/entities/idempotency-recor
 import { TaskEntity } from './core/tasks/entities/task.entity';
 import { ResultFileEntity } from './core/results/result-file.entity';
 import { ChannelSettingEntity } from './core/channels/channel-setting.entity';
+import { OperatorEntity } from './core/operators/operator.entity';
+import { AuditEntryEntity } from './core/audit/audit-entry.entity';
+import { AuditChainHeadEntity } from './core/audit/audit-chain-head.entity';
 import { FAMILY_ENTITIES } from './families/family-entities';
 
 export const ALL_ENTITIES = [
@@ -25,5 +28,8 @@ export const ALL_ENTITIES = [
   PriceVersionEntity,
   ResultFileEntity,
   ChannelSettingEntity,
+  OperatorEntity,
+  AuditEntryEntity,
+  AuditChainHeadEntity,
   ...FAMILY_ENTITIES,
 ];

@@ -17,8 +17,11 @@ export function presentKey(key: ApiKeyEntity): ApiKeyResponse {
   };
 }
 
-/** The operator's view of an account: balance (available), held, limits, grants, keys (prefix only), webhook secret. */
-export function presentAccount({ account, grants, keys }: AccountDetails): AccountResponse {
+/**
+ * The operator's view of an account: balance (available), held, limits, grants, keys (prefix only),
+ * and the webhook secret unless `withSecrets` is false (a viewer's view).
+ */
+export function presentAccount({ account, grants, keys }: AccountDetails, withSecrets = true): AccountResponse {
   return {
     id: account.id,
     name: account.name,
@@ -28,7 +31,7 @@ export function presentAccount({ account, grants, keys }: AccountDetails): Accou
     rate_limit_rpm: account.rateLimitRpm,
     max_concurrent_tasks: account.maxConcurrentTasks,
     in_flight_tasks: account.inFlightTasks,
-    webhook_secret: account.webhookSecret,
+    ...(withSecrets ? { webhook_secret: account.webhookSecret } : {}),
     models: grants.map((g) => ({ model: g.model, capabilities: g.capabilities })),
     keys: keys.map(presentKey),
     created_at: iso(account.createdAt),

@@ -14,6 +14,8 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from '../core/accounts/accounts.service';
+import type { ChangeOrigin } from '../core/audit/audit.types';
+import { seesSecrets } from '../core/operators/operator-roles';
 import { AccountFunding } from '../core/billing/account-funding.service';
 import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
@@ -23,6 +25,8 @@ import { AdminQueryPipe } from './admin-query.pipe';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
+import { Caller } from './admin-caller';
+import { RequiresRole } from './requires-role.decorator';
 import { AdminReadsService } from './console-api/admin-reads.service';
 import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './console-api/console-api.dto';
 import { AccountKeysResponse, AccountPageResponse } from './console-api/console-api.responses';
@@ -42,6 +46,7 @@ export class AccountsAdminController {
   ) {}
 
   @Get('accounts')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Accounts, newest first; `q` matches an ID exactly or part of a name' })
   @ApiOkResponse({ type: AccountPageResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery)
@@ -50,6 +55,7 @@ export class AccountsAdminController {
   }
 
   @Get('accounts/:id/keys')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: "An account's keys: prefix, name, models, created, last used, revoked" })
   @ApiOkResponse({ type: AccountKeysResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.accountNotFound)
@@ -59,74 +65,105 @@ export class AccountsAdminController {
   }
 
   @Post('accounts')
+  @RequiresRole('admin')
   @ApiCreatedResponse({ type: AccountResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS)
-  async create(@Body() dto: CreateAccountDto): Promise<AccountResponse> {
+  async create(@Body() dto: CreateAccountDto, @Caller() origin: ChangeOrigin): Promise<AccountResponse> {
     return presentAccount(
-      await this.funding.open({
-        name: dto.name,
-        balance: dto.balance,
-        rateLimitRpm: dto.rate_limit_rpm,
-        maxConcurrentTasks: dto.max_concurrent_tasks,
-      }),
+      await this.funding.open(
+        {
+          name: dto.name,
+          balance: dto.balance,
+          rateLimitRpm: dto.rate_limit_rpm,
+          maxConcurrentTasks: dto.max_concurrent_tasks,
+        },
+        origin,
+      ),
     );
   }
 
+  /** A viewer is not shown the webhook secret. */
   @Get('accounts/:id')
+  @RequiresRole('viewer')
   @ApiOkResponse({ type: AccountResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.accountNotFound)
-  async get(@Param('id') id: string): Promise<AccountResponse> {
-    return presentAccount(await this.accounts.details(id));
+  async get(@Param('id') id: string, @Caller() caller: ChangeOrigin): Promise<AccountResponse> {
+    return presentAccount(await this.accounts.details(id), seesSecrets(caller.actor.role));
   }
 
   @Patch('accounts/:id')
+  @RequiresRole('admin')
   @ApiOkResponse({ type: AccountResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
-  async update(@Param('id') id: string, @Body() dto: UpdateAccountDto): Promise<AccountResponse> {
+  async update(
+    @Param('id') id: string,
+    @Body() dto: UpdateAccountDto,
+    @Caller() origin: ChangeOrigin,
+  ): Promise<AccountResponse> {
     return presentAccount(
-      await this.accounts.update(id, {
-        name: dto.name,
-        disabled: dto.disabled,
-        rateLimitRpm: dto.rate_limit_rpm,
-        maxConcurrentTasks: dto.max_concurrent_tasks,
-      }),
+      await this.accounts.update(
+        id,
+        {
+          name: dto.name,
+          disabled: dto.disabled,
+          rateLimitRpm: dto.rate_limit_rpm,
+          maxConcurrentTasks: dto.max_concurrent_tasks,
+        },
+        origin,
+      ),
     );
   }
 
   /** The secret `key` is in this response only. */
   @Post('accounts/:id/keys')
+  @RequiresRole('admin')
   @ApiCreatedResponse({ type: IssuedKeyResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
-  async issueKey(@Param('id') id: string, @Body() dto: CreateKeyDto): Promise<IssuedKeyResponse> {
-    const { key, secret } = await this.accounts.issueKey(id, {
-      name: dto.name,
-      expiresAt: parseExpiry(dto.expires_at),
-      models: dto.models ?? null,
-    });
+  async issueKey(
+    @Param('id') id: string,
+    @Body() dto: CreateKeyDto,
+    @Caller() origin: ChangeOrigin,
+  ): Promise<IssuedKeyResponse> {
+    const { key, secret } = await this.accounts.issueKey(
+      id,
+      { name: dto.name, expiresAt: parseExpiry(dto.expires_at), models: dto.models ?? null },
+      origin,
+    );
     return { ...presentKey(key), key: secret };
   }
 
   @Delete('keys/:keyId')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: ApiKeyResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.keyNotFound)
-  async revoke(@Param('keyId') keyId: string): Promise<ApiKeyResponse> {
-    return presentKey(await this.accounts.revokeKey(keyId));
+  async revoke(@Param('keyId') keyId: string, @Caller() origin: ChangeOrigin): Promise<ApiKeyResponse> {
+    return presentKey(await this.accounts.revokeKey(keyId, origin));
   }
 
   @Put('accounts/:id/models')
+  @RequiresRole('admin')
   @ApiOkResponse({ type: AccountResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
-  async replaceModels(@Param('id') id: string, @Body() dto: ReplaceGrantsDto): Promise<AccountResponse> {
-    return presentAccount(await this.accounts.replaceGrants(id, dto.models));
+  async replaceModels(
+    @Param('id') id: string,
+    @Body() dto: ReplaceGrantsDto,
+    @Caller() origin: ChangeOrigin,
+  ): Promise<AccountResponse> {
+    return presentAccount(await this.accounts.replaceGrants(id, dto.models, origin));
   }
 
   @Post('accounts/:id/balance')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: AccountResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.accountNotFound)
-  async adjustBalance(@Param('id') id: string, @Body() dto: BalanceAdjustmentDto): Promise<AccountResponse> {
-    return presentAccount(await this.funding.adjust(id, dto.delta, dto.reason));
+  async adjustBalance(
+    @Param('id') id: string,
+    @Body() dto: BalanceAdjustmentDto,
+    @Caller() origin: ChangeOrigin,
+  ): Promise<AccountResponse> {
+    return presentAccount(await this.funding.adjust(id, dto.delta, dto.reason, origin));
   }
 }
 

@@ -42,6 +42,7 @@ export const ADMIN_ERROR_CAUSES = {
   keyNotFound: notFound('API key'),
   taskNotFound: notFound('Task'),
   channelNotFound: notFound('Channel'),
+  operatorNotFound: notFound('Operator'),
 } satisfies Record<string, ErrorCause>;
 
 /** What every admin route can answer: the token, the failed-authentication throttle, faults. */
@@ -55,6 +56,11 @@ export const ADMIN_ROUTE_ERRORS: readonly ErrorCause[] = [
     name: 'rate_limit_exceeded',
     error: GatewayError.rateLimited('Too many failed admin authentications; retry later.', 60),
     when: 'This address failed to authenticate too often; `Retry-After` says when to retry.',
+  },
+  {
+    name: 'permission_denied',
+    error: GatewayError.forbidden("This needs the 'admin' role; your role is 'viewer'."),
+    when: "The caller's operator role is weaker than the one the route (or a field of its body) needs; the message names it.",
   },
   ERROR_CAUSES.internal,
 ];

@@ -1,24 +1,25 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'crypto';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { OperatorRole, requireRole } from '../core/operators/operator-roles';
 import { GatewayError } from '../platform/errors';
 import { AdminAuthThrottle } from './admin-auth-throttle';
-import { ADMIN_TOKEN } from './admin-token';
+import { setAdminCaller } from './admin-caller';
+import { AdminCredentials } from './admin-credentials';
+import { REQUIRED_ROLE } from './requires-role.decorator';
 
 /**
- * The admin API's bearer token, compared in constant time (hashes make the lengths equal). An
- * address that failed too often is refused before its token is even looked at.
+ * Who (the bearer token's operator, `AdminCredentials`) and may they (the route's `@RequiresRole`;
+ * a route that declares none is the owner's alone). An address that failed too often is refused
+ * before its token is even looked at.
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
-  private readonly expected: Buffer;
-
   constructor(
-    @Inject(ADMIN_TOKEN) token: string,
+    private readonly credentials: AdminCredentials,
     private readonly throttle: AdminAuthThrottle,
-  ) {
-    this.expected = digest(token);
-  }
+    private readonly reflector: Reflector,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
@@ -26,14 +27,17 @@ export class AdminGuard implements CanActivate {
     const wait = await this.throttle.blockedFor(address);
     if (wait > 0) throw GatewayError.rateLimited('Too many failed admin authentications; retry later.', wait);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.header('authorization') ?? '');
-    if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
+    const caller = match ? await this.credentials.resolve(match[1]) : null;
+    if (!caller) {
       await this.throttle.failed(address);
       throw GatewayError.unauthorized('Missing or invalid admin token.');
     }
+    const needed = this.reflector.getAllAndOverride<OperatorRole | undefined>(REQUIRED_ROLE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    requireRole(caller.role, needed ?? 'owner');
+    setAdminCaller(req, caller);
     return true;
   }
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }

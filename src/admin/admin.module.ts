@@ -2,7 +2,11 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '../core/accounts/accounts.module';
 import { BillingModule } from '../core/billing/billing.module';
 import { TasksModule } from '../core/tasks/tasks.module';
-import { ADMIN_TOKEN } from './admin-token';
+import { AuditModule } from '../core/audit/audit.module';
+import { OperatorsModule } from '../core/operators/operators.module';
+import { AdminCredentialsModule } from './admin-credentials';
+import { AuditAdminController } from './audit/audit-admin.controller';
+import { OperatorsAdminController } from './operators/operators-admin.controller';
 import { AdminAuthModule } from './admin-auth-throttle';
 import { AdminReadsRepository } from './console-api/admin-reads.repository';
 import { AdminReadsService } from './console-api/admin-reads.service';
@@ -21,7 +25,16 @@ export class AdminModule {
   static forRoot(adminToken: string): DynamicModule {
     return {
       module: AdminModule,
-      imports: [AccountsModule, BillingModule, TasksModule, ChannelsModule, AdminAuthModule],
+      imports: [
+        AccountsModule,
+        BillingModule,
+        TasksModule,
+        ChannelsModule,
+        OperatorsModule,
+        AuditModule,
+        AdminAuthModule,
+        AdminCredentialsModule.forRoot(adminToken),
+      ],
       controllers: [
         AccountsAdminController,
         LedgerAdminController,
@@ -30,8 +43,10 @@ export class AdminModule {
         CallbacksAdminController,
         TasksAdminController,
         ChannelsAdminController,
+        OperatorsAdminController,
+        AuditAdminController,
       ],
-      providers: [{ provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard, AdminReadsRepository, AdminReadsService],
+      providers: [AdminGuard, AdminReadsRepository, AdminReadsService],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** Typed answers of the operator API, for `/docs`; the presenters build objects of these shapes. Times are ISO 8601. */
 export class ApiKeyResponse {
@@ -32,7 +32,8 @@ export class AccountResponse {
   @ApiProperty({ type: Number, nullable: true }) rate_limit_rpm: number | null;
   @ApiProperty({ type: Number, nullable: true }) max_concurrent_tasks: number | null;
   @ApiProperty() in_flight_tasks: number;
-  @ApiProperty({ description: 'Signs the client callbacks of this account' }) webhook_secret: string;
+  @ApiPropertyOptional({ description: 'Signs the client callbacks of this account; not shown to a viewer' })
+  webhook_secret?: string;
   @ApiProperty({ type: [ModelGrantResponse] }) models: ModelGrantResponse[];
   @ApiProperty({ type: [ApiKeyResponse], description: 'Keys by prefix; never their secrets' }) keys: ApiKeyResponse[];
   @ApiProperty({ type: String, nullable: true }) created_at: string | null;

@@ -9,6 +9,7 @@ import { traceIdOf } from '../platform/telemetry/spans';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
+import { RequiresRole } from './requires-role.decorator';
 import { CallbackDeliveryResponse, TaskCallbacksResponse } from './admin.responses';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -27,6 +28,7 @@ export class CallbacksAdminController {
 
   /** Why a client did not get its callback: every delivery of the task, its attempts, last error and next try. */
   @Get(':taskId/callbacks')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: "A task's client callback deliveries: attempts, last status, next try" })
   @ApiOkResponse({ type: TaskCallbacksResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)

@@ -9,6 +9,10 @@ import type { CallCounts } from '../upstream/channels/channel-stats';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
+import { Caller } from './admin-caller';
+import { RequiresRole } from './requires-role.decorator';
+import type { ChangeOrigin } from '../core/audit/audit.types';
+import { requireRole } from '../core/operators/operator-roles';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -96,6 +100,7 @@ export class ChannelsAdminController {
   constructor(private readonly control: ChannelControl) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Every upstream channel: settings, in-flight tasks, breaker, recent creates and errors' })
   @ApiOkResponse({ type: ChannelListResponse })
   @TakesNoQuery()
@@ -103,12 +108,19 @@ export class ChannelsAdminController {
     return { data: (await this.control.list()).map(present) };
   }
 
+  /** An operator may turn a channel on or off; its weight is an admin's. */
   @Patch(':id')
+  @RequiresRole('operator')
   @ApiOperation({ summary: 'Enable, disable or re-weight a channel at run time (every instance within a second)' })
   @ApiOkResponse({ type: ChannelResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
-  async update(@Param('id') id: string, @Body() body: UpdateChannelDto): Promise<ChannelResponse> {
-    const state = await this.control.update(id, body);
+  async update(
+    @Param('id') id: string,
+    @Body() body: UpdateChannelDto,
+    @Caller() origin: ChangeOrigin,
+  ): Promise<ChannelResponse> {
+    if (body.weight !== undefined) requireRole(origin.actor.role, 'admin', 'weight');
+    const state = await this.control.update(id, body, origin);
     if (!state) throw GatewayError.notFound('Channel');
     return present(state);
   }

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { LedgerService } from '../core/billing/ledger.service';
 import { ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { RequiresRole } from './requires-role.decorator';
 import { LedgerVerificationResponse } from './admin.responses';
 
 @ApiTags('admin')
@@ -15,6 +16,7 @@ export class LedgerAdminController {
 
   /** Proves balance = credits - charges - open holds from the entries, for every account. */
   @Get('verify')
+  @RequiresRole('viewer')
   @ApiOkResponse({ type: LedgerVerificationResponse })
   verify(): Promise<LedgerVerificationResponse> {
     return this.ledger.verify();

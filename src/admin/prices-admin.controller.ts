@@ -4,6 +4,9 @@ import { PriceTable } from '../core/billing/pricing';
 import { PricingService } from '../core/billing/pricing.service';
 import { ADMIN_BODY_ERRORS, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { Caller } from './admin-caller';
+import { RequiresRole } from './requires-role.decorator';
+import type { ChangeOrigin } from '../core/audit/audit.types';
 import { PriceTablePipe } from './price-table.pipe';
 import { GatewayError } from '../platform/errors';
 import { ErrorCause } from '../platform/http/openapi/error-responses';
@@ -60,6 +63,7 @@ export class PricesAdminController {
   constructor(private readonly pricing: PricingService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'The pricing table in force, with its version (integer units)' })
   @ApiOkResponse({ schema: TABLE_SCHEMA })
   current(): Promise<PriceTable> {
@@ -68,11 +72,12 @@ export class PricesAdminController {
 
   /** The body is checked by the pricing rules (400 naming the field, e.g. `models.vdq3.per_second.720p`). */
   @Put()
+  @RequiresRole('admin')
   @ApiOperation({ summary: 'Replace the pricing table; stored as a new version used by every later hold' })
   @ApiBody({ schema: TABLE_SCHEMA })
   @ApiOkResponse({ description: 'The table as stored, with its new version', schema: TABLE_SCHEMA })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, PRICE_TABLE_INVALID)
-  replace(@Body(PriceTablePipe) table: PriceTable): Promise<PriceTable> {
-    return this.pricing.replace(table);
+  replace(@Body(PriceTablePipe) table: PriceTable, @Caller() origin: ChangeOrigin): Promise<PriceTable> {
+    return this.pricing.replace(table, origin);
   }
 }

@@ -5,8 +5,10 @@ import { UsageLog, UsageQuery } from '../core/billing/usage-log.service';
 import { GatewayError } from '../platform/errors';
 import { AdminFiltersPipe } from './admin-filters.pipe';
 import { AdminQueryPipe } from './admin-query.pipe';
+import { wantsCsv } from './csv';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
+import { RequiresRole } from './requires-role.decorator';
 import { UsagePageResponse } from './admin.responses';
 import { AdminReadsService, dailyUsageCsv } from './console-api/admin-reads.service';
 import { DailyUsageQueryDto } from './console-api/console-api.dto';
@@ -27,6 +29,7 @@ export class UsageAdminController {
 
   /** The usage log, newest first; `Accept: text/csv` or `format=csv` exports the same rows as CSV. */
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Usage log rows (one per charged task), filtered and paged; JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
@@ -53,6 +56,7 @@ export class UsageAdminController {
 
   /** Charged tasks and amounts per UTC day and model; `format=csv` or `Accept: text/csv` for CSV. */
   @Get('daily')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Usage per day and model (charged tasks, amount); JSON or CSV' })
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({
@@ -79,10 +83,6 @@ export class UsageAdminController {
     }
     return { items };
   }
-}
-
-function wantsCsv(format: 'json' | 'csv' | undefined, req: Request): boolean {
-  return format === 'csv' || (format === undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv');
 }
 
 function toUsageQuery(dto: UsageQueryDto): UsageQuery {

@@ -3,6 +3,7 @@ import { AccountsService } from '../core/accounts/accounts.service';
 import { AccountsRepository } from '../core/accounts/repositories/accounts.repository';
 import { AccountFunding } from '../core/billing/account-funding.service';
 import { AccountEntity } from '../core/accounts/entities/account.entity';
+import { SYSTEM_ORIGIN } from '../core/audit/audit.types';
 import { ModelCatalogue } from '../core/models/model-catalogue';
 import { DataSource } from 'typeorm';
 
@@ -32,15 +33,18 @@ export async function seedDemoAccount(
   const wanted = explicit ?? (simulatorInUse && (await accounts.count()) === 0);
   if (!wanted) return explicit === false || !simulatorInUse ? null : findDemoAccount(app);
   const service = app.get(AccountsService);
-  const { account } = await app.get(AccountFunding).open({ name: DEMO_ACCOUNT_NAME, balance: DEMO_BALANCE });
+  const { account } = await app
+    .get(AccountFunding)
+    .open({ name: DEMO_ACCOUNT_NAME, balance: DEMO_BALANCE }, SYSTEM_ORIGIN);
   await service.replaceGrants(
     account.id,
     app
       .get(ModelCatalogue)
       .all()
       .map((m) => ({ model: m.name })),
+    SYSTEM_ORIGIN,
   );
-  const { secret } = await service.issueKey(account.id, { name: 'demo' });
+  const { secret } = await service.issueKey(account.id, { name: 'demo' }, SYSTEM_ORIGIN);
   return { accountId: account.id, key: secret };
 }
 

@@ -6,18 +6,18 @@ import { TransactionRunner } from '../platform/database/transaction-runner';
 import { Clock, SystemClock } from '../platform/time/clock';
 
 /**
- * The few platform pieces the ledger needs (database, clock, transactions): no HTTP, Redis,
- * workers or logging. Read-only use: migrations never run, and one connection attempt only.
+ * The few platform pieces a verifying command needs (database, clock, transactions): no HTTP,
+ * Redis, workers or logging. Read-only use: migrations never run, and one connection attempt only.
  */
 @Global()
 @Module({})
-class LedgerCliPlatformModule {
+export class CliPlatformModule {
   static forRoot(databaseUrl: string | undefined): DynamicModule {
     const typeorm = [
       TypeOrmModule.forRoot({ ...dataSourceOptions(databaseUrl, false), autoLoadEntities: true, retryAttempts: 1 }),
     ];
     return {
-      module: LedgerCliPlatformModule,
+      module: CliPlatformModule,
       imports: typeorm,
       providers: [{ provide: Clock, useValue: new SystemClock() }, TransactionRunner],
       exports: [...typeorm, Clock, TransactionRunner],
@@ -29,6 +29,6 @@ class LedgerCliPlatformModule {
 @Module({})
 export class LedgerVerifyModule {
   static forRoot(databaseUrl: string | undefined): DynamicModule {
-    return { module: LedgerVerifyModule, imports: [LedgerCliPlatformModule.forRoot(databaseUrl), LedgerModule] };
+    return { module: LedgerVerifyModule, imports: [CliPlatformModule.forRoot(databaseUrl), LedgerModule] };
   }
 }

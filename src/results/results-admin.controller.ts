@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOpt
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin/admin.errors';
 import { AdminGuard } from '../admin/admin.guard';
 import { TakesNoQuery } from '../admin/no-query.guard';
+import { RequiresRole } from '../admin/requires-role.decorator';
 import { ResultFileEntity } from '../core/results/result-file.entity';
 import { ResultFilesRepository } from '../core/results/result-files.repository';
 import { TasksRepository } from '../core/tasks/tasks.repository';
@@ -43,6 +44,7 @@ export class ResultsAdminController {
   ) {}
 
   @Get(':taskId/results')
+  @RequiresRole('viewer')
   @ApiOperation({ summary: "A task's kept result files: state, size, attempts, retention" })
   @ApiOkResponse({ type: TaskResultsResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)

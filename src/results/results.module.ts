@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ADMIN_TOKEN } from '../admin/admin-token';
 import { AdminGuard } from '../admin/admin.guard';
 import { ResultsCoreModule } from '../core/results/results-core.module';
 import { RESULT_PATH } from '../core/results/result-links';
@@ -22,7 +21,7 @@ export class ResultsModule {
       module: ResultsModule,
       imports: [ResultsCoreModule.forRoot(adminToken), TasksModule],
       controllers: [ResultsController, ResultsAdminController],
-      providers: [ResultServing, { provide: ADMIN_TOKEN, useValue: adminToken }, AdminGuard],
+      providers: [ResultServing, AdminGuard],
     };
   }
 }

@@ -37,6 +37,7 @@ describe('the request examples of /docs-json', () => {
   let gw: SimulatedGateway;
   let caller: TestAccount;
   let managed: TestAccount;
+  let operatorId: string;
   let spec: OpenApi;
   let media: MediaServer;
 
@@ -45,6 +46,7 @@ describe('the request examples of /docs-json', () => {
     gw = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
     caller = await gw.admin.account({ models: ALL_MODELS });
     managed = await gw.admin.account({ models: ALL_MODELS });
+    operatorId = (await gw.admin.operator('viewer')).id;
     spec = (await gw.http().get('/docs-json').expect(200)).body as OpenApi;
   });
   afterAll(async () => {
@@ -151,7 +153,12 @@ describe('the request examples of /docs-json', () => {
         route === 'PUT /admin/v1/prices' ? await completedTable(documentedBody) : await withOwnIds(documentedBody);
       const documented = Number(Object.keys(op.responses ?? {}).find((status) => /^2\d\d$/.test(status)));
       const admin = path.startsWith('/admin/');
-      const url = path.replace('{id}', path.startsWith('/admin/v1/channels') ? 'ax-default' : managed.id);
+      const owner = path.startsWith('/admin/v1/channels')
+        ? 'ax-default'
+        : path.startsWith('/admin/v1/operators')
+          ? operatorId
+          : managed.id;
+      const url = path.replace('{id}', owner);
       const res = await gw
         .http()
         [method as 'post' | 'put' | 'patch'](url)

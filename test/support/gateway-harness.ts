@@ -88,33 +88,47 @@ export interface TestAccount {
   keyId: string;
 }
 
-/** The admin API, as an operator would use it. */
+/** The admin API, as an operator would use it: with ADMIN_TOKEN unless another token is given. */
 export class AdminClient {
-  constructor(private readonly http: () => ReturnType<typeof request>) {}
+  constructor(
+    private readonly http: () => ReturnType<typeof request>,
+    private readonly token: string = ADMIN_TOKEN,
+  ) {}
+
+  /** The same API with another operator's token. */
+  as(token: string): AdminClient {
+    return new AdminClient(this.http, token);
+  }
 
   post(path: string, body: unknown) {
     return this.http()
       .post(path)
-      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Authorization', `Bearer ${this.token}`)
       .send(body as object);
   }
   put(path: string, body: unknown) {
     return this.http()
       .put(path)
-      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Authorization', `Bearer ${this.token}`)
       .send(body as object);
   }
   patch(path: string, body: unknown) {
     return this.http()
       .patch(path)
-      .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+      .set('Authorization', `Bearer ${this.token}`)
       .send(body as object);
   }
   get(path: string) {
-    return this.http().get(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    return this.http().get(path).set('Authorization', `Bearer ${this.token}`);
   }
   delete(path: string) {
-    return this.http().delete(path).set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+    return this.http().delete(path).set('Authorization', `Bearer ${this.token}`);
+  }
+
+  /** A new operator with `role`, and the admin API as that operator. */
+  async operator(role: string, name = `${role} operator`): Promise<{ id: string; token: string; client: AdminClient }> {
+    const created = await this.post('/admin/v1/operators', { name, role }).expect(201);
+    return { id: created.body.id, token: created.body.token, client: this.as(created.body.token) };
   }
 
   /** An account with a key and the given models (all capabilities unless stated). */

@@ -4,6 +4,7 @@ import { AdminFiltersPipe } from '../admin-filters.pipe';
 import { AdminQueryPipe } from '../admin-query.pipe';
 import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin.errors';
 import { AdminGuard } from '../admin.guard';
+import { RequiresRole } from '../requires-role.decorator';
 import { AdminReadsService } from './admin-reads.service';
 import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './console-api.dto';
 import { TaskDetailResponse, TaskPageResponse } from './console-api.responses';
@@ -17,6 +18,7 @@ export class TasksAdminController {
   constructor(private readonly reads: AdminReadsService) {}
 
   @Get()
+  @RequiresRole('viewer')
   @ApiOperation({ summary: 'Tasks, newest first, filtered; cursor-paginated (`next_cursor`)' })
   @ApiOkResponse({ type: TaskPageResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.invalidQuery, ADMIN_ERROR_CAUSES.invalidFilter)
@@ -36,6 +38,7 @@ export class TasksAdminController {
   }
 
   @Get(':taskId')
+  @RequiresRole('viewer')
   @ApiOperation({
     summary: "One task's whole story: account, key, channel, upstream request, timeline, money, callbacks, files",
   })

@@ -1,6 +1,15 @@
 // The operator console: Preact + htm (one vendor module, no build step). Every figure comes from the
 // admin API; the admin token lives in sessionStorage for this tab only and travels as a Bearer header.
-import { html, render, useCallback, useEffect, useRef, useState } from '/console/vendor/preact-htm.js';
+import {
+  createContext,
+  html,
+  render,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from '/console/vendor/preact-htm.js';
 
 const TOKEN_KEY = 'gateway.adminToken';
 const PALETTE = ['#2456d6', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
@@ -11,7 +20,32 @@ const PAGES = [
   ['accounts', 'Accounts'],
   ['usage', 'Usage'],
   ['prices', 'Prices'],
+  ['channels', 'Channels'],
+  ['audit', 'Audit'],
 ];
+/** The operator roles, weakest first: each may do all a weaker one may (the API decides; the console only hides). */
+const ROLES = ['viewer', 'operator', 'admin', 'owner'];
+const AUDIT_ACTIONS = [
+  'account.create',
+  'account.update',
+  'balance.adjust',
+  'grant.update',
+  'key.create',
+  'key.revoke',
+  'price.update',
+  'channel.update',
+  'operator.create',
+  'operator.update',
+  'operator.token_rotate',
+];
+
+/** The signed-in operator `{id, name, role}` (GET /admin/v1/me). */
+const Me = createContext(null);
+/** `can(role)`: whether the signed-in operator's role reaches `role`. */
+function useCan() {
+  const me = useContext(Me);
+  return (role) => Boolean(me) && ROLES.indexOf(me.role) >= ROLES.indexOf(role);
+}
 
 class ApiError extends Error {
   constructor(status, message, retryAfter) {
@@ -48,6 +82,19 @@ const query = (params) => {
 const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : '—');
 const fmtNum = (n) => (n === null || n === undefined ? '—' : Number(n).toLocaleString());
 const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** Fetches `path` as CSV and saves it as `filename`. */
+async function downloadCsv(path, filename) {
+  const csv = await api(path, { accept: 'text/csv' });
+  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
 
 /** Re-runs `load` now and every `ms` while mounted (and while `active`); returns [data, error, reload]. */
 function usePolling(load, ms, deps, active = true) {
@@ -95,7 +142,7 @@ function SignIn({ onSignedIn, reason }) {
     setBusy(true);
     setError(null);
     try {
-      await api('/admin/v1/accounts?limit=1', { token });
+      await api('/admin/v1/me', { token });
       sessionStorage.setItem(TOKEN_KEY, token);
       onSignedIn();
     } catch (err) {
@@ -471,6 +518,7 @@ function TaskDetail({ id }) {
     }
     <h2>Request as sent upstream</h2>
     <pre>${JSON.stringify(data.upstream_request, null, 2)}</pre>
+    <${AuditEntries} filters=${{ target_type: 'task', target_id: id }} title="Audit trail" />
   </section>`;
 }
 
@@ -508,27 +556,32 @@ function Accounts() {
       setError(err);
     }
   };
+  const can = useCan();
   return html`<section aria-labelledby="page-title">
     <h1 id="page-title">Accounts</h1>
-    <div class="panel">
-      <h2>New account</h2>
-      <form class="inline" onSubmit=${create}>
-        <label
-          >Name <input name="name" required value=${name} onInput=${(e) => setName(e.currentTarget.value)}
-        /></label>
-        <label
-          >Opening balance
-          <input
-            name="balance"
-            type="number"
-            min="0"
-            step="1"
-            value=${balance}
-            onInput=${(e) => setBalance(e.currentTarget.value)}
-        /></label>
-        <button type="submit">Create account</button>
-      </form>
-    </div>
+    ${
+      can('admin')
+        ? html`<div class="panel">
+            <h2>New account</h2>
+            <form class="inline" onSubmit=${create}>
+              <label
+                >Name <input name="name" required value=${name} onInput=${(e) => setName(e.currentTarget.value)}
+              /></label>
+              <label
+                >Opening balance
+                <input
+                  name="balance"
+                  type="number"
+                  min="0"
+                  step="1"
+                  value=${balance}
+                  onInput=${(e) => setBalance(e.currentTarget.value)}
+              /></label>
+              <button type="submit">Create account</button>
+            </form>
+          </div>`
+        : null
+    }
     <form
       class="filters"
       role="search"
@@ -585,6 +638,7 @@ function AccountDetail({ id }) {
   const [topUp, setTopUp] = useState({ delta: '', reason: '' });
   const [grants, setGrants] = useState('');
   const [keyForm, setKeyForm] = useState({ name: '', models: '' });
+  const [changes, setChanges] = useState(0);
   const reload = useCallback(async () => {
     try {
       const [a, k] = await Promise.all([
@@ -604,12 +658,14 @@ function AccountDetail({ id }) {
     e?.preventDefault();
     try {
       await fn();
+      setChanges((n) => n + 1);
       await reload();
     } catch (err) {
       setError(err);
     }
   };
   const list = (text) => text.split(/[\s,]+/).filter(Boolean);
+  const can = useCan();
   if (!account)
     return html`<section>
       <h1 id="page-title">Account</h1>
@@ -634,85 +690,93 @@ function AccountDetail({ id }) {
       </div>
     </div>
     <p class="muted">${account.id} · <a href=${`#/tasks?account_id=${account.id}`}>tasks</a></p>
-    <div class="row">
-      <div class="panel">
-        <h2>Top up</h2>
-        <form
-          class="inline"
-          onSubmit=${act(async () => {
-            await api(`/admin/v1/accounts/${id}/balance`, {
-              method: 'POST',
-              body: { delta: Number(topUp.delta), reason: topUp.reason },
-            });
-            setTopUp({ delta: '', reason: '' });
-          })}
-        >
-          <label
-            >Amount
-            <input
-              name="delta"
-              type="number"
-              step="1"
-              required
-              value=${topUp.delta}
-              onInput=${(e) => setTopUp({ ...topUp, delta: e.currentTarget.value })}
-          /></label>
-          <label
-            >Reason
-            <input
-              name="reason"
-              required
-              value=${topUp.reason}
-              onInput=${(e) => setTopUp({ ...topUp, reason: e.currentTarget.value })}
-          /></label>
-          <button type="submit">Apply</button>
-        </form>
-      </div>
-      <div class="panel">
-        <h2>Models (grants)</h2>
-        <form
-          class="inline"
-          onSubmit=${act(() => api(`/admin/v1/accounts/${id}/models`, { method: 'PUT', body: { models: list(grants).map((model) => ({ model })) } }))}
-        >
-          <label
-            >Models, comma-separated
-            <input name="models" value=${grants} onInput=${(e) => setGrants(e.currentTarget.value)}
-          /></label>
-          <button type="submit">Save models</button>
-        </form>
-      </div>
-    </div>
+    ${
+      can('admin')
+        ? html`<div class="row">
+            <div class="panel">
+              <h2>Top up</h2>
+              <form
+                class="inline"
+                onSubmit=${act(async () => {
+                  await api(`/admin/v1/accounts/${id}/balance`, {
+                    method: 'POST',
+                    body: { delta: Number(topUp.delta), reason: topUp.reason },
+                  });
+                  setTopUp({ delta: '', reason: '' });
+                })}
+              >
+                <label
+                  >Amount
+                  <input
+                    name="delta"
+                    type="number"
+                    step="1"
+                    required
+                    value=${topUp.delta}
+                    onInput=${(e) => setTopUp({ ...topUp, delta: e.currentTarget.value })}
+                /></label>
+                <label
+                  >Reason
+                  <input
+                    name="reason"
+                    required
+                    value=${topUp.reason}
+                    onInput=${(e) => setTopUp({ ...topUp, reason: e.currentTarget.value })}
+                /></label>
+                <button type="submit">Apply</button>
+              </form>
+            </div>
+            <div class="panel">
+              <h2>Models (grants)</h2>
+              <form
+                class="inline"
+                onSubmit=${act(() => api(`/admin/v1/accounts/${id}/models`, { method: 'PUT', body: { models: list(grants).map((model) => ({ model })) } }))}
+              >
+                <label
+                  >Models, comma-separated
+                  <input name="models" value=${grants} onInput=${(e) => setGrants(e.currentTarget.value)}
+                /></label>
+                <button type="submit">Save models</button>
+              </form>
+            </div>
+          </div>`
+        : null
+    }
     <div class="panel">
       <h2>API keys</h2>
-      <form
-        class="inline"
-        onSubmit=${act(async () => {
-          const models = list(keyForm.models);
-          const key = await api(`/admin/v1/accounts/${id}/keys`, {
-            method: 'POST',
-            body: { name: keyForm.name || undefined, models: models.length ? models : undefined },
-          });
-          setIssued(key);
-          setCopied(false);
-          setKeyForm({ name: '', models: '' });
-        })}
-      >
-        <label
-          >Key name
-          <input
-            name="key-name"
-            value=${keyForm.name}
-            onInput=${(e) => setKeyForm({ ...keyForm, name: e.currentTarget.value })}
-        /></label>
-        <label
-          >Only these models (optional)
-          <input
-            name="key-models"
-            value=${keyForm.models}
-            onInput=${(e) => setKeyForm({ ...keyForm, models: e.currentTarget.value })}
-        /></label>
-        <button type="submit">Create key</button>
-      </form>
+      ${
+        can('admin')
+          ? html`<form
+              class="inline"
+              onSubmit=${act(async () => {
+                const models = list(keyForm.models);
+                const key = await api(`/admin/v1/accounts/${id}/keys`, {
+                  method: 'POST',
+                  body: { name: keyForm.name || undefined, models: models.length ? models : undefined },
+                });
+                setIssued(key);
+                setCopied(false);
+                setKeyForm({ name: '', models: '' });
+              })}
+            >
+              <label
+                >Key name
+                <input
+                  name="key-name"
+                  value=${keyForm.name}
+                  onInput=${(e) => setKeyForm({ ...keyForm, name: e.currentTarget.value })}
+              /></label>
+              <label
+                >Only these models (optional)
+                <input
+                  name="key-models"
+                  value=${keyForm.models}
+                  onInput=${(e) => setKeyForm({ ...keyForm, models: e.currentTarget.value })}
+              /></label>
+              <button type="submit">Create key</button>
+            </form>`
+          : null
+      }
       ${
         issued
           ? html`<div class="notice" role="status">
@@ -760,7 +824,7 @@ function AccountDetail({ id }) {
                   <td>${fmtTime(k.last_used_at)}</td>
                   <td>${k.revoked_at ? fmtTime(k.revoked_at) : '—'}</td>
                   <td>
-                    ${k.revoked_at ? null : html`<button class="danger" aria-label=${`Revoke key ${k.prefix}`} onClick=${act(() => api(`/admin/v1/keys/${k.id}`, { method: 'DELETE' }))}>Revoke</button>`}
+                    ${k.revoked_at || !can('admin') ? null : html`<button class="danger" aria-label=${`Revoke key ${k.prefix}`} onClick=${act(() => api(`/admin/v1/keys/${k.id}`, { method: 'DELETE' }))}>Revoke</button>`}
                   </td>
                 </tr>`,
             )}
@@ -768,6 +832,7 @@ function AccountDetail({ id }) {
         </table>
       </div>
     </div>
+    <${AuditEntries} filters=${{ account_id: id }} title="Audit trail" refresh=${changes} />
   </section>`;
 }
 
@@ -845,15 +910,7 @@ function Usage() {
   const [downloadError, setDownloadError] = useState(null);
   const download = async () => {
     try {
-      const csv = await api(`/admin/v1/usage/daily${query({ ...filters, format: 'csv' })}`, { accept: 'text/csv' });
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = 'usage-daily.csv';
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      await downloadCsv(`/admin/v1/usage/daily${query({ ...filters, format: 'csv' })}`, 'usage-daily.csv');
     } catch (err) {
       setDownloadError(err);
     }
@@ -932,6 +989,7 @@ function Prices() {
     }
   }, []);
   useEffect(() => void load(), [load]);
+  const can = useCan();
   const save = async (e) => {
     e.preventDefault();
     setSaved(null);
@@ -977,28 +1035,305 @@ function Prices() {
                 </tbody>
               </table>
             </div>
-            <h2>Change</h2>
-            <form onSubmit=${save}>
-              <label for="price-json"
-                >Price table (JSON); saved as a new version used by every later task
-                <textarea
-                  id="price-json"
-                  spellcheck="false"
-                  value=${text}
-                  onInput=${(e) => setText(e.currentTarget.value)}
-                ></textarea>
-              </label>
-              <p>
-                <button type="submit">Save prices</button> ${saved ? html`<span role="status">${saved}</span>` : null}
-              </p>
-            </form>`
+            ${
+              can('admin')
+                ? html`<h2>Change</h2>
+                    <form onSubmit=${save}>
+                      <label for="price-json"
+                        >Price table (JSON); saved as a new version used by every later task
+                        <textarea
+                          id="price-json"
+                          spellcheck="false"
+                          value=${text}
+                          onInput=${(e) => setText(e.currentTarget.value)}
+                        ></textarea>
+                      </label>
+                      <p>
+                        <button type="submit">Save prices</button>
+                        ${saved ? html`<span role="status">${saved}</span>` : null}
+                      </p>
+                    </form>`
+                : null
+            }
+            <${AuditEntries} filters=${{ target_type: 'prices' }} title="Changes" />`
         : html`<p class="muted">Loading…</p>`
     }
   </section>`;
 }
 
+/** What a change did: one line per field whose value differs, `field: before → after` (`field: value` when new). */
+function changeLines(before, after) {
+  const b = before ?? {};
+  const a = after ?? {};
+  const show = (v) => (v === undefined ? '—' : JSON.stringify(v));
+  return [...new Set([...Object.keys(b), ...Object.keys(a)])]
+    .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
+    .map((k) => (k in b ? `${k}: ${show(b[k])} → ${show(a[k])}` : `${k}: ${show(a[k])}`));
+}
+
+/**
+ * Audit entries matching `filters`, newest first, a page at a time (an account's, a channel's, a task's
+ * page); read again whenever `refresh` changes (after a change made on that page).
+ */
+function AuditEntries({ filters, title, refresh }) {
+  const [items, setItems] = useState([]);
+  const [cursor, setCursor] = useState(null);
+  const [error, setError] = useState(null);
+  const key = JSON.stringify(filters);
+  const load = useCallback(
+    async (after) => {
+      try {
+        const page = await api(`/admin/v1/audit${query({ ...filters, cursor: after, limit: 50 })}`);
+        setItems((prev) => (after ? [...prev, ...page.items] : page.items));
+        setCursor(page.next_cursor);
+        setError(null);
+      } catch (err) {
+        setError(err);
+      }
+    },
+    [key, refresh],
+  );
+  useEffect(() => void load(null), [load]);
+  return html`<div class="panel" data-testid="audit-entries">
+    ${title ? html`<h2>${title}</h2>` : null}
+    <${ErrorBox} error=${error} />
+    ${
+      items.length
+        ? html`<div class="scroll">
+            <table>
+              <caption class="sr-only">
+                Audit entries
+              </caption>
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Who</th>
+                  <th>Action</th>
+                  <th>Target</th>
+                  <th>Change</th>
+                  <th>Request</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${items.map(
+                  (e) =>
+                    html`<tr data-audit-id=${e.id}>
+                      <td>${fmtTime(e.at)}</td>
+                      <td>${e.actor.name} <span class="muted">(${e.actor.role})</span></td>
+                      <td><code>${e.action}</code></td>
+                      <td>${e.target.type} <code>${e.target.id}</code></td>
+                      <td class="change">${changeLines(e.before, e.after).map((line) => html`<div>${line}</div>`)}</td>
+                      <td>
+                        <code class="muted" title=${e.request_id ?? ''}>${(e.request_id ?? '—').slice(0, 8)}</code>
+                      </td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : html`<p class="muted">No changes recorded.</p>`
+    }
+    ${cursor ? html`<p><button class="secondary" onClick=${() => load(cursor)}>Load more</button></p>` : null}
+  </div>`;
+}
+
+/** Every admin change: filtered by who, what, on what and when; CSV of all that match. */
+function Audit({ initial }) {
+  const blank = { actor: '', action: '', target_type: '', target_id: '', from: '', to: '' };
+  const [draft, setDraft] = useState({ ...blank, ...initial });
+  const [filters, setFilters] = useState({ ...blank, ...initial });
+  const [error, setError] = useState(null);
+  const field = (name, label, type = 'text') =>
+    html`<label
+      >${label}
+      <input
+        name=${name}
+        type=${type}
+        value=${draft[name]}
+        onInput=${(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}
+    /></label>`;
+  const download = async () => {
+    try {
+      await downloadCsv(`/admin/v1/audit${query({ ...filters, format: 'csv' })}`, 'audit.csv');
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return html`<section aria-labelledby="page-title">
+    <h1 id="page-title">Audit</h1>
+    <form
+      class="filters"
+      role="search"
+      aria-label="Filter the audit trail"
+      onSubmit=${(e) => {
+        e.preventDefault();
+        setFilters(draft);
+      }}
+    >
+      ${field('actor', 'Operator ID')}
+      <label
+        >Action
+        <select
+          name="action"
+          value=${draft.action}
+          onChange=${(e) => setDraft({ ...draft, action: e.currentTarget.value })}
+        >
+          <option value="">any</option>
+          ${AUDIT_ACTIONS.map((a) => html`<option value=${a}>${a}</option>`)}
+        </select></label
+      >
+      ${field('target_type', 'Target type')} ${field('target_id', 'Target ID')} ${field('from', 'From', 'date')}
+      ${field('to', 'To', 'date')}
+      <button type="submit">Apply</button>
+      <button type="button" class="secondary" onClick=${download}>Download CSV</button>
+    </form>
+    <${ErrorBox} error=${error} />
+    <${AuditEntries} filters=${filters} key=${JSON.stringify(filters)} />
+  </section>`;
+}
+
+/** The upstream channels: an operator turns one on or off; its page shows its figures, weight and changes. */
+function Channels() {
+  const can = useCan();
+  const [data, error, reload] = usePolling(() => api('/admin/v1/channels'), 5000, []);
+  const [actionError, setActionError] = useState(null);
+  const toggle = async (channel) => {
+    try {
+      await api(`/admin/v1/channels/${encodeURIComponent(channel.id)}`, {
+        method: 'PATCH',
+        body: { enabled: !channel.enabled },
+      });
+      setActionError(null);
+      reload();
+    } catch (err) {
+      setActionError(err);
+    }
+  };
+  return html`<section aria-labelledby="page-title">
+    <h1 id="page-title">Channels</h1>
+    <${ErrorBox} error=${error ?? actionError} />
+    <div class="scroll">
+      <table>
+        <caption class="sr-only">
+          Upstream channels
+        </caption>
+        <thead>
+          <tr>
+            <th>Channel</th>
+            <th>Family</th>
+            <th>Enabled</th>
+            <th>Weight</th>
+            <th>In flight</th>
+            <th>Breaker</th>
+            <th><span class="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${(data?.data ?? []).map(
+            (c) =>
+              html`<tr data-channel-id=${c.id}>
+                <td><a href=${`#/channels/${c.id}`}>${c.id}</a></td>
+                <td>${c.family}</td>
+                <td>${c.enabled ? 'yes' : 'no'}</td>
+                <td>${c.weight}</td>
+                <td>${c.in_flight}</td>
+                <td>${c.breaker}</td>
+                <td>
+                  ${
+                    can('operator')
+                      ? html`<button class="secondary" onClick=${() => toggle(c)}>
+                          ${c.enabled ? 'Disable' : 'Enable'}
+                        </button>`
+                      : null
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function ChannelDetail({ id }) {
+  const can = useCan();
+  const [data, error, reload] = usePolling(() => api('/admin/v1/channels'), 5000, []);
+  const [weight, setWeight] = useState('');
+  const [actionError, setActionError] = useState(null);
+  const [changes, setChanges] = useState(0);
+  const channel = data?.data.find((c) => c.id === id);
+  const patch = async (body) => {
+    try {
+      await api(`/admin/v1/channels/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+      setActionError(null);
+      setChanges((n) => n + 1);
+      reload();
+    } catch (err) {
+      setActionError(err);
+    }
+  };
+  return html`<section aria-labelledby="page-title">
+    <p><a href="#/channels">← Channels</a></p>
+    <h1 id="page-title">${id}</h1>
+    <${ErrorBox} error=${error ?? actionError} />
+    ${
+      channel
+        ? html`<div class="cards">
+              <div class="card">
+                <div class="label">Enabled</div>
+                <div class="value">${channel.enabled ? 'yes' : 'no'}</div>
+              </div>
+              <div class="card">
+                <div class="label">Weight</div>
+                <div class="value">${channel.weight}</div>
+              </div>
+              <div class="card">
+                <div class="label">In flight</div>
+                <div class="value">${channel.in_flight}</div>
+              </div>
+            </div>
+            ${
+              can('operator')
+                ? html`<p>
+                    <button class="secondary" onClick=${() => patch({ enabled: !channel.enabled })}>
+                      ${channel.enabled ? 'Disable' : 'Enable'}
+                    </button>
+                  </p>`
+                : null
+            }
+            ${
+              can('admin')
+                ? html`<form
+                    class="inline"
+                    onSubmit=${(e) => {
+                      e.preventDefault();
+                      void patch({ weight: Number(weight) });
+                    }}
+                  >
+                    <label
+                      >Weight
+                      <input
+                        name="weight"
+                        type="number"
+                        min="0"
+                        step="1"
+                        required
+                        value=${weight}
+                        onInput=${(e) => setWeight(e.currentTarget.value)}
+                    /></label>
+                    <button type="submit">Set weight</button>
+                  </form>`
+                : null
+            }`
+        : null
+    }
+    <${AuditEntries} filters=${{ target_type: 'channel', target_id: id }} title="Audit trail" refresh=${changes} />
+  </section>`;
+}
+
 function Shell({ onSignOut }) {
   const [page, id, params] = useRoute();
+  const [me] = usePolling(() => api('/admin/v1/me'), 0, []);
   useEffect(() => {
     document.title = `${PAGES.find(([p]) => p === page)?.[1] ?? 'Console'} · Gateway console`;
   }, [page]);
@@ -1015,18 +1350,25 @@ function Shell({ onSignOut }) {
               ? html`<${Usage} />`
               : page === 'prices'
                 ? html`<${Prices} />`
-                : html`<${Overview} />`;
-  return html`<div>
+                : page === 'channels' && id
+                  ? html`<${ChannelDetail} id=${id} />`
+                  : page === 'channels'
+                    ? html`<${Channels} />`
+                    : page === 'audit'
+                      ? html`<${Audit} initial=${params} key=${JSON.stringify(params)} />`
+                      : html`<${Overview} />`;
+  return html`<${Me.Provider} value=${me}><div>
     <header class="top">
       <strong>Gateway console</strong>
       <nav aria-label="Console">
         ${PAGES.map(([p, label]) => html`<a href=${`#/${p}`} aria-current=${p === page ? 'page' : undefined}>${label}</a>`)}
         <a href="/docs">API docs</a>
       </nav>
+      ${me ? html`<span class="whoami" data-testid="whoami">${me.name} · <strong>${me.role}</strong></span>` : null}
       <button type="button" class="secondary" onClick=${onSignOut}>Sign out</button>
     </header>
     <main>${body}</main>
-  </div>`;
+  </div></${Me.Provider}>`;
 }
 
 function App() {

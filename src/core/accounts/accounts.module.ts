@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AccountsPersistenceModule } from './accounts-persistence.module';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './guards/api-key.guard';
@@ -7,7 +8,7 @@ import { RateLimitGuard } from './guards/rate-limit.guard';
 import { PrincipalService } from './principal.service';
 
 @Module({
-  imports: [AccountsPersistenceModule],
+  imports: [AccountsPersistenceModule, AuditModule],
   providers: [PrincipalService, AccountsService, ApiKeyGuard, RateLimitGuard, ModelAccessGuard],
   exports: [
     PrincipalService,

@@ -42,6 +42,8 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   private readonly misses = this.newCache<CachedPrincipal>(CACHE_TTL_MS);
   /** Loads in progress, shared by concurrent requests with the same key. */
   private readonly loading = new Map<string, Promise<CachedPrincipal>>();
+  /** Others' caches dropped with these (`onInvalidated`). */
+  private readonly listeners: Array<() => void> = [];
   /** Keys whose last use was recorded within the last minute. */
   private readonly touched = this.newCache<true>(TOUCH_EVERY_MS);
 
@@ -96,6 +98,11 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
         'could not announce a principal change; other instances see it within the cache TTL',
       );
     }
+  }
+
+  /** Runs `listener` whenever the caches are dropped: on a change here, or one announced by another instance. */
+  onInvalidated(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** Expiry reads the injected clock; `ttlResolution: 0` so that no timer is set per lookup. */
@@ -153,6 +160,7 @@ export class PrincipalService implements OnModuleInit, OnApplicationShutdown {
   private clear(): void {
     this.cache.clear();
     this.misses.clear();
+    for (const listener of this.listeners) listener();
   }
 
   /** Records last use at most once a minute per key, off the request path. */

@@ -51,9 +51,9 @@ export class LedgerService {
     @Optional() private readonly gate?: HoldGate,
   ) {}
 
-  /** Admin credit (delta > 0) or debit (delta < 0). */
-  async adjust(accountId: string, delta: number, reason: string): Promise<void> {
-    await this.transactions.run(async (tx) => {
+  /** Admin credit (delta > 0) or debit (delta < 0), in the caller's transaction when given. */
+  async adjust(accountId: string, delta: number, reason: string, inTransaction?: EntityManager): Promise<void> {
+    await this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.adjustBalance(tx, accountId, delta))) {
         throw GatewayError.invalid('The debit exceeds the available balance.', 'delta');
       }

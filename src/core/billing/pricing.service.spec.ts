@@ -7,6 +7,9 @@ import { PriceVersionEntity } from './entities/price-version.entity';
 import { FAMILY_REGISTRY } from '../../../test/support/families';
 import { AxModelPrice } from '../../families/ax/ax.pricing';
 import { PricingService } from './pricing.service';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
+import { AuditTrail } from '../audit/audit.service';
+import { AuditChange, ChangeOrigin } from '../audit/audit.types';
 
 const SHIPPED = join(__dirname, '../../../config/prices.json');
 const usage = {
@@ -44,12 +47,24 @@ class SharedVersions {
   }
 }
 
+/** Every audit entry written, with the manager of the transaction it was written in. */
+const recorded: Array<{ tx: unknown; change: AuditChange }> = [];
+const ORIGIN: ChangeOrigin = { actor: { id: 'op_1', name: 'Dana', role: 'admin' }, requestId: 'req_1', ip: null };
+
 async function instance(shared: SharedVersions, clock = new ManualClock()): Promise<PricingService> {
+  // One transaction's manager: its price_versions repository is the shared table.
+  const tx = { getRepository: () => shared };
+  const transactions = { run: (work: (m: unknown) => Promise<unknown>) => work(tx) } as unknown as TransactionRunner;
+  const audit = {
+    record: async (m: unknown, _origin: ChangeOrigin, change: AuditChange) => void recorded.push({ tx: m, change }),
+  } as unknown as AuditTrail;
   const service = new PricingService(
     shared as unknown as Repository<PriceVersionEntity>,
     loadConfig({ PRICES_FILE: SHIPPED }),
     clock,
     FAMILY_REGISTRY,
+    transactions,
+    audit,
   );
   await service.onModuleInit();
   return service;
@@ -74,9 +89,13 @@ describe('PricingService versions', () => {
     const shared = new SharedVersions();
     const pricing = await instance(shared);
     const v1 = pricing.estimate('wx2.7-r2v', usage);
-    const stored = await pricing.replace(withPrice(pricing.table(), 3000));
+    const stored = await pricing.replace(withPrice(pricing.table(), 3000), ORIGIN);
     expect(stored.version).toBe(2);
     expect(pricing.estimate('wx2.7-r2v', usage)).toMatchObject({ amount: 15000, priceVersion: 2 });
+    // Its audit entry, with the version before and after, in the transaction that stored it.
+    expect(recorded.at(-1)).toMatchObject({
+      change: { action: 'price.update', before: { version: 1 }, after: { version: 2 } },
+    });
     // A task held at version 1 is still finally priced at version 1.
     expect((await pricing.final('wx2.7-r2v', usage, { outputSeconds: 5 }, 1)).amount).toBe(v1.amount);
   });
@@ -85,7 +104,7 @@ describe('PricingService versions', () => {
     const shared = new SharedVersions();
     const pricing = await instance(shared);
     shared.beforeInsert = (version) => void shared.rows.set(version, { version, table: {}, createdAt: 0 });
-    const stored = await pricing.replace(withPrice(pricing.table(), 3000));
+    const stored = await pricing.replace(withPrice(pricing.table(), 3000), ORIGIN);
     expect(stored.version).toBe(3);
     expect((shared.rows.get(3)!.table as any).models['wx2.7-r2v'].per_second['720P']).toBe(3000);
     expect(shared.rows.get(2)!.table).toEqual({}); // the rival's version is not overwritten
@@ -95,7 +114,7 @@ describe('PricingService versions', () => {
     const shared = new SharedVersions();
     const pricing = await instance(shared);
     const bad = withPrice(pricing.table(), -1);
-    await expect(pricing.replace(bad)).rejects.toMatchObject({
+    await expect(pricing.replace(bad, ORIGIN)).rejects.toMatchObject({
       status: 400,
       param: 'models.wx2.7-r2v.per_second.720P',
     } satisfies Partial<GatewayError>);
@@ -107,7 +126,7 @@ describe('PricingService versions', () => {
     const clock = new ManualClock();
     const mine = await instance(shared, clock);
     const theirs = await instance(shared, clock);
-    await theirs.replace(withPrice(theirs.table(), 3000));
+    await theirs.replace(withPrice(theirs.table(), 3000), ORIGIN);
 
     expect(mine.estimate('wx2.7-r2v', usage).priceVersion).toBe(1);
     clock.advance(10_000);

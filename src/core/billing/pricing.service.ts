@@ -1,11 +1,13 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { existsSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
-import { isUniqueViolation } from '../../platform/database/transaction-runner';
+import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
+import { AuditTrail } from '../audit/audit.service';
+import { ChangeOrigin } from '../audit/audit.types';
 import { BillableUsage, TaskOutcome } from './billable-usage';
 import { PriceVersionEntity } from './entities/price-version.entity';
 import {
@@ -41,6 +43,9 @@ export class PricingService implements OnModuleInit {
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly catalogue: PricingCatalogue,
+    // Absent only where the table is never replaced (fakes that price alone).
+    @Optional() private readonly transactions?: TransactionRunner,
+    @Optional() private readonly audit?: AuditTrail,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -84,22 +89,34 @@ export class PricingService implements OnModuleInit {
     return finalCharge(this.catalogue, await this.version(version), model, usage, outcome);
   }
 
-  /** Validates and stores a new table as the next version (400 naming the field when invalid). */
-  async replace(raw: unknown): Promise<PriceTable> {
+  /**
+   * Validates and stores a new table as the next version (400 naming the field when invalid), with
+   * its audit entry in the same transaction.
+   */
+  async replace(raw: unknown, origin: ChangeOrigin): Promise<PriceTable> {
     const candidate = validatePriceTable(raw, this.catalogue);
+    const transactions = this.transactions!;
     for (let attempt = 1; ; attempt++) {
       const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
       const version = Math.max(candidate.version, (latest[0]?.version ?? 0) + 1, this.current.version + 1);
       const table = { ...candidate, version };
       try {
-        // insert, never save: save would silently overwrite a version another PUT just stored.
-        await this.repo.insert(
-          Object.assign(new PriceVersionEntity(), {
-            version,
-            table: table as unknown as Record<string, unknown>,
-            createdAt: this.clock.nowMs(),
-          }) as never,
-        );
+        await transactions.run(async (tx) => {
+          // insert, never save: save would silently overwrite a version another PUT just stored.
+          await tx.getRepository(PriceVersionEntity).insert(
+            Object.assign(new PriceVersionEntity(), {
+              version,
+              table: table as unknown as Record<string, unknown>,
+              createdAt: this.clock.nowMs(),
+            }) as never,
+          );
+          await this.audit!.record(tx, origin, {
+            action: 'price.update',
+            target: { type: 'prices', id: 'table' },
+            before: latest[0]?.table ?? null,
+            after: table,
+          });
+        });
       } catch (error) {
         if (isUniqueViolation(error) && attempt < REPLACE_ATTEMPTS) continue;
         throw error;

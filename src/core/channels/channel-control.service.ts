@@ -1,8 +1,11 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { RedisConnection } from '../../platform/redis/redis.provider';
 import { Clock } from '../../platform/time/clock';
 import { WorkerLoop } from '../../platform/workers/worker-loop';
+import { AuditTrail } from '../audit/audit.service';
+import { ChangeOrigin } from '../audit/audit.types';
 import { ChannelOverride, ChannelRegistry, ChannelState } from '../../upstream/channels/channel-registry';
 import { ChannelSettingEntity } from './channel-setting.entity';
 import { ChannelSettingsRepository } from './channel-settings.repository';
@@ -36,6 +39,8 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
     private readonly settings: ChannelSettingsRepository,
     private readonly registry: ChannelRegistry,
     private readonly clock: Clock,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
     @Optional() private readonly redis?: RedisConnection,
   ) {}
 
@@ -67,18 +72,28 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
     return this.registry.all().map((channel) => this.registry.stateOf(channel));
   }
 
-  /** Undefined when no channel has that id. */
-  async update(id: string, patch: ChannelPatch): Promise<ChannelState | undefined> {
+  /** Undefined when no channel has that id. The change and its audit entry are one transaction. */
+  async update(id: string, patch: ChannelPatch, origin: ChangeOrigin): Promise<ChannelState | undefined> {
     const channel = this.registry.byId(id);
     if (!channel) return undefined;
-    const stored = await this.settings.findById(id);
-    const row = Object.assign(new ChannelSettingEntity(), {
-      channelId: id,
-      enabled: patch.enabled ?? stored?.enabled ?? null,
-      weight: patch.weight ?? stored?.weight ?? null,
-      updatedAt: this.clock.nowMs(),
+    const row = await this.transactions.run(async (tx) => {
+      const stored = await this.settings.findById(id, tx);
+      const changed = Object.assign(new ChannelSettingEntity(), {
+        channelId: id,
+        enabled: patch.enabled ?? stored?.enabled ?? null,
+        weight: patch.weight ?? stored?.weight ?? null,
+        updatedAt: this.clock.nowMs(),
+      });
+      await this.settings.save(changed, tx);
+      const before = this.registry.stateOf(channel);
+      await this.audit.record(tx, origin, {
+        action: 'channel.update',
+        target: { type: 'channel', id },
+        before: { enabled: before.enabled, weight: before.weight },
+        after: { enabled: changed.enabled ?? before.enabled, weight: changed.weight ?? before.weight },
+      });
+      return changed;
     });
-    await this.settings.save(row);
     await this.reload();
     await this.announce(id);
     this.logger.log({ channel: id, enabled: row.enabled, weight: row.weight }, 'upstream channel changed');

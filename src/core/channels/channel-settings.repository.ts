@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { ChannelSettingEntity } from './channel-setting.entity';
 
 /** The operators' run-time channel changes, and the open-task count per channel they are judged against. */
@@ -15,12 +15,12 @@ export class ChannelSettingsRepository {
     return this.repo.find();
   }
 
-  findById(channelId: string): Promise<ChannelSettingEntity | null> {
-    return this.repo.findOneBy({ channelId });
+  findById(channelId: string, tx?: EntityManager): Promise<ChannelSettingEntity | null> {
+    return (tx ? tx.getRepository(ChannelSettingEntity) : this.repo).findOneBy({ channelId });
   }
 
-  async save(setting: ChannelSettingEntity): Promise<void> {
-    await this.repo.upsert(setting, ['channelId']);
+  async save(setting: ChannelSettingEntity, tx?: EntityManager): Promise<void> {
+    await (tx ? tx.getRepository(ChannelSettingEntity) : this.repo).upsert(setting, ['channelId']);
   }
 
   /** Tasks created and not yet ended, per channel, across every instance. */

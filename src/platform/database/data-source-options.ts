@@ -11,6 +11,7 @@ import { ResultFiles1764700000000 } from './migrations/1764700000000-result-file
 import { TaskTraceContext1764800000000 } from './migrations/1764800000000-task-trace-context';
 import { ChannelSettings1764960000000 } from './migrations/1764960000000-channel-settings';
 import { TaskDeletedAt1765000000000 } from './migrations/1765000000000-task-deleted-at';
+import { OperatorsAudit1765100000000 } from './migrations/1765100000000-operators-audit';
 
 export type MigrationClass = new () => MigrationInterface;
 export type EntityClass = new () => object;
@@ -27,6 +28,7 @@ export const CORE_MIGRATIONS: readonly MigrationClass[] = [
   TaskTraceContext1764800000000,
   ChannelSettings1764960000000,
   TaskDeletedAt1765000000000,
+  OperatorsAudit1765100000000,
 ];
 
 /**

@@ -6,7 +6,21 @@ import { factory } from 'ulid';
  * what it names and cannot be guessed from a neighbour.
  */
 export type IdKind =
-  'task' | 'grant' | 'acct' | 'key' | 'req' | 'sess' | 'voice' | 'evt' | 'msg' | 'worker' | 'hold' | 'led' | 'use';
+  | 'task'
+  | 'grant'
+  | 'acct'
+  | 'key'
+  | 'req'
+  | 'sess'
+  | 'voice'
+  | 'evt'
+  | 'msg'
+  | 'worker'
+  | 'hold'
+  | 'led'
+  | 'use'
+  | 'op'
+  | 'aud';
 
 /**
  * ULID's default source asks the OS for one random byte per character; this draws them from a

@@ -12,8 +12,8 @@ export class AccountsRepository {
     this.hot = HotSql.of(repo.manager.connection);
   }
 
-  findById(id: string): Promise<AccountEntity | null> {
-    return this.repo.findOneBy({ id });
+  findById(id: string, manager?: EntityManager): Promise<AccountEntity | null> {
+    return (manager ? manager.getRepository(AccountEntity) : this.repo).findOneBy({ id });
   }
 
   findByIds(ids: string[]): Promise<AccountEntity[]> {

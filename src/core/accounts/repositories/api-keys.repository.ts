@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { ApiKeyEntity } from '../entities/api-key.entity';
 
 @Injectable()
@@ -11,16 +11,16 @@ export class ApiKeysRepository {
     return this.repo.findOneBy({ keyHash });
   }
 
-  findById(id: string): Promise<ApiKeyEntity | null> {
-    return this.repo.findOneBy({ id });
+  findById(id: string, manager?: EntityManager): Promise<ApiKeyEntity | null> {
+    return (manager ? manager.getRepository(ApiKeyEntity) : this.repo).findOneBy({ id });
   }
 
   listForAccount(accountId: string): Promise<ApiKeyEntity[]> {
     return this.repo.find({ where: { accountId }, order: { createdAt: 'ASC' } });
   }
 
-  save(key: ApiKeyEntity): Promise<ApiKeyEntity> {
-    return this.repo.save(key);
+  save(key: ApiKeyEntity, manager?: EntityManager): Promise<ApiKeyEntity> {
+    return (manager ? manager.getRepository(ApiKeyEntity) : this.repo).save(key);
   }
 
   async touch(id: string, at: number): Promise<void> {

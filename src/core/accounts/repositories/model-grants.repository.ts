@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { TransactionRunner } from '../../../platform/database/transaction-runner';
 import { ModelGrantEntity } from '../entities/model-grant.entity';
 
@@ -11,19 +11,23 @@ export class ModelGrantsRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  listForAccount(accountId: string): Promise<ModelGrantEntity[]> {
-    return this.repo.find({ where: { accountId }, order: { model: 'ASC' } });
+  listForAccount(accountId: string, manager?: EntityManager): Promise<ModelGrantEntity[]> {
+    return (manager ? manager.getRepository(ModelGrantEntity) : this.repo).find({
+      where: { accountId },
+      order: { model: 'ASC' },
+    });
   }
 
   /**
-   * Replaces an account's grants in one transaction, through `TransactionRunner`: on SQLite's one
-   * connection a transaction of TypeORM's own would take in any write sent while it is open (and
-   * undo it if it rolled back).
+   * Replaces an account's grants in one transaction: the caller's `tx`, or one of its own through
+   * `TransactionRunner` (on SQLite's one connection a transaction of TypeORM's own would take in
+   * any write sent while it is open, and undo it if it rolled back).
    */
-  async replaceForAccount(accountId: string, grants: ModelGrantEntity[]): Promise<void> {
-    await this.transactions.run(async (tx) => {
-      await tx.delete(ModelGrantEntity, { accountId });
-      if (grants.length > 0) await tx.getRepository(ModelGrantEntity).save(grants);
-    });
+  async replaceForAccount(accountId: string, grants: ModelGrantEntity[], tx?: EntityManager): Promise<void> {
+    const replace = async (manager: EntityManager) => {
+      await manager.delete(ModelGrantEntity, { accountId });
+      if (grants.length > 0) await manager.getRepository(ModelGrantEntity).save(grants);
+    };
+    await (tx ? replace(tx) : this.transactions.run(replace));
   }
 }

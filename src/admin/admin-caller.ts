@@ -1,0 +1,24 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Actor, ChangeOrigin } from '../core/audit/audit.types';
+import { contextOf } from '../platform/http/request-context';
+
+/** Where `AdminGuard` leaves the caller it authenticated. */
+const CALLER = Symbol('gateway.adminCaller');
+
+export type AdminRequest = Request & { [CALLER]?: Actor };
+
+export function setAdminCaller(req: Request, actor: Actor): void {
+  (req as AdminRequest)[CALLER] = actor;
+}
+
+/**
+ * The authenticated caller of an admin route with its request (ID, client address): the origin of
+ * any change the route makes, and whose role decides what a read shows.
+ */
+export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ChangeOrigin => {
+  const req = ctx.switchToHttp().getRequest<AdminRequest>();
+  const actor = req[CALLER];
+  if (!actor) throw new Error('admin route without AdminGuard');
+  return { actor, requestId: contextOf(req).requestId, ip: req.ip ?? req.socket.remoteAddress ?? null };
+});
