@@ -3,11 +3,8 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { ALL_ENTITIES } from './src/entities';
 import { FAMILY_MIGRATIONS } from './src/families/family-entities';
-import { CORE_MIGRATIONS, DEFAULT_PG_POOL_SIZE, dataSourceOptions } from './src/platform/database/data-source-options';
+import { CORE_MIGRATIONS, dataSourceOptions } from './src/platform/database/data-source-options';
 
 export default new DataSource(
-  dataSourceOptions(process.env.DATABASE_URL, false, ALL_ENTITIES, DEFAULT_PG_POOL_SIZE, [
-    ...CORE_MIGRATIONS,
-    ...FAMILY_MIGRATIONS,
-  ]),
+  dataSourceOptions(process.env.DATABASE_URL, false, ALL_ENTITIES, {}, [...CORE_MIGRATIONS, ...FAMILY_MIGRATIONS]),
 );

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
+import { isDatabaseUnavailable } from '../../platform/database/database-unavailable';
 import { GatewayError } from '../../platform/errors';
 import {
   UpstreamOutcomeUnknownError,
@@ -146,6 +147,18 @@ describe('TaskEngine.create', () => {
       billingState: 'held',
       syncDueAt: f.clock.nowMs(),
     });
+    expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
+  });
+
+  it('acceptance-recording failure with the database gone: passed on as unavailability (503), not a 500', async () => {
+    const f = newFakes();
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    f.tasks.faults.set('updateIfOpen', refused);
+    const { error, row } = await create(f);
+    // The filter answers it 503 with Retry-After; the record and its hold stay for the sync worker.
+    expect(error).toBe(refused);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(row).toMatchObject({ upstreamTaskId: 'up-1', billingState: 'held' });
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
   });
 

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
+import { isDatabaseUnavailable } from '../../platform/database/database-unavailable';
 import { GatewayError } from '../../platform/errors';
 import { upstreamRejection } from './upstream-rejection';
 import { upstreamFailureFields } from '../../upstream/http/upstream-failure';
@@ -225,7 +226,9 @@ export class TaskEngine {
           syncDueAt: this.clock.nowMs(),
         })
         .catch(() => undefined);
-      throw GatewayError.internal();
+      // The database gone (not a fault of this task): the client retries after Retry-After and, with
+      // its Idempotency-Key, gets this task once the sync worker has reconciled it.
+      throw isDatabaseUnavailable(error) ? error : GatewayError.internal();
     }
   }
 

@@ -1,6 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
-import { DEFAULT_PG_POOL_SIZE } from '../database/data-source-options';
+import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_POOL_SIZE } from '../database/data-source-options';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -24,6 +24,8 @@ export class AppConfig {
   DATABASE_URL?: string;
   /** PostgreSQL connections per instance (each instance has its own pool; mind the server's max_connections). */
   @Transform(toInt) @IsInt() @Min(1) @Max(1000) DATABASE_POOL_SIZE = DEFAULT_PG_POOL_SIZE;
+  /** PostgreSQL: longest wait for a connection (pool or new) before the request is answered 503 with Retry-After. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(60_000) DATABASE_CONNECT_TIMEOUT_MS = DEFAULT_PG_CONNECT_TIMEOUT_MS;
   @IsOptional()
   @IsString()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:port/db' })

@@ -1,6 +1,12 @@
 import { MigrationInterface } from 'typeorm';
 import { FAMILY_MIGRATIONS } from '../../families/family-entities';
-import { CORE_MIGRATIONS, DEFAULT_PG_POOL_SIZE, dataSourceOptions, migrationsInOrder } from './data-source-options';
+import {
+  CORE_MIGRATIONS,
+  DEFAULT_PG_CONNECT_TIMEOUT_MS,
+  DEFAULT_PG_POOL_SIZE,
+  dataSourceOptions,
+  migrationsInOrder,
+} from './data-source-options';
 
 describe('dataSourceOptions', () => {
   const pg = 'postgres://u:p@127.0.0.1:5432/db';
@@ -8,11 +14,19 @@ describe('dataSourceOptions', () => {
   it('gives PostgreSQL a pool of the size asked for, 20 when none is', () => {
     expect(DEFAULT_PG_POOL_SIZE).toBe(20);
     expect(dataSourceOptions(pg)).toMatchObject({ type: 'postgres', url: pg, extra: { max: 20 } });
-    expect(dataSourceOptions(pg, true, [], 40)).toMatchObject({ type: 'postgres', extra: { max: 40 } });
+    expect(dataSourceOptions(pg, true, [], { size: 40 })).toMatchObject({ type: 'postgres', extra: { max: 40 } });
+  });
+
+  it('bounds the wait for a PostgreSQL connection, 1.5 s when no other bound is asked for', () => {
+    expect(DEFAULT_PG_CONNECT_TIMEOUT_MS).toBe(1500);
+    expect(dataSourceOptions(pg)).toMatchObject({ extra: { connectionTimeoutMillis: 1500 } });
+    expect(dataSourceOptions(pg, true, [], { connectTimeoutMs: 400 })).toMatchObject({
+      extra: { max: 20, connectionTimeoutMillis: 400 },
+    });
   });
 
   it('has no pool on SQLite (one connection in process)', () => {
-    const options = dataSourceOptions('sqlite::memory:', true, [], 40) as unknown as Record<string, unknown>;
+    const options = dataSourceOptions('sqlite::memory:', true, [], { size: 40 }) as unknown as Record<string, unknown>;
     expect(options.type).toBe('better-sqlite3');
     expect(options.extra).toBeUndefined();
   });
@@ -52,7 +66,7 @@ describe('migrationsInOrder', () => {
 
   it('gives a data source the core migrations unless the caller adds the families’', () => {
     expect(dataSourceOptions('sqlite::memory:').migrations).toEqual(migrationsInOrder(CORE_MIGRATIONS));
-    const all = dataSourceOptions('sqlite::memory:', true, [], 1, [...FAMILY_MIGRATIONS, ...CORE_MIGRATIONS]);
+    const all = dataSourceOptions('sqlite::memory:', true, [], { size: 1 }, [...FAMILY_MIGRATIONS, ...CORE_MIGRATIONS]);
     expect(all.migrations).toHaveLength(CORE_MIGRATIONS.length + FAMILY_MIGRATIONS.length);
   });
 });

@@ -47,10 +47,22 @@ export function migrationsInOrder(migrations: readonly MigrationClass[]): Migrat
 export const DEFAULT_SQLITE_PATH = './data/gateway.sqlite';
 /** PostgreSQL connections per instance unless DATABASE_POOL_SIZE says otherwise. */
 export const DEFAULT_PG_POOL_SIZE = 20;
+/**
+ * How long a statement waits for a PostgreSQL connection (a free one of the pool, or a new one)
+ * unless DATABASE_CONNECT_TIMEOUT_MS says otherwise. Past it the request is answered 503 with
+ * Retry-After: a database that is down or saturated never holds a client longer than this.
+ */
+export const DEFAULT_PG_CONNECT_TIMEOUT_MS = 1500;
+
+/** The PostgreSQL pool of one instance. */
+export interface PgPoolOptions {
+  size?: number;
+  connectTimeoutMs?: number;
+}
 
 /**
  * TypeORM options from DATABASE_URL: `sqlite:<path>` (default ./data/gateway.sqlite) or `postgres://…`
- * (a pool of `poolSize` connections).
+ * (a pool of `pool.size` connections, each waited for at most `pool.connectTimeoutMs`).
  * Entities are registered by the modules that own them (`forFeature` + `autoLoadEntities`); the
  * TypeORM CLI passes its own list. `migrations`: the core's unless the caller adds the families'.
  */
@@ -58,13 +70,17 @@ export function dataSourceOptions(
   databaseUrl: string | undefined,
   migrationsRun = true,
   entities: NonNullable<DataSourceOptions['entities']> = [],
-  poolSize = DEFAULT_PG_POOL_SIZE,
+  pool: PgPoolOptions = {},
   migrations: readonly MigrationClass[] = CORE_MIGRATIONS,
 ): DataSourceOptions {
   const ordered = migrationsInOrder(migrations);
   const common = { entities, migrations: ordered, migrationsRun, synchronize: false, logging: false } as const;
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
-    return { ...common, type: 'postgres', url: databaseUrl, extra: { max: poolSize } };
+    const extra = {
+      max: pool.size ?? DEFAULT_PG_POOL_SIZE,
+      connectionTimeoutMillis: pool.connectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS,
+    };
+    return { ...common, type: 'postgres', url: databaseUrl, extra };
   }
   const path = databaseUrl ? databaseUrl.replace(/^sqlite:/, '') : DEFAULT_SQLITE_PATH;
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

@@ -16,7 +16,13 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(config.DATABASE_URL, config.MIGRATIONS_RUN, [], config.DATABASE_POOL_SIZE, migrations),
+          ...dataSourceOptions(
+            config.DATABASE_URL,
+            config.MIGRATIONS_RUN,
+            [],
+            { size: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS },
+            migrations,
+          ),
           autoLoadEntities: true,
         }),
       ],

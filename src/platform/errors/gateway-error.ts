@@ -13,6 +13,9 @@ export interface GatewayErrorOptions {
   headers?: Record<string, string>;
 }
 
+/** What a client is told to wait (`Retry-After`, seconds) while the gateway's own database does not answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 /** The longest `error.message` the gateway sends. */
 export const MAX_MESSAGE_LENGTH = 600;
 
@@ -65,6 +68,19 @@ export class GatewayError extends Error {
 
   static unavailable(message = 'The upstream service is temporarily unavailable.'): GatewayError {
     return new GatewayError(503, 'service_unavailable', message);
+  }
+
+  /** The gateway's own database does not answer (down, restarting, out of connections): retry shortly. */
+  static databaseUnavailable(): GatewayError {
+    return new GatewayError(
+      503,
+      'service_unavailable',
+      'The service is temporarily unavailable; retry shortly.',
+      null,
+      {
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      },
+    );
   }
 
   static internal(): GatewayError {

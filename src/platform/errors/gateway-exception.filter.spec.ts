@@ -2,7 +2,8 @@ import { ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/c
 import { FAMILY_REGISTRY } from '../../../test/support/families';
 import { ErrorWriter } from './error-writer';
 import { GatewayExceptionFilter } from './gateway-exception.filter';
-import { GatewayError, MAX_MESSAGE_LENGTH } from './gateway-error';
+import { DATABASE_RETRY_AFTER_SECONDS, GatewayError, MAX_MESSAGE_LENGTH } from './gateway-error';
+import { QueryFailedError } from 'typeorm';
 
 function hostFor(path: string) {
   const res = { headersSent: false, statusCode: 0, body: undefined as unknown, headers: {} as Record<string, string> };
@@ -47,6 +48,34 @@ describe('GatewayExceptionFilter', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secrets|db\.ts|stack/);
     // The operators' line names the request it is about.
     expect(logged).toHaveBeenLastCalledWith({ err: boom, req: { id: 'req-1' } }, 'unhandled error');
+  });
+
+  it('answers a database that does not answer with 503 service_unavailable and Retry-After, not 500', () => {
+    const { host, res } = hostFor('/kl/v1/general/custom-voices');
+    const warned = jest
+      .spyOn((filter as unknown as { logger: { warn: (...args: unknown[]) => void } }).logger, 'warn')
+      .mockImplementation(() => undefined);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const failed = new QueryFailedError('SELECT 1', [], refused);
+    filter.catch(failed, host);
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['Retry-After']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+    expect(res.body).toEqual({
+      error: {
+        message: 'The service is temporarily unavailable; retry shortly.',
+        type: 'api_error',
+        param: null,
+        code: 'service_unavailable',
+      },
+      code: 5001,
+      message: 'The service is temporarily unavailable; retry shortly.',
+      request_id: 'req-1',
+      data: null,
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|5432|SELECT/);
+    // A warning for operators, not an unhandled error.
+    expect(warned).toHaveBeenCalledWith({ err: failed, req: { id: 'req-1' } }, 'database unavailable');
+    warned.mockRestore();
   });
 
   it('keeps a GatewayError as it is, with its headers and the family C native fields', () => {

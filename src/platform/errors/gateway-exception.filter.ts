@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../database/database-unavailable';
 import { GatewayError } from './gateway-error';
 import { ErrorWriter } from './error-writer';
 import { GatewayErrorCode } from './error-codes';
@@ -37,6 +38,11 @@ export class GatewayExceptionFilter implements ExceptionFilter {
       if (status === 404) return new GatewayError(404, 'not_found', `No route for ${req.method} ${req.path}.`);
       const code = CODE_BY_STATUS[status];
       if (code && status < 500) return new GatewayError(status, code, messageOf(exception));
+    }
+    if (isDatabaseUnavailable(exception)) {
+      // Not a fault of this request: the client retries after Retry-After.
+      this.logger.warn({ err: exception, req: { id: (req as Request & { id?: string }).id } }, 'database unavailable');
+      return GatewayError.databaseUnavailable();
     }
     // Unexpected: log the detail for operators, show nothing internal to the caller.
     this.logger.error({ err: exception, req: { id: (req as Request & { id?: string }).id } }, 'unhandled error');
