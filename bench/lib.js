@@ -2,6 +2,7 @@
 /** Shared helpers of the benchmarks: child processes, admin calls, RSS, machine facts, stats, tables. */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -185,6 +186,18 @@ function markdownTable(header, rows) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** A TCP port free on loopback right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -205,6 +218,7 @@ module.exports = {
   round,
   markdownTable,
   sleep,
+  freePort,
   tempDir,
 };
 

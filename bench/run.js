@@ -22,7 +22,6 @@
  * `npm start`) and the forwarder (bench/forwarder.js) each run as a child process, one at a time under load.
  */
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const lib = require('./lib');
@@ -392,17 +391,6 @@ async function seedQueryIds(target) {
   target.nextQueryId = () => ids[next++ % ids.length];
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** `count` more channels per simulated family, with the default channel's address and keys. */
 function extraChannels(sim, count) {
   return Object.entries(sim.endpoints).flatMap(([family, e]) =>
@@ -419,7 +407,7 @@ function extraChannels(sim, count) {
 async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD } = {}) {
   const dir = lib.tempDir(`gw-bench-${tag}-`);
   if (PG_URL) await resetPostgres();
-  const port = await freePort();
+  const port = await lib.freePort();
   const logFile = path.join(dir, 'gateway.log');
   const logFd = fs.openSync(logFile, 'a');
   const env = {

@@ -7,7 +7,6 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const bench = require('../bench/lib');
 
@@ -37,16 +36,7 @@ function log(message) {
   process.stderr.write(`[reliability ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
+const freePort = bench.freePort;
 
 /** The store the suite runs on: SQLite in a temp dir (default) or DATABASE_URL / REDIS_URL, emptied per phase. */
 function storeFromEnv() {

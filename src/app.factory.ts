@@ -5,11 +5,10 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, GatewayModuleOptions } from './app.module';
 import { FAMILIES } from './families';
 import { FamilyRegistry } from './families/family-registry';
-import { OPENAI_ERRORS, OPENAI_MULTIPART_PATHS } from './openai/openai.errors';
+import { OPENAI_ERRORS } from './openai/openai.errors';
 import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
-import { jsonBodyReader } from './platform/http/json-body';
 import { startIdleScavenges } from './platform/http/idle-scavenge';
 import { TimedExpressAdapter } from './platform/http/timed-express-adapter';
 import { AccessLog } from './platform/logging/access-log';
@@ -34,10 +33,11 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('etag', false);
-  // One middleware for request ID and context, Server-Timing, metrics, the access log and the JSON body.
+  // One middleware for request ID and context, Server-Timing, metrics and the access log (bodies are
+  // read after the route's credential, by the platform's RequestBodyGuard).
   app.use(
     gatewayHttpMiddleware(app.getHttpAdapter().getInstance(), {
-      readBody: jsonBodyReader(options.config.BODY_LIMIT_BYTES, errors, OPENAI_MULTIPART_PATHS),
+      errors,
       metrics: new HttpMetrics(app.get(MetricsService)),
       accessLog: new AccessLog(app.get(ACCESS_LOGGER)),
     }),

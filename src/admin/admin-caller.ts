@@ -12,13 +12,22 @@ export function setAdminCaller(req: Request, actor: Actor): void {
   (req as AdminRequest)[CALLER] = actor;
 }
 
+/** The caller `AdminGuard` authenticated on this request. */
+export function adminCaller(req: Request): Actor {
+  const actor = (req as AdminRequest)[CALLER];
+  if (!actor) throw new Error('admin route without AdminGuard');
+  return actor;
+}
+
 /**
  * The authenticated caller of an admin route with its request (ID, client address): the origin of
  * any change the route makes, and whose role decides what a read shows.
  */
 export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): ChangeOrigin => {
-  const req = ctx.switchToHttp().getRequest<AdminRequest>();
-  const actor = req[CALLER];
-  if (!actor) throw new Error('admin route without AdminGuard');
-  return { actor, requestId: contextOf(req).requestId, ip: req.ip ?? req.socket.remoteAddress ?? null };
+  const req = ctx.switchToHttp().getRequest<Request>();
+  return {
+    actor: adminCaller(req),
+    requestId: contextOf(req).requestId,
+    ip: req.ip ?? req.socket.remoteAddress ?? null,
+  };
 });

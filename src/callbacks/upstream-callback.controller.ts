@@ -3,14 +3,14 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { TaskSyncWorker } from '../core/tasks/task-sync.worker';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { GatewayError } from '../platform/errors';
+import { NoBody } from '../platform/http/request-body';
 
 /** The route's path, before the per-task token. */
 export const UPSTREAM_CALLBACK_PATH = '/callbacks/upstream/';
 
 /**
- * Where upstreams report progress (given to them only when PUBLIC_BASE_URL is set). The body is a
- * hint and never trusted: the task is looked up by its unguessable token and synced from the
- * upstream at once.
+ * Where upstreams report progress (given to them only when PUBLIC_BASE_URL is set). The body is
+ * never read: the task is looked up by its unguessable token and synced from the upstream at once.
  */
 @ApiExcludeController()
 @Controller('callbacks/upstream')
@@ -22,6 +22,7 @@ export class UpstreamCallbackController {
 
   @Post(':token')
   @HttpCode(200)
+  @NoBody()
   async receive(@Param('token') token: string): Promise<{ ok: true }> {
     const task = token.length >= 16 ? await this.tasks.findByCallbackToken(token) : null;
     if (!task) throw GatewayError.notFound('Callback target');

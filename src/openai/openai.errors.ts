@@ -10,9 +10,6 @@ export const OPENAI_ERRORS: ErrorDialect = {
   nativeFields: () => ({}),
 };
 
-/** Paths whose POST bodies may be `multipart/form-data` (read by the route's own parser, not the JSON reader). */
-export const OPENAI_MULTIPART_PATHS: readonly string[] = ['/v1/videos'];
-
 /** The documented error answers of `/v1/videos`: OpenAI's error object alone. */
 export const OpenAiErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
   ApiErrorResponses({ name: 'OpenAiErrorAnswer', dialect: OPENAI_ERRORS }, causes);

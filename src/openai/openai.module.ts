@@ -1,9 +1,8 @@
-import { MiddlewareConsumer, Module, NestModule, OnModuleInit, RequestMethod } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TasksModule } from '../core/tasks/tasks.module';
 import { registerTaskFace } from '../core/tasks/task-faces';
 import { IdempotencyGuard } from '../families/common/idempotency.guard';
 import { ResultServing } from '../results/result-serving.service';
-import { VideoUploadMiddleware } from './videos/video-upload.middleware';
 import { VideosController } from './videos/videos.controller';
 import { VideosRepository } from './videos/videos.repository';
 import { VideosService } from './videos/videos.service';
@@ -17,12 +16,8 @@ import { VideosService } from './videos/videos.service';
   controllers: [VideosController],
   providers: [VideosService, VideosRepository, IdempotencyGuard, ResultServing],
 })
-export class OpenAiModule implements NestModule, OnModuleInit {
+export class OpenAiModule implements OnModuleInit {
   constructor(private readonly videos: VideosService) {}
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(VideoUploadMiddleware).forRoutes({ path: 'v1/videos', method: RequestMethod.POST });
-  }
 
   /** Tasks created here are told in this API's events (`video.completed`, `video.failed`). */
   onModuleInit(): void {

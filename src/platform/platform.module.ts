@@ -1,10 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { CORE_MIGRATIONS, MigrationClass } from './database/data-source-options';
 import { DatabaseModule } from './database/database.module';
 import { TransactionRunner } from './database/transaction-runner';
 import { HealthController } from './health/health.controller';
+import { RequestBodyGuard } from './http/request-body';
 import { ReadinessDetails } from './health/readiness-details';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsController } from './metrics/metrics.controller';
@@ -34,6 +36,8 @@ export class PlatformModule {
         MetricsService,
         TransactionRunner,
         ReadinessDetails,
+        // The body step of every route: the route's credential first, then its body (see RequestBodyGuard).
+        { provide: APP_GUARD, useClass: RequestBodyGuard },
       ],
       exports: [
         ConfigModule,

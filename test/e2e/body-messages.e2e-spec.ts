@@ -1,15 +1,18 @@
-import { Harness, startGateway } from '../support/gateway-harness';
+import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
 
 /** Messages about the body itself say what to do: an empty body says so, broken JSON says where. */
 describe('body messages', () => {
   let gw: Harness;
+  let caller: TestAccount;
   beforeAll(async () => {
     gw = await startGateway();
+    caller = await gw.admin.account({ models: ['vdq3'] });
   });
   afterAll(() => gw.close());
 
+  // A good key: a wrong one is refused before the body is read.
   const json = (path: string) =>
-    gw.http().post(path).set('Authorization', 'Bearer sk-any').set('Content-Type', 'application/json');
+    gw.http().post(path).set('Authorization', `Bearer ${caller.key}`).set('Content-Type', 'application/json');
 
   it('an empty body with the JSON Content-Type is "empty", in the family’s error shape', async () => {
     const vd = await json('/vd/ent/v2/reference2video').send('').expect(400);
@@ -34,7 +37,7 @@ describe('body messages', () => {
     expect(JSON.stringify(res.body)).not.toContain('sess_private_123');
   });
 
-  it('an upstream callback with an empty body is not refused for it (its body is not used)', async () => {
+  it('an upstream callback with an empty body is not refused for it (its body is not read)', async () => {
     const res = await gw
       .http()
       .post('/callbacks/upstream/unknown-token-0123456789')
@@ -46,7 +49,6 @@ describe('body messages', () => {
 
   it('the usual body (plain JSON type, a length) reads exactly as any other JSON body does', async () => {
     // `application/json` takes the gateway's own reader; `Application/JSON` goes through body-parser.
-    const caller = await gw.admin.account({ models: ['vdq3'] });
     const answer = async (type: string, body: string) => {
       const res = await gw
         .http()

@@ -60,12 +60,13 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   });
 
   it('refuses input no route can use with a 400, never a 500: deep nesting, NUL characters in a body or a path', async () => {
+    const caller = await gw.admin.account({ models: ['vdq3', 'wx2.7-r2v'] });
     // Written by hand: JSON.stringify itself would run out of stack at this depth.
     const deep = `{"model":"vdq3","prompt":"x","images":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}`;
     const nested = await gw
       .http()
       .post('/vd/ent/v2/reference2video')
-      .set('Authorization', 'Bearer vgw_x')
+      .set('Authorization', `Bearer ${caller.key}`)
       .set('Content-Type', 'application/json')
       .send(deep)
       .expect(400);
@@ -74,7 +75,7 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     const tooDeep = await gw
       .http()
       .post('/vd/ent/v2/reference2video')
-      .set('Authorization', 'Bearer vgw_x')
+      .set('Authorization', `Bearer ${caller.key}`)
       .set('Content-Type', 'application/json')
       .send(shallow)
       .expect(400);
@@ -82,7 +83,7 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
     const nul = await gw
       .http()
       .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
-      .set('Authorization', 'Bearer vgw_x')
+      .set('Authorization', `Bearer ${caller.key}`)
       .send({ model: 'wx2.7-r2v', input: { prompt: 'a\u0000b' } })
       .expect(400);
     expect(nul.body).toMatchObject({ code: 'InvalidParameter', error: { param: 'input.prompt' } });
@@ -112,11 +113,19 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
       .set('Content-Type', 'application/json')
       .send('{"model": ')
       .expect(401);
-    // With a key, the body rules apply; admin and callback routes read their bodies as before.
+    // A wrong key too; with a good key, the body rules apply.
     await gw
       .http()
       .post(create)
       .set('Authorization', 'Bearer sk-any')
+      .set('Content-Type', 'text/plain')
+      .send('x')
+      .expect(401);
+    const caller = await gw.admin.account({ models: ['wx2.7-r2v'] });
+    await gw
+      .http()
+      .post(create)
+      .set('Authorization', `Bearer ${caller.key}`)
       .set('Content-Type', 'text/plain')
       .send('x')
       .expect(400);
@@ -124,10 +133,11 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   });
 
   it('rejects malformed JSON with 400', async () => {
+    const caller = await gw.admin.account({ models: ['wx2.7-r2v'] });
     const res = await gw
       .http()
       .post('/ax/api/v1/services/aigc/video-generation/video-synthesis')
-      .set('Authorization', 'Bearer sk-any')
+      .set('Authorization', `Bearer ${caller.key}`)
       .set('Content-Type', 'application/json')
       .send('{"model": ')
       .expect(400);
@@ -137,10 +147,11 @@ describe('platform: errors, request ids, health, metrics, docs', () => {
   it('rejects a body above the limit with 413', async () => {
     const small = await startGateway({ env: { BODY_LIMIT_BYTES: '2048' } });
     try {
+      const caller = await small.admin.account({ models: ['vdq3'] });
       const res = await small
         .http()
         .post('/vd/ent/v2/reference2video')
-        .set('Authorization', 'Bearer sk-any')
+        .set('Authorization', `Bearer ${caller.key}`)
         .set('Content-Type', 'application/json')
         .send({ prompt: 'x'.repeat(5000) })
         .expect(413);

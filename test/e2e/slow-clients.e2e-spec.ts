@@ -1,5 +1,5 @@
 import { AddressInfo, Socket, connect } from 'net';
-import { Harness, startGateway } from '../support/gateway-harness';
+import { ADMIN_TOKEN, Harness, startGateway } from '../support/gateway-harness';
 
 /** Slow-header and slow-body clients are cut off, and meanwhile everyone else is served. */
 describe('slow clients', () => {
@@ -30,7 +30,7 @@ describe('slow clients', () => {
   it('cuts off a client that never finishes its headers, and one that never finishes its body', async () => {
     const slowHeaders = stall('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     const slowBody = stall(
-      'POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+      `POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
     );
     // Others are served while both stall.
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`);

@@ -20,6 +20,7 @@ import { Idempotent } from '../../families/common/idempotency.guard';
 import { Ctx } from '../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../platform/http/request-context';
 import { RulesQuery } from '../../platform/validation/rules-body.decorator';
+import { MediaBody } from '../../platform/http/request-body';
 import { CLIENT_ROUTE_ERRORS, MEDIA_CONTENT, taskCreateErrors } from '../../platform/http/openapi/error-responses';
 import { RESULT_ERROR_CAUSES } from '../../results/result-errors';
 import { OPENAI_ERROR_CAUSES, OpenAiErrorResponses, notOffered, notOfferedCause } from '../openai.errors';
@@ -32,6 +33,7 @@ import {
   readVariant,
 } from './video.requests';
 import { VideoDeletedResponse, VideoListResponse, VideoResponse } from './video.responses';
+import { readVideoUpload } from './video-upload';
 import { UploadedImage, VideosService } from './videos.service';
 
 const VIDEOS = 'v1/videos';
@@ -50,6 +52,7 @@ export class VideosController {
   @Post(VIDEOS)
   @HttpCode(200)
   @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
+  @MediaBody({ multipart: readVideoUpload })
   @Idempotent()
   @ApiOperation({
     summary: "Create a video with a family B or C model: size and seconds mapped by the family's table",

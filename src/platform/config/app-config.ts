@@ -56,8 +56,10 @@ export class AppConfig {
    * Where the generated admin token is kept when ADMIN_TOKEN is unset (created with mode 0600, reused at every start).
    */
   @IsString() @Matches(/\S/, { message: 'ADMIN_TOKEN_FILE must be a file path' }) ADMIN_TOKEN_FILE = 'data/admin-token';
-  /** Request body limit, bytes (413 above). Base64 references make bodies large. */
+  /** Body limit of the routes that take Base64 media inline (the family creates), bytes (413 above). */
   @Transform(toInt) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+  /** Body limit of every other route that reads a body (sessions, voices, the admin API), bytes (413 above). */
+  @Transform(toInt) @IsInt() @Min(1024) SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
   /**
    * Scavenge V8's young generation when no request is in flight and it is three quarters full, so that the pause falls
    * between requests (needs node's `--expose-gc`, which `npm start` and the Docker image pass).

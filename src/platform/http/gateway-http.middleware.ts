@@ -1,7 +1,8 @@
 import type { Express, NextFunction, Request, Response } from 'express';
+import { ErrorWriter, GatewayError } from '../errors';
 import { AccessLog } from '../logging/access-log';
 import { HttpMetrics } from '../metrics/http-metrics';
-import { BodyReader } from './json-body';
+import { urlHasNul } from './input-shape';
 import { CONTEXT, ContextResponse } from './request-context';
 import { installServerTiming, openRequestContext } from './request-id';
 
@@ -10,7 +11,7 @@ const ACCESS_PENDING = Symbol('gateway.accessPending');
 type Exchange = ContextResponse & Response & { [ACCESS_PENDING]: boolean };
 
 export interface GatewayHttpParts {
-  readBody: BodyReader;
+  errors: ErrorWriter;
   metrics: HttpMetrics;
   accessLog: AccessLog;
 }
@@ -18,12 +19,13 @@ export interface GatewayHttpParts {
 /**
  * The gateway's one Express middleware, in this order: request ID and request context (with
  * `X-Request-Id`, and `Server-Timing` when the headers go out), metrics and the access line when
- * the response is over, then the JSON body. One layer instead of four (three of ours and Nest's
- * `forRoutes('*')` for the access log), so Express walks fewer layers; the end-of-response hooks
- * are two functions made once here (the state they need is on the response), not closures made
- * for every request.
+ * the response is over, then a URL with a NUL character refused (400, every method). One layer
+ * instead of four (three of ours and Nest's `forRoutes('*')` for the access log), so Express walks
+ * fewer layers; the end-of-response hooks are two functions made once here (the state they need is
+ * on the response), not closures made for every request. The body is read later, once the route
+ * and its caller are known (`RequestBodyGuard`).
  */
-export function gatewayHttpMiddleware(app: Express, { readBody, metrics, accessLog }: GatewayHttpParts) {
+export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog }: GatewayHttpParts) {
   installServerTiming(app.response);
 
   function onFinish(this: Exchange): void {
@@ -48,6 +50,8 @@ export function gatewayHttpMiddleware(app: Express, { readBody, metrics, accessL
     exchange.on('finish', onFinish);
     exchange[ACCESS_PENDING] = accessLog.wants(req);
     if (exchange[ACCESS_PENDING]) exchange.on('close', onClose);
-    readBody(req, res, next);
+    if (urlHasNul(req.originalUrl))
+      return errors.write(req, res, GatewayError.invalid('The URL must not contain NUL characters.'));
+    next();
   };
 }

@@ -1,11 +1,10 @@
 import { json } from 'express';
-import type { NextFunction, Request, Response } from 'express';
-import { ErrorWriter, GatewayError } from '../errors';
-import { bodyShapeProblem, urlHasNul } from './input-shape';
+import type { Request, Response } from 'express';
+import { GatewayError } from '../errors';
+import { bodyShapeProblem } from './input-shape';
 import { findJsonSyntaxProblem } from './json-syntax';
+import { JsonValueCounter, MAX_BODY_VALUES, countJsonValues } from './json-values';
 
-/** Upstream callbacks authenticate by a token in the path, never a header: their bodies are always read. */
-const PATH_AUTHENTICATED = /^\/callbacks(\/|$)/;
 const ANY_TYPE = (): boolean => true;
 /** `application/json` with any parameters, in any case (what `req.is` accepts), for a request without a body. */
 const JSON_TYPE = /^\s*application\/json\s*(;|$)/i;
@@ -16,89 +15,102 @@ const PLAIN_JSON = new Set([
   'application/json;charset=utf-8',
   'application/json; charset=UTF-8',
 ]);
+const EMPTY = 'entity.empty';
+const TOO_MANY_VALUES = 'entity.too.many.values';
 
-export type BodyReader = (req: Request, res: Response, next: NextFunction) => void;
+/** Reads a body of another type (the route's own parser with its own caps) into `req.body`. */
+export type OtherBodyReader = (req: Request, res: Response) => Promise<void>;
+
+export interface BodyRules {
+  /** The route's body limit: a larger Content-Length, or a body that grows past it, is 413. */
+  limitBytes: number;
+  /** The route's reader of `multipart/form-data` bodies, where it takes them; JSON to it is read here as everywhere. */
+  multipart?: OtherBodyReader;
+}
+
+type BodyParser = ReturnType<typeof json>;
+/** body-parser's readers by limit (one per route kind): for sized bodies, and for chunked ones. */
+const parsers = new Map<number, { sized: BodyParser; chunked: BodyParser }>();
 
 /**
- * Reads JSON bodies with the gateway's own errors: POST/PUT/PATCH must say
- * `Content-Type: application/json` (400), an empty body is 400 saying so, malformed JSON is 400
- * naming where it goes wrong, and a body over the limit 413, all in the error object of the route's
- * family. A URL with a NUL character is 400 for every method.
- *
- * The key is checked first (README "Order of checks"): a client or admin route without an
- * `Authorization` header is answered 401 by its guard whatever its body, so its body is not read.
+ * Reads the JSON body of a POST, PUT or PATCH into `req.body`, or rejects with the gateway error
+ * that says why it cannot: the Content-Type must be `application/json` (400), an empty body is 400
+ * saying so, malformed JSON is 400 naming where it goes wrong, a body over the route's limit or
+ * holding more than MAX_BODY_VALUES values is 413. Called once the route's credential is known
+ * (`RequestBodyGuard`): nothing is read for a caller who would be refused.
  *
  * The usual body (plain `application/json` or UTF-8, a Content-Length, no Content-Encoding) is read
  * by `readPlain`; anything else (other charsets, compressed or chunked bodies) by body-parser
  * (Express's `json`), whose error types map to the gateway's errors.
- * `multipartPaths`: routes that read their own `multipart/form-data` POST bodies (with their own caps);
- * JSON to them is read here as everywhere.
  */
-export function jsonBodyReader(
-  limitBytes: number,
-  errors: ErrorWriter,
-  multipartPaths: readonly string[] = [],
-): BodyReader {
-  // The type was checked before: body-parser need not check it again.
-  const parse = json({ limit: limitBytes, strict: false, type: ANY_TYPE });
-  // body-parser reads an empty body as `{}`. A sized body is known empty from its Content-Length; a
-  // chunked one only once read, so only those pay for a look at the raw bytes.
-  const parseChunked = json({ limit: limitBytes, strict: false, type: ANY_TYPE, verify: refuseBlank });
-
-  const parsed = (req: Request, res: Response, next: NextFunction): void => {
-    const problem = bodyShapeProblem(req.body);
-    if (problem) return errors.write(req, res, GatewayError.invalid(problem.message, problem.param));
-    next();
-  };
-
-  const failed = (req: Request, res: Response, error: { type?: string; body?: unknown }): void => {
-    const type = error.type;
-    if (type === 'entity.too.large') return writeTooLarge(errors, req, res, limitBytes);
-    if (type === EMPTY) return errors.write(req, res, emptyBody());
-    if (type === 'entity.parse.failed') return errors.write(req, res, notJson(error.body));
-    if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
-      return errors.write(req, res, GatewayError.invalid('Unsupported body encoding or charset.'));
-    }
-    errors.write(req, res, GatewayError.invalid('The request body could not be read.'));
-  };
-
-  return function readJsonBody(req: Request, res: Response, next: NextFunction): void {
-    if (urlHasNul(req.originalUrl))
-      return errors.write(req, res, GatewayError.invalid('The URL must not contain NUL characters.'));
-    const method = req.method;
-    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
-    const headers = req.headers;
-    const callback = PATH_AUTHENTICATED.test(req.path);
-    if (headers.authorization === undefined && !callback) return next();
-    const length = headers['content-length'];
-    if (Number(length ?? 0) > limitBytes) return writeTooLarge(errors, req, res, limitBytes);
-    if (multipartPaths.includes(req.path) && req.is('multipart/form-data')) return next();
-    const chunked = headers['transfer-encoding'] !== undefined;
-    // An upstream callback's body is not used, so an empty one is no mistake.
-    const empty = !callback && (length === '0' || (length === undefined && !chunked));
-    if (empty && JSON_TYPE.test(headers['content-type'] ?? '')) return errors.write(req, res, emptyBody());
-    const type = headers['content-type'];
-    if (length !== undefined && !chunked && headers['content-encoding'] === undefined && PLAIN_JSON.has(type!)) {
-      return readPlain(req, Number(length), (err) => (err ? failed(req, res, err) : parsed(req, res, next)));
-    }
-    if (!req.is('application/json'))
-      return errors.write(req, res, GatewayError.invalid('Content-Type must be application/json.', null));
-    (chunked && !callback ? parseChunked : parse)(req, res, (err?: unknown) =>
-      err ? failed(req, res, err as { type?: string }) : parsed(req, res, next),
-    );
-  };
+export async function readRequestBody(req: Request, res: Response, rules: BodyRules): Promise<void> {
+  const { limitBytes } = rules;
+  const headers = req.headers;
+  const length = headers['content-length'];
+  if (Number(length ?? 0) > limitBytes) throw tooLarge(req, limitBytes);
+  if (rules.multipart && req.is('multipart/form-data')) return rules.multipart(req, res);
+  const chunked = headers['transfer-encoding'] !== undefined;
+  const type = headers['content-type'];
+  if ((length === '0' || (length === undefined && !chunked)) && JSON_TYPE.test(type ?? '')) throw emptyBody();
+  let failure: { type?: string; body?: unknown } | undefined;
+  if (length !== undefined && !chunked && headers['content-encoding'] === undefined && PLAIN_JSON.has(type!)) {
+    failure = await new Promise((resolve) => readPlain(req, Number(length), resolve));
+  } else {
+    if (!req.is('application/json')) throw GatewayError.invalid('Content-Type must be application/json.', null);
+    const parse = parsersFor(limitBytes)[chunked ? 'chunked' : 'sized'];
+    failure = await new Promise((resolve) => parse(req, res, resolve as (error?: unknown) => void));
+  }
+  if (failure) throw readFailure(req, failure, limitBytes);
+  const problem = bodyShapeProblem(req.body);
+  if (problem) throw GatewayError.invalid(problem.message, problem.param);
 }
 
-const EMPTY = 'entity.empty';
+function parsersFor(limitBytes: number): { sized: BodyParser; chunked: BodyParser } {
+  let found = parsers.get(limitBytes);
+  if (!found) {
+    // The type was checked before: body-parser need not check it again. body-parser reads an
+    // empty body as `{}`: a sized body is known empty from its Content-Length, a chunked one only
+    // once read, so only those pay for a look at the raw bytes.
+    found = {
+      sized: json({ limit: limitBytes, strict: false, type: ANY_TYPE, verify: refuseTooManyValues }),
+      chunked: json({
+        limit: limitBytes,
+        strict: false,
+        type: ANY_TYPE,
+        verify: (req, res, raw, encoding) => {
+          refuseBlank(raw);
+          refuseTooManyValues(req, res, raw, encoding);
+        },
+      }),
+    };
+    parsers.set(limitBytes, found);
+  }
+  return found;
+}
+
+function readFailure(req: Request, error: { type?: string; body?: unknown }, limitBytes: number): GatewayError {
+  const type = error.type;
+  if (type === 'entity.too.large') return tooLarge(req, limitBytes);
+  if (type === TOO_MANY_VALUES) return tooManyValues();
+  if (type === EMPTY) return emptyBody();
+  if (type === 'entity.parse.failed') return notJson(error.body);
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return GatewayError.invalid('Unsupported body encoding or charset.');
+  }
+  return GatewayError.invalid('The request body could not be read.');
+}
 
 /**
  * Hand-written because: body-parser (raw-body, type-is, iconv, an async scope per body) costs a
  * create 5-8% more CPU on the usual body (see docs/hand-written.md). Reads a body of known length
  * as UTF-8 JSON into `req.body` as body-parser would (BOM dropped, any JSON value) and calls `done`
- * with body-parser's error shape on failure. An empty body reads as `{}`, as there.
+ * with body-parser's error shape on failure. An empty body reads as `{}`, as there. Values are
+ * counted as the pieces arrive: a body of too many is refused once its count is past the most,
+ * and the rest of it is drained unread.
  */
 function readPlain(req: Request, length: number, done: (error?: { type: string; body?: string }) => void): void {
   const chunks: Buffer[] = [];
+  const values = new JsonValueCounter(MAX_BODY_VALUES);
   let received = 0;
   let settled = false;
   const settle = (error?: { type: string }): void => {
@@ -118,6 +130,11 @@ function readPlain(req: Request, length: number, done: (error?: { type: string; 
   const onData = (chunk: Buffer): void => {
     received += chunk.length;
     chunks.push(chunk);
+    if (!values.add(chunk)) {
+      chunks.length = 0;
+      settle({ type: TOO_MANY_VALUES });
+      req.resume();
+    }
   };
   req.on('data', onData);
   req.on('end', () => settle(received === length ? undefined : { type: 'request.size.invalid' }));
@@ -134,8 +151,15 @@ function isBlank(text: Buffer | string): boolean {
   return true;
 }
 
-function refuseBlank(_req: unknown, _res: unknown, raw: Buffer): void {
+function refuseBlank(raw: Buffer): void {
   if (isBlank(raw)) throw Object.assign(new Error('empty body'), { type: EMPTY });
+}
+
+/** body-parser's `verify`: the raw body (inflated, not yet decoded) is counted before it is parsed. */
+function refuseTooManyValues(_req: unknown, _res: unknown, raw: Buffer, encoding: string): void {
+  const utf8 = /^utf-?8$/i.test(encoding) ? raw : Buffer.from(new TextDecoder(encoding).decode(raw), 'utf8');
+  if (countJsonValues(utf8, MAX_BODY_VALUES) > MAX_BODY_VALUES)
+    throw Object.assign(new Error('too many values'), { type: TOO_MANY_VALUES });
 }
 
 function emptyBody(): GatewayError {
@@ -154,9 +178,18 @@ function notJson(body: unknown): GatewayError {
   );
 }
 
-function writeTooLarge(errors: ErrorWriter, req: Request, res: Response, limitBytes: number): void {
-  errors.write(req, res, new GatewayError(413, 'request_too_large', `The request body exceeds ${limitBytes} bytes.`));
+/** A body too large for its route (by its length or by its values); the rest of it is drained unread. */
+export function tooLarge(req: Request, limitBytes: number): GatewayError {
   // Stop reading a huge upload we will not use.
   req.unpipe?.();
   req.resume();
+  return new GatewayError(413, 'request_too_large', `The request body exceeds ${limitBytes} bytes.`);
+}
+
+export function tooManyValues(): GatewayError {
+  return new GatewayError(
+    413,
+    'request_too_large',
+    `The request body holds more than ${MAX_BODY_VALUES} JSON values (array elements and object members).`,
+  );
 }

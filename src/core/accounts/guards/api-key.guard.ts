@@ -1,22 +1,25 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import { GatewayError } from '../../../platform/errors';
+import { CredentialGuard, bearerToken } from '../../../platform/http/credential-guard';
 import { PrincipalService } from '../principal.service';
 import { AuthenticatedRequest } from './authenticated-request';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
-/** Who: `Authorization: Bearer <API key>` -> account. Anything else is 401 `invalid_api_key`. */
+/**
+ * Who: `Authorization: Bearer <API key>` -> account, kept on the request as its principal. Anything
+ * else is 401 `invalid_api_key`. On a route with a body this runs before the body is read.
+ */
 @Injectable()
-export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly principals: PrincipalService) {}
+export class ApiKeyGuard extends CredentialGuard {
+  constructor(private readonly principals: PrincipalService) {
+    super();
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    if (!match) throw GatewayError.unauthorized('Missing API key: send Authorization: Bearer <API key>.');
-    const principal = await this.principals.resolve(match[1]);
+  protected async authenticate(req: Request): Promise<void> {
+    const secret = bearerToken(req);
+    if (secret === null) throw GatewayError.unauthorized('Missing API key: send Authorization: Bearer <API key>.');
+    const principal = await this.principals.resolve(secret);
     if (!principal) throw GatewayError.unauthorized('Invalid, revoked or expired API key.');
-    req.principal = principal;
-    return true;
+    (req as AuthenticatedRequest).principal = principal;
   }
 }

@@ -23,6 +23,7 @@ import {
 } from '../../../platform/http/openapi/error-responses';
 import { AxErrorResponses } from '../ax.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
+import { MediaBody } from '../../../platform/http/request-body';
 
 @ApiTags('family B: reference-to-video')
 @AxErrorResponses(...CLIENT_ROUTE_ERRORS)
@@ -34,6 +35,7 @@ export class AxReferenceVideoController {
   @Post('services/aigc/video-generation/video-synthesis')
   @HttpCode(200)
   @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
+  @MediaBody()
   @Idempotent()
   @ApiOperation({ summary: 'Create a reference-to-video task (protocol chosen by model)' })
   @ApiBody({

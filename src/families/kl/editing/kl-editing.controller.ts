@@ -22,6 +22,7 @@ import { KlListQuery, parseKlListQuery } from '../tasks/kl-task-list';
 import { RulesBody, RulesQuery } from '../../../platform/validation/rules-body.decorator';
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
+import { MediaBody } from '../../../platform/http/request-body';
 
 @ApiTags('family A: editing tasks')
 @KlErrorResponses(...CLIENT_ROUTE_ERRORS)
@@ -32,6 +33,7 @@ export class KlEditingController {
   @Post()
   @HttpCode(200)
   @ClientRoute({ capability: 'editing.task', selection: klEditingTaskSelection })
+  @MediaBody()
   @Idempotent()
   @ApiOperation({ summary: 'Create an editing task on a session (add, swap or remove elements)' })
   @ApiBody({ type: KlEditingCreateDto })

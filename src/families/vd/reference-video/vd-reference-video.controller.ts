@@ -22,6 +22,7 @@ import {
 } from '../../../platform/http/openapi/error-responses';
 import { VdErrorResponses } from '../vd.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
+import { MediaBody } from '../../../platform/http/request-body';
 
 @ApiTags('family C: reference-to-video')
 @VdErrorResponses(...CLIENT_ROUTE_ERRORS)
@@ -33,6 +34,7 @@ export class VdReferenceVideoController {
   @Post('reference2video')
   @HttpCode(200)
   @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
+  @MediaBody()
   @Idempotent()
   @ApiOperation({
     summary: 'Create a reference-to-video task (subject mode with `subjects`, non-subject mode with `images`/`videos`)',

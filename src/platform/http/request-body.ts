@@ -1,0 +1,92 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, Type } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { ModuleRef } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../config/app-config';
+import { CredentialGuard } from './credential-guard';
+import { OtherBodyReader, readRequestBody } from './json-body';
+
+/**
+ * How much body a route takes: `media`, the large limit (`BODY_LIMIT_BYTES`), for the routes that
+ * take Base64 media inline; `small` (`SMALL_BODY_LIMIT_BYTES`), every other route, the default;
+ * `none`, a route whose body is never read (Node drains it unread once the answer is sent).
+ */
+export type BodySize = 'media' | 'small' | 'none';
+
+interface BodyPolicy {
+  size: BodySize;
+  multipart?: OtherBodyReader;
+}
+
+const BODY_POLICY = Symbol('gateway.bodyPolicy');
+
+/** A route that takes Base64 media inline (and, with `multipart`, also reads `multipart/form-data` its own way). */
+export const MediaBody = (options: { multipart?: OtherBodyReader } = {}): MethodDecorator =>
+  SetMetadata(BODY_POLICY, { size: 'media', ...options } satisfies BodyPolicy);
+
+/** A route whose body is never read nor parsed, whatever its type or length. */
+export const NoBody = (): MethodDecorator => SetMetadata(BODY_POLICY, { size: 'none' } satisfies BodyPolicy);
+
+interface RoutePlan {
+  credential: CredentialGuard | null;
+  policy: BodyPolicy;
+}
+
+/**
+ * The body step of every route (a global guard, so it runs first, once Nest has matched the
+ * route): on a POST, PUT or PATCH it has the route's credential guard check the caller, then reads
+ * the body within the route's limit. A wrong credential is refused before a byte of the body is
+ * read (the guard's own answer, unchanged), and a body is read only up to what its route takes.
+ * Each route's plan (its credential guard, its body policy) is worked out at its first request.
+ */
+@Injectable()
+export class RequestBodyGuard implements CanActivate {
+  private readonly plans = new WeakMap<object, RoutePlan>();
+  private readonly limits: Record<Exclude<BodySize, 'none'>, number>;
+
+  constructor(
+    private readonly modules: ModuleRef,
+    @Inject(AppConfig) config: AppConfig,
+  ) {
+    this.limits = { media: config.BODY_LIMIT_BYTES, small: config.SMALL_BODY_LIMIT_BYTES };
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const method = req.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return true;
+    const { credential, policy } = this.planOf(context);
+    if (credential) await credential.authenticateOnce(req);
+    if (policy.size === 'none') return true;
+    const res = context.switchToHttp().getResponse<Response>();
+    await readRequestBody(req, res, { limitBytes: this.limits[policy.size], multipart: policy.multipart });
+    return true;
+  }
+
+  private planOf(context: ExecutionContext): RoutePlan {
+    const handler = context.getHandler();
+    let plan = this.plans.get(handler);
+    if (!plan) {
+      plan = {
+        credential: this.credentialGuardOf(context.getClass(), handler),
+        policy: (Reflect.getMetadata(BODY_POLICY, handler) as BodyPolicy | undefined) ?? { size: 'small' },
+      };
+      this.plans.set(handler, plan);
+    }
+    return plan;
+  }
+
+  /** The first credential guard the route lists (the controller's guards run before the handler's). */
+  private credentialGuardOf(controller: Type, handler: object): CredentialGuard | null {
+    const listed = [
+      ...((Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[] | undefined) ?? []),
+      ...((Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? []),
+    ];
+    for (const guard of listed) {
+      if (guard instanceof CredentialGuard) return guard;
+      if (typeof guard === 'function' && guard.prototype instanceof CredentialGuard)
+        return this.modules.get(guard as Type<CredentialGuard>, { strict: false });
+    }
+    return null;
+  }
+}
