@@ -156,7 +156,7 @@ describe('operator console in Chromium', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     const csv = readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('day,model,tasks,amount');
+    expect(csv.split('\r\n')[0]).toBe('day,model,tasks,amount,operations');
     expect(csv).toContain(`${today},vdq3,1,${task.finalCharge}`);
   });
 
