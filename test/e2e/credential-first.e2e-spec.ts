@@ -199,6 +199,38 @@ describe('large bodies and the event loop', () => {
   }
 
   it.each([
+    ['a wrong API key', 'Bearer sk-not-a-key-0123456789', 401],
+    ['a body over the route’s limit', 'GOOD', 413],
+  ])(
+    'answers %s once the client has finished sending, so it reads the answer, not a reset',
+    async (_k, auth, status) => {
+      const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
+      const headers = {
+        'content-type': 'application/json',
+        'content-length': body.length,
+        authorization: auth === 'GOOD' ? `Bearer ${caller.key}` : auth,
+      };
+      let answeredEarly = false;
+      const answered = new Promise<number | string>((resolve) => {
+        const req = httpRequest(`${base}${KL_SESSION}`, { method: 'POST', headers, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('response', () => (answeredEarly = !sentAll));
+        req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+        let sentAll = false;
+        req.write(body.subarray(0, 64 * 1024));
+        setTimeout(() => {
+          sentAll = true;
+          req.end(body.subarray(64 * 1024));
+        }, 500);
+      });
+      expect(await answered).toBe(status);
+      expect(answeredEarly).toBe(false);
+    },
+  );
+
+  it.each([
     ['a client route with a wrong API key', VD_CREATE, 'Bearer sk-not-a-key-0123456789', 401],
     ['an admin route with a wrong admin token', '/admin/v1/accounts', 'Bearer not-the-admin-token', 401],
     ['the upstream callback route (no credential)', CALLBACK, null, 404],

@@ -4,7 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { CredentialGuard } from './credential-guard';
-import { OtherBodyReader, readRequestBody } from './json-body';
+import { OtherBodyReader, discardBody, readRequestBody } from './json-body';
 
 /**
  * How much body a route takes: `media`, the large limit (`BODY_LIMIT_BYTES`), for the routes that
@@ -56,7 +56,15 @@ export class RequestBodyGuard implements CanActivate {
     const method = req.method;
     if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return true;
     const { credential, policy } = this.planOf(context);
-    if (credential) await credential.authenticateOnce(req);
+    if (credential) {
+      try {
+        await credential.authenticateOnce(req);
+      } catch (refusal) {
+        // Unparsed and bounded: the refusal goes out once the client has finished sending.
+        if (policy.size !== 'none') await discardBody(req);
+        throw refusal;
+      }
+    }
     if (policy.size === 'none') return true;
     const res = context.switchToHttp().getResponse<Response>();
     await readRequestBody(req, res, { limitBytes: this.limits[policy.size], multipart: policy.multipart });
