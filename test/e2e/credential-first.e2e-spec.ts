@@ -199,11 +199,13 @@ describe('large bodies and the event loop', () => {
   }
 
   it.each([
-    ['a wrong API key', 'Bearer sk-not-a-key-0123456789', 401],
-    ['a body over the route’s limit', 'GOOD', 413],
+    ['a wrong API key', 'POST', KL_SESSION, 'Bearer sk-not-a-key-0123456789', 401],
+    ['a body over the route’s limit', 'POST', KL_SESSION, 'GOOD', 413],
+    ['a DELETE with a wrong admin token', 'DELETE', '/admin/v1/keys/key_x', 'Bearer not-the-admin-token', 401],
+    ['a GET with a body over the small limit', 'GET', '/gateway/v1/me', 'GOOD', 413],
   ])(
     'answers %s once the client has finished sending, so it reads the answer, not a reset',
-    async (_k, auth, status) => {
+    async (_k, method, path, auth, status) => {
       const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
       const headers = {
         'content-type': 'application/json',
@@ -212,7 +214,7 @@ describe('large bodies and the event loop', () => {
       };
       let answeredEarly = false;
       const answered = new Promise<number | string>((resolve) => {
-        const req = httpRequest(`${base}${KL_SESSION}`, { method: 'POST', headers, agent: false }, (res) => {
+        const req = httpRequest(`${base}${path}`, { method, headers, agent: false }, (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
         });

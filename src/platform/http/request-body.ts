@@ -4,7 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { CredentialGuard } from './credential-guard';
-import { OtherBodyReader, discardBody, readRequestBody } from './json-body';
+import { OtherBodyReader, discardBody, readRequestBody, tooLarge } from './json-body';
 
 /**
  * How much body a route takes: `media`, the large limit (`BODY_LIMIT_BYTES`), for the routes that
@@ -34,7 +34,8 @@ interface RoutePlan {
 
 /**
  * The body step of every route (a global guard, so it runs first, once Nest has matched the
- * route): on a POST, PUT or PATCH it has the route's credential guard check the caller, then reads
+ * route): on a POST, PUT or PATCH, or any request that carries a body, it has the route's
+ * credential guard check the caller, then reads
  * the body within the route's limit. A wrong credential is refused before a byte of the body is
  * read (the guard's own answer, unchanged), and a body is read only up to what its route takes.
  * Each route's plan (its credential guard, its body policy) is worked out at its first request.
@@ -54,7 +55,8 @@ export class RequestBodyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     const method = req.method;
-    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return true;
+    const takesBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+    if (!takesBody && !carriesBody(req)) return true;
     const { credential, policy } = this.planOf(context);
     if (credential) {
       try {
@@ -66,6 +68,13 @@ export class RequestBodyGuard implements CanActivate {
       }
     }
     if (policy.size === 'none') return true;
+    if (!takesBody) {
+      // A GET or DELETE reads no body: one sent anyway is let arrive and dropped unparsed, so the
+      // client reads the answer rather than a reset; past the small limit it is refused as too large.
+      await discardBody(req);
+      if (Number(req.headers['content-length'] ?? 0) > this.limits.small) throw tooLarge(req, this.limits.small);
+      return true;
+    }
     const res = context.switchToHttp().getResponse<Response>();
     await readRequestBody(req, res, { limitBytes: this.limits[policy.size], multipart: policy.multipart });
     return true;
@@ -97,4 +106,10 @@ export class RequestBodyGuard implements CanActivate {
     }
     return null;
   }
+}
+
+/** Whether a request has a body at all (a non-zero Content-Length, or one sent chunked). */
+function carriesBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
