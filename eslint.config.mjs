@@ -1,40 +1,70 @@
 // Lint: typescript-eslint (type-aware where promises are concerned), import cycles (type imports
-// included, see lint:cycles in package.json), and the layer rules of ARCHITECTURE.md as import
+// included, see lint:cycles in package.json), and the layer rules of docs/architecture.md as import
 // zones. Formatting is Prettier's (see .prettierrc).
 import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 import prettier from 'eslint-config-prettier';
 
-/** Folders below may not import folders above (ARCHITECTURE.md "three floors"). */
+/**
+ * The layers as import zones, one entry per top-level folder of `src/` (docs/architecture.md):
+ * `platform` serves every floor and imports none; `upstream` speaks the vendors' protocols;
+ * `core` is the domain; the edges (families, openai, me, admin, result-serving,
+ * upstream-callbacks-in, console-ui) turn HTTP into core calls and do not import each other
+ * except where listed; `bootstrap` and `cli` assemble everything and nothing imports them.
+ */
+const TOP = [
+  'admin',
+  'bootstrap',
+  'cli',
+  'console-ui',
+  'core',
+  'families',
+  'me',
+  'openai',
+  'platform',
+  'result-serving',
+  'simulator',
+  'upstream',
+  'upstream-callbacks-in',
+];
+const allBut = (...allowed) => TOP.filter((name) => !allowed.includes(name)).map((name) => `./src/${name}`);
+const zone = (name, from, message) => ({ target: `./src/${name}`, from, message });
 const layerZones = [
-  {
-    target: './src/platform',
-    from: [
-      './src/core',
-      './src/families',
-      './src/admin',
-      './src/upstream',
-      './src/simulator',
-      './src/callbacks',
-      './src/bootstrap',
-    ],
-    message: 'platform/ serves every floor and imports none of them',
-  },
-  {
-    target: './src/upstream',
-    from: ['./src/core', './src/families', './src/admin', './src/callbacks', './src/bootstrap'],
-    message: 'upstream/ knows one vendor protocol each and nothing of the core',
-  },
-  {
-    target: './src/core',
-    from: ['./src/families', './src/admin', './src/callbacks', './src/bootstrap', './src/simulator'],
-    message: 'core/ never names a family: it reads them through its ports',
-  },
-  {
-    target: './src/simulator',
-    from: ['./src/core', './src/families', './src/admin'],
-    message: 'the simulator is an upstream double: it knows no gateway internals',
-  },
+  zone('platform', allBut('platform'), 'platform/ serves every floor and imports none of them'),
+  zone('upstream', allBut('upstream', 'platform'), 'upstream/ knows one vendor protocol each and nothing of the core'),
+  zone(
+    'simulator',
+    allBut('simulator', 'platform', 'upstream'),
+    'the simulator is an upstream double: it knows no gateway internals',
+  ),
+  zone('core', allBut('core', 'platform', 'upstream'), 'core/ never names a family: it reads them through its ports'),
+  zone(
+    'families',
+    allBut('families', 'core', 'platform', 'upstream'),
+    'a family route knows the core, not the other edges',
+  ),
+  zone(
+    'openai',
+    allBut('openai', 'families', 'result-serving', 'core', 'platform', 'upstream'),
+    'the OpenAI-shaped API reuses the families and result serving, nothing else of the edges',
+  ),
+  zone('me', allBut('me', 'core', 'platform'), "the key holder's own reads know only the core"),
+  zone(
+    'admin',
+    allBut('admin', 'families', 'result-serving', 'core', 'platform', 'upstream'),
+    'the admin API reads the core',
+  ),
+  zone(
+    'result-serving',
+    allBut('result-serving', 'admin', 'core', 'platform'),
+    'result serving knows the core (and the admin guard for its admin routes)',
+  ),
+  zone(
+    'upstream-callbacks-in',
+    allBut('upstream-callbacks-in', 'core', 'platform', 'upstream'),
+    'incoming upstream callbacks go straight to the core',
+  ),
+  zone('console-ui', allBut('console-ui', 'platform'), 'the console is static files: its API lives in admin/'),
 ];
 
 export default tseslint.config(

@@ -14,7 +14,7 @@ const http = require('node:http');
 const axios = require('axios');
 const lib = require('./lib');
 
-const { readWhole } = lib.requireDist('core/results/result-download.js');
+const { readWhole } = lib.requireDist('core/result-keeping/result-download.js');
 const { FileDownloads } = lib.requireDist('upstream/http/file-downloads.js');
 const { UpstreamAgents } = lib.requireDist('upstream/http/upstream-agents.js');
 const { resolveHttpOptions } = lib.requireDist('upstream/http/upstream-http-options.js');

@@ -152,7 +152,7 @@ async function main() {
   const { dataSourceOptions } = lib.requireDist('platform/database/data-source-options.js');
   const { createGatewayApp } = lib.requireDist('app.factory.js');
   const { loadConfig } = lib.requireDist('platform/config/app-config.js');
-  const { loadChannels } = lib.requireDist('upstream/channels/load-channels.js');
+  const { loadChannels } = lib.requireDist('upstream/channel-routing/load-channels.js');
   const { TaskSyncWorker } = lib.requireDist('core/tasks/task-sync.worker.js');
   const { UpstreamDirectory } = lib.requireDist('core/tasks/upstream-directory.js');
   const { DataSource } = require(require.resolve('typeorm', { paths: [lib.ROOT] }));

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
-import { CallbacksModule } from './callbacks/callbacks.module';
-import { ConsoleModule } from './console/console.module';
+import { UpstreamCallbacksInModule } from './upstream-callbacks-in/upstream-callbacks-in.module';
+import { ConsoleUiModule } from './console-ui/console-ui.module';
 import { UpstreamWiringModule } from './bootstrap/upstream-wiring.module';
 import { FamiliesModule } from './families/families.module';
 import { FamilyRegistry } from './families/family-registry';
@@ -9,7 +9,7 @@ import { MeModule } from './me/me.module';
 import { OpenAiModule } from './openai/openai.module';
 import { AppConfig } from './platform/config/app-config';
 import { PlatformModule } from './platform/platform.module';
-import { ResultsModule } from './results/results.module';
+import { ResultServingModule } from './result-serving/result-serving.module';
 import { Clock } from './platform/time/clock';
 import { CORE_MIGRATIONS } from './platform/database/data-source-options';
 import { UpstreamChannel } from './upstream/upstream.types';
@@ -41,9 +41,9 @@ export class AppModule {
         OpenAiModule,
         MeModule,
         AdminModule.forRoot(options.adminToken),
-        CallbacksModule,
-        ResultsModule.forRoot(options.adminToken),
-        ConsoleModule,
+        UpstreamCallbacksInModule,
+        ResultServingModule.forRoot(options.adminToken),
+        ConsoleUiModule,
       ],
     };
   }

@@ -27,9 +27,9 @@ import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
 import { Caller } from './admin-caller';
 import { RequiresRole } from './requires-role.decorator';
-import { AdminReadsService } from './console-api/admin-reads.service';
-import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './console-api/console-api.dto';
-import { AccountKeysResponse, AccountPageResponse } from './console-api/console-api.responses';
+import { AdminReadsService } from './reads/admin-reads.service';
+import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './reads/reads.dto';
+import { AccountKeysResponse, AccountPageResponse } from './reads/reads.responses';
 import { AccountResponse, ApiKeyResponse, IssuedKeyResponse } from './admin.responses';
 
 @ApiTags('admin')

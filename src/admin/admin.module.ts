@@ -8,14 +8,14 @@ import { AdminCredentialsModule } from './admin-credentials';
 import { AuditAdminController } from './audit/audit-admin.controller';
 import { OperatorsAdminController } from './operators/operators-admin.controller';
 import { AdminAuthModule } from './admin-auth-throttle';
-import { AdminReadsRepository } from './console-api/admin-reads.repository';
-import { AdminReadsService } from './console-api/admin-reads.service';
-import { TasksAdminController } from './console-api/tasks-admin.controller';
+import { AdminReadsRepository } from './reads/admin-reads.repository';
+import { AdminReadsService } from './reads/admin-reads.service';
+import { TasksAdminController } from './reads/tasks-admin.controller';
 import { AccountsAdminController } from './accounts-admin.controller';
 import { AdminGuard } from './admin.guard';
 import { CallbacksAdminController } from './callbacks-admin.controller';
 import { ChannelsAdminController } from './channels-admin.controller';
-import { ChannelsModule } from '../core/channels/channels.module';
+import { ChannelSettingsModule } from '../core/channel-settings/channel-settings.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { PricesAdminController } from './prices-admin.controller';
 import { UsageAdminController } from './usage-admin.controller';
@@ -29,7 +29,7 @@ export class AdminModule {
         AccountsModule,
         BillingModule,
         TasksModule,
-        ChannelsModule,
+        ChannelSettingsModule,
         OperatorsModule,
         AuditModule,
         AdminAuthModule,

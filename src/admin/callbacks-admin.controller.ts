@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CallbackDeliveryEntity } from '../core/tasks/entities/callback-delivery.entity';
-import { CallbackOutboxRepository } from '../core/tasks/callbacks/callback-outbox.repository';
+import { CallbackOutboxRepository } from '../core/tasks/client-callbacks-out/callback-outbox.repository';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Param, Patch, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { ChannelControl } from '../core/channels/channel-control.service';
+import { ChannelControl } from '../core/channel-settings/channel-control.service';
 import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
-import type { ChannelState } from '../upstream/channels/channel-registry';
-import type { CallCounts } from '../upstream/channels/channel-stats';
+import type { ChannelState } from '../upstream/channel-routing/channel-registry';
+import type { CallCounts } from '../upstream/channel-routing/channel-stats';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';

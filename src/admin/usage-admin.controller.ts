@@ -10,9 +10,9 @@ import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './a
 import { AdminGuard } from './admin.guard';
 import { RequiresRole } from './requires-role.decorator';
 import { UsagePageResponse } from './admin.responses';
-import { AdminReadsService, dailyUsageCsv } from './console-api/admin-reads.service';
-import { DailyUsageQueryDto } from './console-api/console-api.dto';
-import { DailyUsageResponse } from './console-api/console-api.responses';
+import { AdminReadsService, dailyUsageCsv } from './reads/admin-reads.service';
+import { DailyUsageQueryDto } from './reads/reads.dto';
+import { DailyUsageResponse } from './reads/reads.responses';
 import { DEFAULT_PAGE_SIZE, UsageQueryDto } from './usage.dto';
 import { presentUsageRow, usageCsv } from './usage.presenter';
 

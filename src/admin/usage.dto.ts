@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { AccountIdFilter } from './console-api/console-api.dto';
+import { AccountIdFilter } from './reads/reads.dto';
 import { parseTimeParam } from './time-param';
 
 export const MAX_PAGE_SIZE = 500;

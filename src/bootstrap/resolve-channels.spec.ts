@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { FAMILY_REGISTRY } from '../../test/support/families';
-import { ChannelConfigError } from '../upstream/channels/channel-config-error';
+import { ChannelConfigError } from '../upstream/channel-routing/channel-config-error';
 import { resolveChannels } from './resolve-channels';
 
 describe('resolveChannels', () => {

@@ -1,10 +1,10 @@
 import { RunningSimulator, startSimulator } from '../simulator/simulator';
 import type { SimVendor } from '../simulator/sim-vendor';
 import { SIM_VENDORS } from '../simulator/sim-vendors';
-import { loadChannels } from '../upstream/channels/load-channels';
-import { assertChannelModels } from '../upstream/channels/assert-channel-models';
-import { assertModelMapsCover, type PublicModel } from '../upstream/channels/assert-model-maps';
-import { identityModelMap } from '../upstream/channels/model-maps';
+import { loadChannels } from '../upstream/channel-routing/load-channels';
+import { assertChannelModels } from '../upstream/channel-routing/assert-channel-models';
+import { assertModelMapsCover, type PublicModel } from '../upstream/channel-routing/assert-model-maps';
+import { identityModelMap } from '../upstream/channel-routing/model-maps';
 import { UpstreamChannel, UpstreamFamily } from '../upstream/upstream.types';
 import type { UpstreamVendor } from '../upstream/vendor';
 import { UPSTREAM_VENDORS } from '../upstream/vendors';

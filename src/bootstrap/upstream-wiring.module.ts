@@ -1,9 +1,9 @@
 import { DynamicModule, Global, Injectable, Module } from '@nestjs/common';
 import { FamilyId } from '../core/models/model-catalogue';
-import { DownloadRequest, OpenDownload, ResultDownloads } from '../core/results/result-download';
+import { DownloadRequest, OpenDownload, ResultDownloads } from '../core/result-keeping/result-download';
 import { CreateOutcome, UpstreamDirectory } from '../core/tasks/upstream-directory';
 import { AppConfig } from '../platform/config/app-config';
-import { ChannelRegistry } from '../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../upstream/channel-routing/channel-registry';
 import { FileDownloads } from '../upstream/http/file-downloads';
 import { httpOptionsFromConfig } from '../upstream/http/upstream-http-options';
 import { UpstreamClients } from '../upstream/upstream-clients';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadChannels } from '../upstream/channels/load-channels';
+import { loadChannels } from '../upstream/channel-routing/load-channels';
 import type { SmokeDeps } from '../upstream/smoke';
 import { formatSmokeReport, runSmoke, smokeExitCode } from '../upstream/smoke';
 import { UpstreamClients } from '../upstream/upstream-clients';

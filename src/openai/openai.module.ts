@@ -2,7 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { TasksModule } from '../core/tasks/tasks.module';
 import { registerTaskFace } from '../core/tasks/task-faces';
 import { IdempotencyGuard } from '../families/common/idempotency.guard';
-import { ResultServing } from '../results/result-serving.service';
+import { ResultServing } from '../result-serving/result-serving.service';
 import { VideosController } from './videos/videos.controller';
 import { VideosRepository } from './videos/videos.repository';
 import { VideosService } from './videos/videos.service';

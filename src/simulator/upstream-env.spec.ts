@@ -1,4 +1,4 @@
-import { loadChannels } from '../upstream/channels/load-channels';
+import { loadChannels } from '../upstream/channel-routing/load-channels';
 import { simulatorUpstreamEnv } from './upstream-env';
 
 describe('simulatorUpstreamEnv', () => {

@@ -13,7 +13,7 @@ export {
   assertModelMapsCover,
   identityModelMap,
   loadChannels,
-} from './channels';
+} from './channel-routing';
 export {
   DEFAULT_UPSTREAM_HTTP_OPTIONS,
   UPSTREAM_HTTP_OPTIONS,

@@ -1,8 +1,8 @@
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AxClient } from './ax/ax.client';
-import { ChannelRegistry } from './channels/channel-registry';
-import { UPSTREAM_CHANNELS } from './channels/upstream-channels.token';
+import { ChannelRegistry } from './channel-routing/channel-registry';
+import { UPSTREAM_CHANNELS } from './channel-routing/upstream-channels.token';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from './http/upstream-http-options';
 import { KlClient } from './kl/kl.client';
 import { sendJson, startFakeUpstream } from './testing/fake-upstream';

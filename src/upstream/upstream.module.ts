@@ -1,8 +1,8 @@
 import { HttpModule } from '@nestjs/axios';
 import { DynamicModule, InjectionToken, Module, ModuleMetadata, Provider } from '@nestjs/common';
-import { ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channels/channel-registry';
-import { loadChannels } from './channels/load-channels';
-import { UPSTREAM_CHANNELS } from './channels/upstream-channels.token';
+import { ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channel-routing/channel-registry';
+import { loadChannels } from './channel-routing/load-channels';
+import { UPSTREAM_CHANNELS } from './channel-routing/upstream-channels.token';
 import { FileDownloads } from './http/file-downloads';
 import { UpstreamAgents } from './http/upstream-agents';
 import { UpstreamBreakers } from './http/upstream-breakers';

@@ -1,4 +1,4 @@
-import { resultStorageKey } from '../../src/core/results/result-slots';
+import { resultStorageKey } from '../../src/core/result-keeping/result-slots';
 import { startSimulator } from '../../src/simulator/simulator';
 import { TestAccount } from '../support/gateway-harness';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult, resultPath } from '../support/results';

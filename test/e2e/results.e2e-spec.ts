@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { ResultFileEntity } from '../../src/core/results/result-file.entity';
-import { ResultFilesRepository } from '../../src/core/results/result-files.repository';
-import { ResultLinks } from '../../src/core/results/result-links';
-import { ResultRetentionSweeper } from '../../src/core/results/result-retention.sweeper';
+import { ResultFileEntity } from '../../src/core/result-keeping/result-file.entity';
+import { ResultFilesRepository } from '../../src/core/result-keeping/result-files.repository';
+import { ResultLinks } from '../../src/core/result-keeping/result-links';
+import { ResultRetentionSweeper } from '../../src/core/result-keeping/result-retention.sweeper';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { SIM_ASSETS } from '../../src/simulator/assets';
 import { startSimulator } from '../../src/simulator/simulator';

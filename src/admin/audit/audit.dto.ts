@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { AUDIT_ACTIONS, AuditAction } from '../../core/audit/audit.types';
 import { OPERATOR_ROLES } from '../../core/operators/operator-roles';
-import { TimeRangeQueryDto } from '../console-api/console-api.dto';
+import { TimeRangeQueryDto } from '../reads/reads.dto';
 
 /** An empty parameter (`?action=`) is the same as an absent one. */
 const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);

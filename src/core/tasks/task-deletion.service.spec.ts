@@ -1,5 +1,5 @@
 import { ManualClock } from '../../platform/time/clock';
-import { ResultKeeper } from '../results/result-keeper.service';
+import { ResultKeeper } from '../result-keeping/result-keeper.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskDeletion } from './task-deletion.service';
 import { isDeleted } from './task-queries.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../platform/time/clock';
-import { ResultKeeper } from '../results/result-keeper.service';
+import { ResultKeeper } from '../result-keeping/result-keeper.service';
 import { TaskEntity } from './entities/task.entity';
 import { TasksRepository } from './tasks.repository';
 

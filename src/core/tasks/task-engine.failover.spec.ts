@@ -1,6 +1,6 @@
 import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
 import { GatewayError } from '../../platform/errors';
-import { ChannelRegistry } from '../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../upstream/channel-routing/channel-registry';
 import { UpstreamBreakers } from '../../upstream/http/upstream-breakers';
 import { resolveHttpOptions } from '../../upstream/http/upstream-http-options';
 import {

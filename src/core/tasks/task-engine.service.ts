@@ -26,7 +26,7 @@ import { AccountsRepository } from '../accounts/repositories/accounts.repository
 import { insufficientQuota } from '../billing/insufficient-quota';
 import { LedgerService } from '../billing/ledger.service';
 import { PricingService } from '../billing/pricing.service';
-import { assertCallbackUrlAllowed } from './callbacks/callback-destination';
+import { assertCallbackUrlAllowed } from './client-callbacks-out/callback-destination';
 import { bindIdempotencyKey, hasIdempotencyKey } from './idempotency.service';
 import { TaskEntity } from './entities/task.entity';
 import { TaskDraft } from './task-draft';

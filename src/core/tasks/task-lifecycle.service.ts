@@ -8,8 +8,8 @@ import { AccountsRepository } from '../accounts/repositories/accounts.repository
 import { LedgerService, SettlementCharge } from '../billing/ledger.service';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { PricingService } from '../billing/pricing.service';
-import { ResultKeeper } from '../results/result-keeper.service';
-import { CallbackOutbox } from './callbacks/callback-outbox.service';
+import { ResultKeeper } from '../result-keeping/result-keeper.service';
+import { CallbackOutbox } from './client-callbacks-out/callback-outbox.service';
 import { TaskEntity, TaskPhase } from './entities/task.entity';
 import { TaskFamilies } from './task-families';
 import { isTerminal, outerStatusOf, phaseOf, progressOf } from './task-status';

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { BillingModule } from '../billing/billing.module';
-import { CallbackDeliveryWorker } from './callbacks/callback-delivery.worker';
-import { CallbackOutboxRepository } from './callbacks/callback-outbox.repository';
-import { CallbackOutbox } from './callbacks/callback-outbox.service';
+import { CallbackDeliveryWorker } from './client-callbacks-out/callback-delivery.worker';
+import { CallbackOutboxRepository } from './client-callbacks-out/callback-outbox.repository';
+import { CallbackOutbox } from './client-callbacks-out/callback-outbox.service';
 import { IdempotencyService } from './idempotency.service';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';

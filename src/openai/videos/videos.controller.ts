@@ -22,7 +22,7 @@ import type { RequestContext } from '../../platform/http/request-context';
 import { RulesQuery } from '../../platform/validation/rules-body.decorator';
 import { MediaBody } from '../../platform/http/request-body';
 import { CLIENT_ROUTE_ERRORS, MEDIA_CONTENT, taskCreateErrors } from '../../platform/http/openapi/error-responses';
-import { RESULT_ERROR_CAUSES } from '../../results/result-errors';
+import { RESULT_ERROR_CAUSES } from '../../result-serving/result-errors';
 import { OPENAI_ERROR_CAUSES, OpenAiErrorResponses, notOffered, notOfferedCause } from '../openai.errors';
 import {
   CreateVideoBodyDto,

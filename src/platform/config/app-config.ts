@@ -14,7 +14,7 @@ const toBool = ({ value }: { value: unknown }) =>
 
 /**
  * Every environment variable the gateway reads (the documented ones and operational knobs), typed and
- * validated at start. Upstream channel variables are read by `upstream/channels`.
+ * validated at start. Upstream channel variables are read by `upstream/channel-routing`.
  */
 export class AppConfig {
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 3000;

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
-import { readWhole } from '../../core/results/result-download';
+import { readWhole } from '../../core/result-keeping/result-download';
 import { createTestUpstream } from '../testing/test-upstream';
 import { FileDownloads } from './file-downloads';
 

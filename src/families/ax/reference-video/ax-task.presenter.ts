@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
-import { resultUrl } from '../../../core/results/result-url';
-import { videoSlot } from '../../../core/results/result-slots';
+import { resultUrl } from '../../../core/result-keeping/result-url';
+import { videoSlot } from '../../../core/result-keeping/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import type { CreatedAnswer } from '../../../core/tasks/task-families';
 import { axTimestamp } from '../../../platform/time/formats';

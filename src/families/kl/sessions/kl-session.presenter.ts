@@ -1,4 +1,4 @@
-import { previewUrls } from '../../../core/results/result-url';
+import { previewUrls } from '../../../core/result-keeping/result-url';
 import { asArray, asNumber, asRecord, isRecord } from '../../../upstream/http/lenient';
 import { KlSessionEntity } from './kl-session.entity';
 

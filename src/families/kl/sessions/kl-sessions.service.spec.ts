@@ -5,7 +5,7 @@ import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TasksRepository } from '../../../core/tasks/tasks.repository';
 import type { RequestContext } from '../../../platform/http/request-context';
 import { Clock } from '../../../platform/time/clock';
-import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../../upstream/channel-routing/channel-registry';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UpstreamRejectedError } from '../../../upstream/upstream.types';
 import { KlMarks, KlSessionEntity } from './kl-session.entity';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { previewUrl } from '../../../core/results/result-url';
+import { previewUrl } from '../../../core/result-keeping/result-url';
 import { Principal } from '../../../core/accounts/principal';
 import { LedgerService } from '../../../core/billing/ledger.service';
 import { PricingService } from '../../../core/billing/pricing.service';
@@ -11,7 +11,7 @@ import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { newId, randomSecret } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
-import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../../upstream/channel-routing/channel-registry';
 import { KlCallPath, KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { isRecord } from '../../../upstream/http/lenient';

@@ -1,9 +1,9 @@
-import { RenewableLinks } from '../../../core/results/renewable-links';
-import { ResultLinks } from '../../../core/results/result-links';
-import { installResultLinks } from '../../../core/results/result-url';
+import { RenewableLinks } from '../../../core/result-keeping/renewable-links';
+import { ResultLinks } from '../../../core/result-keeping/result-links';
+import { installResultLinks } from '../../../core/result-keeping/result-url';
 import { GatewayError } from '../../../platform/errors';
 import { ManualClock } from '../../../platform/time/clock';
-import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../../upstream/channel-routing/channel-registry';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UpstreamUnavailableError } from '../../../upstream/upstream.types';
 import {

@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { RenewableLinks } from '../../../core/results/renewable-links';
-import { renewableUrl } from '../../../core/results/result-url';
+import { RenewableLinks } from '../../../core/result-keeping/renewable-links';
+import { renewableUrl } from '../../../core/result-keeping/result-url';
 import { GatewayError } from '../../../platform/errors';
 import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { Clock } from '../../../platform/time/clock';
-import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../../upstream/channel-routing/channel-registry';
 import { KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { payloadKind } from '../../../upstream/http/lenient';

@@ -1,5 +1,5 @@
-import { resultUrl } from '../../../core/results/result-url';
-import { trialAudioSlot } from '../../../core/results/result-slots';
+import { resultUrl } from '../../../core/result-keeping/result-url';
+import { trialAudioSlot } from '../../../core/result-keeping/result-slots';
 import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { finalUnitDeduction, klEnvelope, klTaskHeader } from '../tasks/kl-task.presenter';
 import { publicVoiceId } from '../tasks/kl-result-ids';

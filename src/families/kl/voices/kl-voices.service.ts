@@ -9,7 +9,7 @@ import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
 import { newId } from '../../../platform/ids/ids';
 import { Clock } from '../../../platform/time/clock';
-import { ChannelRegistry } from '../../../upstream/channels/channel-registry';
+import { ChannelRegistry } from '../../../upstream/channel-routing/channel-registry';
 import { KL_PATHS } from '../../../upstream/kl/kl.api';
 import { KlClient } from '../../../upstream/kl/kl.client';
 import { UpstreamRejectedError, UpstreamTiming } from '../../../upstream/upstream.types';

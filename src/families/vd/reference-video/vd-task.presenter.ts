@@ -1,5 +1,5 @@
-import { resultUrl } from '../../../core/results/result-url';
-import { coverSlot, videoSlot, watermarkSlot } from '../../../core/results/result-slots';
+import { resultUrl } from '../../../core/result-keeping/result-url';
+import { coverSlot, videoSlot, watermarkSlot } from '../../../core/result-keeping/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { isoTimestamp } from '../../../platform/time/formats';
 import { VdTaskCreationResponseDto } from './vd-create.dto';

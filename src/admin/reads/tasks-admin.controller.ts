@@ -6,8 +6,8 @@ import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../
 import { AdminGuard } from '../admin.guard';
 import { RequiresRole } from '../requires-role.decorator';
 import { AdminReadsService } from './admin-reads.service';
-import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './console-api.dto';
-import { TaskDetailResponse, TaskPageResponse } from './console-api.responses';
+import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './reads.dto';
+import { TaskDetailResponse, TaskPageResponse } from './reads.responses';
 
 @ApiTags('admin')
 @ApiBearerAuth()

@@ -23,7 +23,7 @@ import { resultUrlsOnRequestHost } from './request-origin';
  */
 @Global()
 @Module({})
-export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
+export class ResultKeepingModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly links: ResultLinks,
     private readonly keeper: ResultKeeper,
@@ -35,7 +35,7 @@ export class ResultsCoreModule implements OnModuleInit, OnModuleDestroy {
 
   static forRoot(adminToken: string): DynamicModule {
     return {
-      module: ResultsCoreModule,
+      module: ResultKeepingModule,
       imports: [TypeOrmModule.forFeature([ResultFileEntity])],
       providers: [
         {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiKeyResponse, CallbackDeliveryResponse } from '../admin.responses';
-import { ResultFileResponse } from '../../results/results-admin.controller';
+import { ResultFileResponse } from '../../result-serving/results-admin.controller';
 
 /** Typed answers of the console's reads, for `/docs`. Times are ISO 8601; amounts in price units. */
 export class AccountSummaryResponse {

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountEntity } from '../../core/accounts/entities/account.entity';
-import { resultUrl } from '../../core/results/result-url';
-import { ResultFilesRepository } from '../../core/results/result-files.repository';
-import { CallbackOutboxRepository } from '../../core/tasks/callbacks/callback-outbox.repository';
+import { resultUrl } from '../../core/result-keeping/result-url';
+import { ResultFilesRepository } from '../../core/result-keeping/result-files.repository';
+import { CallbackOutboxRepository } from '../../core/tasks/client-callbacks-out/callback-outbox.repository';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { isDeleted } from '../../core/tasks/task-queries.service';
 import { AppConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
 import { traceIdOf } from '../../platform/telemetry/spans';
-import { presentResultFile } from '../../results/results-admin.controller';
+import { presentResultFile } from '../../result-serving/results-admin.controller';
 import { presentKey } from '../account.presenter';
 import { presentDelivery } from '../callbacks-admin.controller';
 import { toCsv } from '../csv';
@@ -24,7 +24,7 @@ import {
   TaskPageResponse,
   TaskSummaryResponse,
   TimelineEventResponse,
-} from './console-api.responses';
+} from './reads.responses';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 

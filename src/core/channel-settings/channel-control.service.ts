@@ -6,7 +6,7 @@ import { Clock } from '../../platform/time/clock';
 import { WorkerLoop } from '../../platform/workers/worker-loop';
 import { AuditTrail } from '../audit/audit.service';
 import { ChangeOrigin } from '../audit/audit.types';
-import { ChannelOverride, ChannelRegistry, ChannelState } from '../../upstream/channels/channel-registry';
+import { ChannelOverride, ChannelRegistry, ChannelState } from '../../upstream/channel-routing/channel-registry';
 import { ChannelSettingEntity } from './channel-setting.entity';
 import { ChannelSettingsRepository } from './channel-settings.repository';
 

@@ -3,4 +3,4 @@ import { ConsoleController } from './console.controller';
 
 /** `/console`: the operator console's static files, served by the gateway itself (works offline). */
 @Module({ controllers: [ConsoleController] })
-export class ConsoleModule {}
+export class ConsoleUiModule {}

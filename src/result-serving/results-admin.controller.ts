@@ -4,8 +4,8 @@ import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../
 import { AdminGuard } from '../admin/admin.guard';
 import { TakesNoQuery } from '../admin/no-query.guard';
 import { RequiresRole } from '../admin/requires-role.decorator';
-import { ResultFileEntity } from '../core/results/result-file.entity';
-import { ResultFilesRepository } from '../core/results/result-files.repository';
+import { ResultFileEntity } from '../core/result-keeping/result-file.entity';
+import { ResultFilesRepository } from '../core/result-keeping/result-files.repository';
 import { TasksRepository } from '../core/tasks/tasks.repository';
 import { GatewayError } from '../platform/errors';
 

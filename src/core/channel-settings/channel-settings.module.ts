@@ -11,4 +11,4 @@ import { ChannelSettingsRepository } from './channel-settings.repository';
   providers: [ChannelSettingsRepository, ChannelControl],
   exports: [ChannelControl],
 })
-export class ChannelsModule {}
+export class ChannelSettingsModule {}

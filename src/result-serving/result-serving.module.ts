@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AdminGuard } from '../admin/admin.guard';
-import { ResultsCoreModule } from '../core/results/results-core.module';
-import { RESULT_PATH } from '../core/results/result-links';
+import { ResultKeepingModule } from '../core/result-keeping/result-keeping.module';
+import { RESULT_PATH } from '../core/result-keeping/result-links';
 import { TasksModule } from '../core/tasks/tasks.module';
 import { registerSecretPath } from '../platform/logging/url-mask';
 import { ResultServing } from './result-serving.service';
@@ -10,7 +10,7 @@ import { ResultsController } from './results.controller';
 
 /** Serving kept results at their signed URLs, and their operator view; the keep queue itself is the core's. */
 @Module({})
-export class ResultsModule {
+export class ResultServingModule {
   constructor() {
     // A result URL's token is its credential: logs and traces show the route, never the token.
     registerSecretPath(RESULT_PATH);
@@ -18,8 +18,8 @@ export class ResultsModule {
 
   static forRoot(adminToken: string): DynamicModule {
     return {
-      module: ResultsModule,
-      imports: [ResultsCoreModule.forRoot(adminToken), TasksModule],
+      module: ResultServingModule,
+      imports: [ResultKeepingModule.forRoot(adminToken), TasksModule],
       controllers: [ResultsController, ResultsAdminController],
       providers: [ResultServing, AdminGuard],
     };
