@@ -12,6 +12,7 @@ import { TaskEntity } from './core/tasks/entities/task.entity';
 import { ResultFileEntity } from './core/result-keeping/result-file.entity';
 import { ChannelSettingEntity } from './core/channel-settings/channel-setting.entity';
 import { OperatorEntity } from './core/operators/operator.entity';
+import { OperatorSessionEntity } from './core/operators/operator-session.entity';
 import { AuditEntryEntity } from './core/audit/audit-entry.entity';
 import { AuditChainHeadEntity } from './core/audit/audit-chain-head.entity';
 import { FAMILY_ENTITIES } from './families/family-entities';
@@ -29,6 +30,7 @@ export const ALL_ENTITIES = [
   ResultFileEntity,
   ChannelSettingEntity,
   OperatorEntity,
+  OperatorSessionEntity,
   AuditEntryEntity,
   AuditChainHeadEntity,
   ...FAMILY_ENTITIES,

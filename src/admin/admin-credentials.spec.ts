@@ -1,4 +1,6 @@
+import type { Request } from 'express';
 import type { OperatorDirectory } from '../core/operators/operator-directory';
+import type { OperatorSessions } from '../core/operators/operator-sessions.service';
 import { AdminCredentials, BOOTSTRAP_OWNER } from './admin-credentials';
 
 describe('AdminCredentials', () => {
@@ -10,7 +12,15 @@ describe('AdminCredentials', () => {
       return token === 'vgo_dana' ? dana : null;
     },
   } as unknown as OperatorDirectory;
-  const credentials = new AdminCredentials('bootstrap-token-0123456789', directory);
+  const sessionsAsked: string[] = [];
+  const sessions = {
+    resolve: async (token: string) => {
+      sessionsAsked.push(token);
+      return token === 'vgs_dana' ? { actor: dana, csrfToken: 'c' } : null;
+    },
+  } as unknown as OperatorSessions;
+  const credentials = new AdminCredentials('bootstrap-token-0123456789', directory, sessions);
+  const withCookie = (cookie?: string) => ({ headers: cookie === undefined ? {} : { cookie } }) as Request;
 
   it('ADMIN_TOKEN is the bootstrap owner, without a lookup', async () => {
     expect(await credentials.resolve('bootstrap-token-0123456789')).toBe(BOOTSTRAP_OWNER);
@@ -23,5 +33,16 @@ describe('AdminCredentials', () => {
     expect(await credentials.resolve('x')).toBeNull();
     expect(await credentials.resolve('bootstrap-token-0123456789-and-more')).toBeNull();
     expect(asked).toEqual(['vgo_dana', 'x', 'bootstrap-token-0123456789-and-more']);
+  });
+
+  it('a console session is read from its cookie only, among other cookies', async () => {
+    expect(await credentials.consoleSession(withCookie('a=1; gw_console=vgs_dana; b=2'))).toEqual({
+      actor: dana,
+      csrfToken: 'c',
+    });
+    expect(await credentials.consoleSession(withCookie('gw_console=vgs_other'))).toBeNull();
+    expect(await credentials.consoleSession(withCookie('gw_console_csrf=vgs_dana'))).toBeNull();
+    expect(await credentials.consoleSession(withCookie())).toBeNull();
+    expect(sessionsAsked).toEqual(['vgs_dana', 'vgs_other']);
   });
 });

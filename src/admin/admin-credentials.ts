@@ -1,9 +1,12 @@
 import { DynamicModule, Global, Inject, Injectable, Module } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'crypto';
 import type { Actor } from '../core/audit/audit.types';
+import type { Request } from 'express';
 import { OperatorDirectory } from '../core/operators/operator-directory';
+import { LiveSession, OperatorSessions } from '../core/operators/operator-sessions.service';
 import { OperatorsModule } from '../core/operators/operators.module';
 import { ADMIN_TOKEN } from './admin-token';
+import { SESSION_COOKIE, cookieOf } from './sso/console-cookies';
 
 /** Who holds `ADMIN_TOKEN`: the bootstrap owner, never stored, never disabled. */
 export const BOOTSTRAP_OWNER: Actor = { id: 'bootstrap', name: 'bootstrap owner (ADMIN_TOKEN)', role: 'owner' };
@@ -11,7 +14,8 @@ export const BOOTSTRAP_OWNER: Actor = { id: 'bootstrap', name: 'bootstrap owner 
 /**
  * Whom an admin credential belongs to: the one answer to that question for every admin route.
  * `ADMIN_TOKEN` is compared in constant time (hashes make the lengths equal); any other token is an
- * operator's, found by its hash (cached; a disabled operator's token belongs to no one).
+ * operator's, found by its hash (cached; a disabled operator's token belongs to no one). Without a
+ * token, the console's session cookie may name a person signed in through single sign-on.
  */
 @Injectable()
 export class AdminCredentials {
@@ -20,6 +24,7 @@ export class AdminCredentials {
   constructor(
     @Inject(ADMIN_TOKEN) adminToken: string,
     private readonly operators: OperatorDirectory,
+    private readonly sessions: OperatorSessions,
   ) {
     this.bootstrap = digest(adminToken);
   }
@@ -28,6 +33,12 @@ export class AdminCredentials {
   async resolve(token: string): Promise<Actor | null> {
     if (timingSafeEqual(digest(token), this.bootstrap)) return BOOTSTRAP_OWNER;
     return this.operators.resolve(token);
+  }
+
+  /** The console session a request's cookie names (single sign-on), or null. */
+  async consoleSession(req: Request): Promise<LiveSession | null> {
+    const token = cookieOf(req, SESSION_COOKIE);
+    return token ? this.sessions.resolve(token) : null;
   }
 }
 

@@ -19,6 +19,8 @@ import { ChannelSettingsModule } from '../core/channel-settings/channel-settings
 import { LedgerAdminController } from './ledger-admin.controller';
 import { PricesAdminController } from './prices-admin.controller';
 import { UsageAdminController } from './usage-admin.controller';
+import { OidcSignIn } from './sso/oidc-sign-in';
+import { SsoController } from './sso/sso.controller';
 
 @Module({})
 export class AdminModule {
@@ -45,8 +47,9 @@ export class AdminModule {
         ChannelsAdminController,
         OperatorsAdminController,
         AuditAdminController,
+        SsoController,
       ],
-      providers: [AdminGuard, AdminReadsRepository, AdminReadsService],
+      providers: [AdminGuard, AdminReadsRepository, AdminReadsService, OidcSignIn],
     };
   }
 }

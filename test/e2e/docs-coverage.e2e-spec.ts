@@ -19,6 +19,10 @@ const UNDOCUMENTED: Record<string, string> = {
   'GET /console': "the operators' console page",
   'GET /console/vendor/{file}': "the console's scripts",
   'GET /console/{file}': "the console's assets",
+  'GET /console/sso/status': 'whether the console offers single sign-on',
+  'GET /console/sso/login': "the console's single sign-on: a browser redirect to the issuer",
+  'GET /console/sso/callback': "the issuer's redirect back to the console",
+  'POST /console/sso/logout': "the console's sign-out of a single sign-on session",
   'GET /metrics': 'the Prometheus scrape, plain text',
 };
 

@@ -37,6 +37,7 @@ const AUDIT_ACTIONS = [
   'operator.create',
   'operator.update',
   'operator.token_rotate',
+  'operator.sign_in',
 ];
 
 /** The signed-in operator `{id, name, role}` (GET /admin/v1/me). */
@@ -57,8 +58,16 @@ class ApiError extends Error {
 
 let onSignedOut = () => {};
 
+/** The CSRF token of a single sign-on session (its cookie is readable; the session's own is HttpOnly). */
+const ssoCsrf = () => /(?:^|;\s*)gw_console_csrf=([^;]+)/.exec(document.cookie)?.[1] ?? null;
+
 async function api(path, { method = 'GET', body, accept = 'application/json', token } = {}) {
-  const headers = { Authorization: `Bearer ${token ?? sessionStorage.getItem(TOKEN_KEY) ?? ''}`, Accept: accept };
+  const bearer = token ?? sessionStorage.getItem(TOKEN_KEY);
+  const headers = { Accept: accept };
+  // A typed token travels as a Bearer header; a single sign-on session rides on its cookie, and
+  // every change it asks for carries the CSRF token.
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  else if (method !== 'GET' && ssoCsrf()) headers['X-CSRF-Token'] = ssoCsrf();
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   if (!res.ok) {
@@ -133,10 +142,25 @@ const Status = ({ value }) => html`<span class=${`status status-${value}`}>${val
 const ErrorBox = ({ error }) =>
   error ? html`<p class="error" role="alert">${error.message ?? String(error)}</p>` : null;
 
+/** The reason a single sign-on came back refused (`?sso_error=`), taken off the address once read. */
+function takeSsoError() {
+  const params = new URLSearchParams(location.search);
+  const why = params.get('sso_error');
+  if (why !== null) history.replaceState(null, '', location.pathname + location.hash);
+  return why;
+}
+
 function SignIn({ onSignedIn, reason }) {
   const [token, setToken] = useState('');
-  const [error, setError] = useState(reason ?? null);
+  const [error, setError] = useState(reason ?? takeSsoError());
   const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState(false);
+  useEffect(() => {
+    fetch('/console/sso/status')
+      .then((res) => (res.ok ? res.json() : { enabled: false }))
+      .then((status) => setSso(Boolean(status.enabled)))
+      .catch(() => setSso(false));
+  }, []);
   const submit = async (e) => {
     e.preventDefault();
     setBusy(true);
@@ -177,6 +201,13 @@ function SignIn({ onSignedIn, reason }) {
         ${error ? html`<p class="error" role="alert" data-testid="signin-error">${error}</p>` : null}
         <p class="muted">The token stays in this browser tab (sessionStorage) and is sent as a Bearer header only.</p>
       </form>
+      ${
+        sso
+          ? html`<p class="sso">
+              <a class="button" href="/console/sso/login" data-testid="sso-sign-in">Sign in with single sign-on</a>
+            </p>`
+          : null
+      }
     </section>
   </main>`;
 }
@@ -1372,15 +1403,22 @@ function Shell({ onSignOut }) {
 }
 
 function App() {
-  const [signedIn, setSignedIn] = useState(Boolean(sessionStorage.getItem(TOKEN_KEY)));
+  const [signedIn, setSignedIn] = useState(Boolean(sessionStorage.getItem(TOKEN_KEY) || ssoCsrf()));
   const [reason, setReason] = useState(null);
   onSignedOut = (why) => {
     sessionStorage.removeItem(TOKEN_KEY);
+    document.cookie = 'gw_console_csrf=; Max-Age=0; Path=/; SameSite=Strict';
     setReason(why);
     setSignedIn(false);
   };
+  const signOut = async () => {
+    const csrf = ssoCsrf();
+    if (csrf && !sessionStorage.getItem(TOKEN_KEY))
+      await fetch('/console/sso/logout', { method: 'POST', headers: { 'X-CSRF-Token': csrf } }).catch(() => {});
+    onSignedOut(null);
+  };
   return signedIn
-    ? html`<${Shell} onSignOut=${() => onSignedOut(null)} />`
+    ? html`<${Shell} onSignOut=${signOut} />`
     : html`<${SignIn}
         reason=${reason}
         onSignedIn=${() => {

@@ -47,6 +47,27 @@ export class AppConfig {
    * link-local or metadata addresses: tests and local demos only.
    */
   @Transform(toBool) @IsBoolean() MEDIA_FETCH_ALLOW_PRIVATE = false;
+  /**
+   * Single sign-on for the console (off unless OIDC_ISSUER_URL is set): the OpenID Connect issuer,
+   * the gateway's client there, and the claim naming each person's role (a role name, or a list of
+   * them: the strongest counts). A person whose claim names no role gets OIDC_DEFAULT_ROLE, or no entry.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'OIDC_ISSUER_URL must be an http(s) URL' })
+  OIDC_ISSUER_URL?: string;
+  @IsOptional() @IsString() @Matches(/\S/, { message: 'OIDC_CLIENT_ID must not be blank' }) OIDC_CLIENT_ID?: string;
+  @IsOptional() @IsString() OIDC_CLIENT_SECRET?: string;
+  @IsString() @Matches(/^\S+$/, { message: 'OIDC_ROLE_CLAIM must be a claim name' }) OIDC_ROLE_CLAIM = 'gateway_role';
+  @IsOptional() @IsIn(['viewer', 'operator', 'admin', 'owner']) OIDC_DEFAULT_ROLE?: string;
+  @IsString() OIDC_SCOPES = 'openid profile email';
+  /** Where the issuer sends people back; unset: PUBLIC_BASE_URL (or the request's host) + /console/sso/callback. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'OIDC_REDIRECT_URL must be an http(s) URL' })
+  OIDC_REDIRECT_URL?: string;
+  /** How long a console sign-in lasts (seconds). */
+  @Transform(toInt) @IsInt() @Min(60) @Max(7 * 86400) CONSOLE_SESSION_TTL_S = 8 * 3600;
   /** Failed admin authentications one client address may make per 10 minutes before it is refused (429). */
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000) ADMIN_AUTH_MAX_FAILURES = 20;
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
@@ -153,7 +174,12 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 /** Type checks first: `PORT=abc` is "must be an integer", not a range complaint about NaN. */
 const TYPE_CONSTRAINTS = ['isInt', 'isBoolean', 'isString', 'isIn'];
 /** Values never echoed in an error (the message names the variable and the rule only). */
-const SECRET_VARIABLES = new Set(['ADMIN_TOKEN', 'RESULT_URL_SECRET', 'RESULT_URL_SECRET_PREVIOUS']);
+const SECRET_VARIABLES = new Set([
+  'ADMIN_TOKEN',
+  'RESULT_URL_SECRET',
+  'RESULT_URL_SECRET_PREVIOUS',
+  'OIDC_CLIENT_SECRET',
+]);
 
 /** Validates the environment; on a bad value throws one clear line naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -172,6 +198,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     'RESULT_S3_ENDPOINT',
     'RESULT_URL_SECRET',
     'RESULT_URL_SECRET_PREVIOUS',
+    'OIDC_ISSUER_URL',
+    'OIDC_CLIENT_ID',
+    'OIDC_CLIENT_SECRET',
+    'OIDC_DEFAULT_ROLE',
+    'OIDC_REDIRECT_URL',
   ]) {
     if (env[key] !== undefined && env[key] !== '') picked[key] = env[key];
   }

@@ -12,6 +12,7 @@ import { TaskTraceContext1764800000000 } from './migrations/1764800000000-task-t
 import { ChannelSettings1764960000000 } from './migrations/1764960000000-channel-settings';
 import { TaskDeletedAt1765000000000 } from './migrations/1765000000000-task-deleted-at';
 import { OperatorsAudit1765100000000 } from './migrations/1765100000000-operators-audit';
+import { OperatorSessions1765200000000 } from './migrations/1765200000000-operator-sessions';
 
 export type MigrationClass = new () => MigrationInterface;
 export type EntityClass = new () => object;
@@ -29,6 +30,7 @@ export const CORE_MIGRATIONS: readonly MigrationClass[] = [
   ChannelSettings1764960000000,
   TaskDeletedAt1765000000000,
   OperatorsAudit1765100000000,
+  OperatorSessions1765200000000,
 ];
 
 /**
