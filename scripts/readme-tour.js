@@ -19,9 +19,9 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 const { parseAnswer, compareOutput, IncompleteAnswer } = require('./readme-tour-compare');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -131,18 +131,6 @@ function resolveAnswer(answer) {
     }
   }
   throw new Error(`README.md:${answer.line}: the answer's JSON is never closed`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function inheritedEnv(extra) {
