@@ -2,7 +2,7 @@
 /**
  * The ceiling the gateway is measured against: a minimal reverse proxy on Node's own `http`
  * module. It relays each request as it came (method, path minus the family prefix, headers,
- * body) to the same simulator the gateway uses, adds the upstream's auth header (and family B's
+ * body) to the same simulator the gateway uses, adds the upstream's auth header (and ax's
  * async header, as the gateway's client does), and streams the upstream's answer back. No
  * validation, no persistence, no logging, no metrics.
  *

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * SQL statements per request on the hot paths (family B create, family B query, family C create):
+ * SQL statements per request on the hot paths (ax create, ax query, vd create):
  * the production build in-process on a temp SQLite file, against the simulator over real HTTP,
  * with TypeORM's query runner wrapped to count. Not a timing benchmark: it explains the
  * persistence share of the profile.
@@ -108,7 +108,7 @@ async function main() {
       }
       sql.record(false);
     };
-    await measure('family B create', async () => {
+    await measure('ax create', async () => {
       ids.push(
         (
           await lib.httpJson('POST', `${url}/ax/api/v1/services/aigc/video-generation/video-synthesis`, {
@@ -118,16 +118,16 @@ async function main() {
         ).output.task_id,
       );
     });
-    await measure('family B query', async (i) => {
+    await measure('ax query', async (i) => {
       await lib.httpJson('GET', `${url}/ax/api/v1/tasks/${ids[i % ids.length]}`, { headers: auth });
     });
     const cIds = [];
-    await measure('family C create', async () => {
+    await measure('vd create', async () => {
       cIds.push(
         (await lib.httpJson('POST', `${url}/vd/ent/v2/reference2video`, { headers: auth, body: cBody })).task_id,
       );
     });
-    await measure('family C creations query', async (i) => {
+    await measure('vd creations query', async (i) => {
       await lib.httpJson('GET', `${url}/vd/ent/v2/tasks/${cIds[i % cIds.length]}/creations`, { headers: auth });
     });
     const third = PG_URL ? 'database round trips / request' : 'statements prepared / request (cache misses)';

@@ -102,17 +102,17 @@ const C_BODY = JSON.stringify({
 });
 
 const SCENARIOS = [
-  { id: 'b-create', label: 'family B create', method: 'POST', path: () => B_CREATE_PATH, body: B_BODY },
+  { id: 'b-create', label: 'ax create', method: 'POST', path: () => B_CREATE_PATH, body: B_BODY },
   {
     id: 'b-query',
-    label: 'family B query',
+    label: 'ax query',
     method: 'GET',
     path: (target) => `/ax/api/v1/tasks/${target.nextQueryId()}`,
   },
-  { id: 'c-create', label: 'family C create', method: 'POST', path: () => C_CREATE_PATH, body: C_BODY },
+  { id: 'c-create', label: 'vd create', method: 'POST', path: () => C_CREATE_PATH, body: C_BODY },
   {
     id: 'c-query',
-    label: 'family C creations query',
+    label: 'vd creations query',
     method: 'GET',
     path: (target) => `/vd/ent/v2/tasks/${target.nextCQueryId()}/creations`,
   },
@@ -372,21 +372,21 @@ async function seedQueryIds(target) {
       body: JSON.parse(C_BODY),
     });
     if (!c.task_id && !c.id)
-      throw new Error(`family C create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
+      throw new Error(`vd create through ${target.name} answered ${JSON.stringify(c).slice(0, 200)}`);
     cIds.push(c.task_id ?? c.id);
   }
   const cq = await lib.httpJson('GET', `${target.url}/vd/ent/v2/tasks/${cIds[0]}/creations`, {
     headers: { authorization: `Bearer ${target.apiKey}` },
   });
   if (!cq.state)
-    throw new Error(`family C creations query through ${target.name} answered ${JSON.stringify(cq).slice(0, 200)}`);
+    throw new Error(`vd creations query through ${target.name} answered ${JSON.stringify(cq).slice(0, 200)}`);
   let nextC = 0;
   target.nextCQueryId = () => cIds[nextC++ % cIds.length];
   const q = await lib.httpJson('GET', `${target.url}/ax/api/v1/tasks/${ids[0]}`, {
     headers: { authorization: `Bearer ${target.apiKey}` },
   });
   if (!q.output || !q.output.task_status)
-    throw new Error(`family B query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
+    throw new Error(`ax query through ${target.name} answered ${JSON.stringify(q).slice(0, 200)}`);
   let next = 0;
   target.nextQueryId = () => ids[next++ % ids.length];
 }
@@ -606,7 +606,7 @@ async function resetPostgres() {
  * (default poll settings).
  */
 /**
- * `POST /v1/videos` and `GET /v1/videos/{id}` against family C's native create (non-subject mode, the
+ * `POST /v1/videos` and `GET /v1/videos/{id}` against vd's native create (non-subject mode, the
  * same request) and creations query, on one gateway, alternated in rounds; each pair's req/s ratio is
  * the mean of its rounds' ratios. The face maps and delegates, so it should stay within 10% of native.
  */
@@ -628,13 +628,13 @@ async function openaiFaceComparison(sim) {
     const pairs = [
       {
         id: 'openai-create',
-        label: 'POST /v1/videos vs family C native create',
+        label: 'POST /v1/videos vs vd native create',
         native: { id: 'c-create-images', method: 'POST', path: () => C_CREATE_PATH, body: C_IMAGES_BODY },
         face: { id: 'openai-create', method: 'POST', path: () => '/v1/videos', body: OPENAI_CREATE_BODY },
       },
       {
         id: 'openai-retrieve',
-        label: 'GET /v1/videos/{id} vs family C native creations query',
+        label: 'GET /v1/videos/{id} vs vd native creations query',
         native: { id: 'c-query', method: 'GET', path: () => `/vd/ent/v2/tasks/${id()}/creations` },
         face: { id: 'openai-retrieve', method: 'GET', path: () => `/v1/videos/${id()}` },
       },

@@ -30,7 +30,7 @@ function longestEcho(text) {
   return longest;
 }
 
-/** Bodies of the routes the document does not describe (family A sessions). */
+/** Bodies of the routes the document does not describe (kl sessions). */
 const FALLBACK_BODIES = {
   '/kl/v1/videos/multi-elements/init-selection': { video_url: 'https://example.com/clip.mp4' },
   '/kl/v1/videos/multi-elements/add-selection': { session_id: 'sess_x', frame_index: 0, points: [{ x: 0.5, y: 0.5 }] },

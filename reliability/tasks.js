@@ -60,7 +60,7 @@ const KINDS = {
     statusOf: (json) => json && json.data && json.data.task_status,
     terminal: ['succeed', 'failed'],
   },
-  // The OpenAI-shaped surface over family C: its own create route, read back as a video object.
+  // The OpenAI-shaped surface over vd: its own create route, read back as a video object.
   oa: {
     path: '/v1/videos',
     body: (tag) => ({

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Demo against a running gateway: one task per family (family A: session, selection, editing task), progress while waiting, result URLs.
+// Demo against a running gateway: one task per family (kl: session, selection, editing task), progress while waiting, result URLs.
 // Usage: API_KEY=vgw_... [GATEWAY_URL=http://localhost:3000] npm run demo
 //        npm run demo -- --new-key   (a new demo account and key through the admin API, then the demo)
 'use strict';
@@ -88,7 +88,7 @@ async function issueDemoKey() {
 
 const families = [
   {
-    name: 'family B (wx2.7-r2v)',
+    name: 'ax (wx2.7-r2v)',
     create: () =>
       call('POST', '/ax/api/v1/services/aigc/video-generation/video-synthesis', {
         model: 'wx2.7-r2v',
@@ -105,7 +105,7 @@ const families = [
     },
   },
   {
-    name: 'family C (vdq3, subject mode)',
+    name: 'vd (vdq3, subject mode)',
     create: () =>
       call('POST', '/vd/ent/v2/reference2video', {
         model: 'vdq3',
@@ -122,7 +122,7 @@ const families = [
     },
   },
   {
-    name: 'family A editing (kl-v1-6)',
+    name: 'kl editing (kl-v1-6)',
     // Session first: initialise a video (any URL the simulator accepts), mark an element on frame 0, then edit.
     create: async () => {
       const base = '/kl/v1/videos/multi-elements';

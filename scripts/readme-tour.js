@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Runs the README's tour against `npm start` and fails when an answer differs from what the README
-// shows. Usage: npm run docs:tour [-- --no-build] [--jq-stand-in] [--verbose] [--keep] [--readme=<file>]
+// Runs the examples of the README and of docs/api.md against `npm start` and fails when an answer
+// differs from what the page shows. Usage:
+// npm run docs:tour [-- --no-build] [--jq-stand-in] [--verbose] [--keep] [--readme=<file>] [--api=<file>]
 //
 // - Builds (`npm run build`), then starts the gateway with package.json's `start` command in a
 //   temporary directory (its own data/: database, admin token, kept results) on a free port, with
 //   no settings but PORT: SQLite, in-process stores, the built-in simulator.
 // - A block that leaves a file in that directory (the repository, for a reader) fails: examples
 //   write their files to a temporary directory.
-// - Runs the ```bash blocks of the sections "Quick tour (curl)" and "Endpoints", in order, one
-//   command at a time in one bash session opened in that directory, so variables carry over as
-//   they do for a reader. The README's `localhost:3000` stands for the tour's port.
+// - Runs the ```bash blocks of the README's section "Quick tour (curl)", then every ```bash block of
+//   docs/api.md, in order, one command at a time in one bash session opened in that directory, so
+//   variables carry over as they do for a reader. `localhost:3000` stands for the tour's port.
 // - A block preceded by `<!-- tour: skip (why) -->` is not run; `<!-- tour: when jq is absent -->`
 //   marks the jq stand-in, run first when `jq` is not installed (or with --jq-stand-in).
 // - `# -> answer` after a command (on its last line, or on the comment lines that follow it) is
@@ -19,14 +20,13 @@
 
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { freePort } = require('./free-port');
 const { parseAnswer, compareOutput, IncompleteAnswer } = require('./readme-tour-compare');
 
 const ROOT = path.resolve(__dirname, '..');
-const SECTIONS = ['Quick tour (curl)', 'Endpoints'];
-const README_PORT = 'localhost:3000';
+const DOCS_PORT = 'localhost:3000';
 const COMMAND_TIMEOUT_MS = 120_000;
 const JQ_STAND_IN = 'when jq is absent';
 const START_TIMEOUT_MS = 60_000;
@@ -37,13 +37,21 @@ const OWNED = new Set([...LINKED, 'data']);
 const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'TERM'];
 
 const args = new Set(process.argv.slice(2));
-/** Another copy of the README (a draft) may be checked; the default is the repository's. */
-const readmeFile =
-  process.argv.find((a) => a.startsWith('--readme='))?.slice('--readme='.length) ?? path.join(ROOT, 'README.md');
+/** A page's path from `--<name>=<file>` (a draft), else the repository's. */
+const pageFile = (name, file) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? path.join(ROOT, file);
+/** The pages whose examples run, in order, each with the sections that hold them (null: all). */
+const PAGES = [
+  { name: 'README.md', file: pageFile('readme', 'README.md'), sections: ['Quick tour (curl)'] },
+  { name: 'docs/api.md', file: pageFile('api', 'docs/api.md'), sections: null },
+];
 const verbose = args.has('--verbose');
 
-/** The ```bash blocks of the tour's sections, each with its heading, first line and marker. */
-function extractBlocks(markdown) {
+/**
+ * The ```bash blocks of a page's `sections` (every block when null), each with its page, heading,
+ * first line and marker.
+ */
+function extractBlocks(markdown, sections, file = 'README.md') {
   const lines = markdown.split('\n');
   const blocks = [];
   let section = null;
@@ -55,12 +63,12 @@ function extractBlocks(markdown) {
     const fence = /^```(\S*)\s*$/.exec(line);
     if (!fence) continue;
     const end = lines.indexOf('```', i + 1);
-    if (end < 0) throw new Error(`README.md:${i + 1}: unclosed code block`);
-    if (fence[1] === 'bash' && SECTIONS.includes(section)) {
+    if (end < 0) throw new Error(`${file}:${i + 1}: unclosed code block`);
+    if (fence[1] === 'bash' && (sections === null || sections.includes(section))) {
       let before = i - 1;
       while (before >= 0 && lines[before].trim() === '') before--;
       const marker = /^<!-- tour: (.*?) -->$/.exec(lines[before]?.trim() ?? '');
-      blocks.push({ heading, line: i + 2, lines: lines.slice(i + 1, end), marker: marker ? marker[1] : null });
+      blocks.push({ file, heading, line: i + 2, lines: lines.slice(i + 1, end), marker: marker ? marker[1] : null });
     }
     i = end;
   }
@@ -82,12 +90,13 @@ function complete(text) {
  * JSON is open).
  */
 function splitCommands(block) {
+  const file = block.file ?? 'README.md';
   const steps = [];
   let pending = [];
   let answerOf = null;
   const addAnswer = (step, text, line) => {
-    if (!step) throw new Error(`README.md:${line}: an answer with no command before it`);
-    if (step.answer) throw new Error(`README.md:${line}: a second answer for one command`);
+    if (!step) throw new Error(`${file}:${line}: an answer with no command before it`);
+    if (step.answer) throw new Error(`${file}:${line}: a second answer for one command`);
     step.answer = { text, line };
     answerOf = step;
   };
@@ -114,35 +123,23 @@ function splitCommands(block) {
     if (trailing) addAnswer(step, trailing[1], line);
     return undefined;
   });
-  if (pending.length) throw new Error(`README.md:${block.line}: the block ends inside a command`);
-  for (const step of steps) if (step.answer) step.expected = resolveAnswer(step.answer);
+  if (pending.length) throw new Error(`${file}:${block.line}: the block ends inside a command`);
+  for (const step of steps) if (step.answer) step.expected = resolveAnswer(step.answer, file);
   return steps;
 }
 
 /** Parses an answer, taking continuation lines while its JSON is still open. */
-function resolveAnswer(answer) {
+function resolveAnswer(answer, file) {
   const lines = [answer.text, ...(answer.more ?? [])];
   for (let count = 1; count <= lines.length; count++) {
     try {
       answer.shown = lines.slice(0, count).join(' ');
       return parseAnswer(answer.shown).node;
     } catch (error) {
-      if (!(error instanceof IncompleteAnswer)) throw new Error(`README.md:${answer.line}: ${error.message}`);
+      if (!(error instanceof IncompleteAnswer)) throw new Error(`${file}:${answer.line}: ${error.message}`);
     }
   }
-  throw new Error(`README.md:${answer.line}: the answer's JSON is never closed`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+  throw new Error(`${file}:${answer.line}: the answer's JSON is never closed`);
 }
 
 function inheritedEnv(extra) {
@@ -227,11 +224,11 @@ class Shell {
 
 function report(block, step, why, result) {
   const lines = [
-    `\n✗ README.md:${step.line} (${block.heading})`,
+    `\n✗ ${block.file}:${step.line} (${block.heading})`,
     ...step.command.split('\n').map((l) => `    ${l}`),
     `  ${why}`,
   ];
-  if (step.answer) lines.push(`  expected (README.md:${step.answer.line}): ${step.answer.shown.trim()}`);
+  if (step.answer) lines.push(`  expected (${block.file}:${step.answer.line}): ${step.answer.shown.trim()}`);
   if (result) {
     lines.push(`  actual: ${result.stdout.trim() || '(no output)'}`);
     if (result.stderr.trim()) lines.push(`  stderr: ${result.stderr.trim()}`);
@@ -241,8 +238,9 @@ function report(block, step, why, result) {
 
 async function main() {
   const forceStandIn = args.has('--jq-stand-in');
-  const readme = fs.readFileSync(readmeFile, 'utf8');
-  const blocks = extractBlocks(readme).map((block) => ({ ...block, steps: splitCommands(block) }));
+  const blocks = PAGES.flatMap((page) =>
+    extractBlocks(fs.readFileSync(page.file, 'utf8'), page.sections, page.name),
+  ).map((block) => ({ ...block, steps: splitCommands(block) }));
   // The reader is told to define the jq stand-in before the tour: it runs first.
   blocks.sort((a, b) => Number(b.marker === JQ_STAND_IN) - Number(a.marker === JQ_STAND_IN));
 
@@ -283,7 +281,7 @@ async function main() {
     const hasJq = spawnSync('bash', ['-c', 'command -v jq'], { env: inheritedEnv({}) }).status === 0;
     const useStandIn = forceStandIn || !hasJq;
     for (const block of blocks) {
-      const where = `README.md:${block.line} (${block.heading})`;
+      const where = `${block.file}:${block.line} (${block.heading})`;
       if (block.marker?.startsWith('skip')) {
         console.log(`- ${where}: not run: ${block.marker}`);
         continue;
@@ -295,7 +293,7 @@ async function main() {
       if (block.marker && block.marker !== JQ_STAND_IN) throw new Error(`${where}: unknown marker ${block.marker}`);
       let blockFailures = 0;
       for (const step of block.steps) {
-        const command = step.command.replaceAll(README_PORT, `localhost:${port}`);
+        const command = step.command.replaceAll(DOCS_PORT, `localhost:${port}`);
         let result;
         try {
           result = await shell.run(command);
@@ -361,10 +359,10 @@ function strayFiles(dir) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** The README's answers name port 3000; the tour's gateway answers on its own port. */
+/** The pages' answers name port 3000; the tour's gateway answers on its own port. */
 function relocate(node, port) {
   return JSON.parse(JSON.stringify(node), (key, value) =>
-    typeof value === 'string' ? value.replaceAll(README_PORT, `localhost:${port}`) : value,
+    typeof value === 'string' ? value.replaceAll(DOCS_PORT, `localhost:${port}`) : value,
   );
 }
 

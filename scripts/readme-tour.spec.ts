@@ -42,14 +42,26 @@ const readme = [
 ].join('\n');
 
 describe('README tour extraction', () => {
-  const blocks = extractBlocks(readme);
+  const blocks = extractBlocks(readme, ['Quick tour (curl)', 'Endpoints']);
 
-  it('takes the bash blocks of the tour and the endpoints only, with their marker and heading', () => {
+  it("takes the bash blocks of the page's sections only, with their marker and heading", () => {
     expect(blocks.map((b) => [b.line, b.heading, b.marker])).toEqual([
       [7, 'Quick tour (curl)', null],
       [21, 'Quick tour (curl)', 'skip (deploys)'],
       [29, 'Family X', null],
     ]);
+  });
+
+  it('takes every bash block of a page whose sections are null, naming the page', () => {
+    const all = extractBlocks(readme, null, 'docs/api.md');
+    expect(all.map((b) => [b.file, b.line, b.heading])).toEqual([
+      ['docs/api.md', 3, null],
+      ['docs/api.md', 7, 'Quick tour (curl)'],
+      ['docs/api.md', 21, 'Quick tour (curl)'],
+      ['docs/api.md', 29, 'Family X'],
+      ['docs/api.md', 33, 'Deploying'],
+    ]);
+    expect(() => splitCommands({ ...all[0], lines: ['# -> x'] })).toThrow(/^docs\/api\.md:3: an answer/);
   });
 
   it('splits a block into commands and pins each answer to the command before it', () => {

@@ -43,7 +43,11 @@ export class UpdateAccountDto {
 
 export class CreateKeyDto {
   @ApiPropertyOptional({ example: 'ci' }) @IsOptional() @Length(1, 200) @IsString() name?: string;
-  @ApiPropertyOptional({ example: '2027-01-01T00:00:00Z', description: 'ISO 8601 time or Unix seconds' })
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer' }],
+    example: '2027-01-01T00:00:00Z',
+    description: 'ISO 8601 time or Unix seconds',
+  })
   @IsOptional()
   expires_at?: string | number;
   @ApiPropertyOptional({ example: ['wx2.7-r2v'], description: 'Restrict the key to these models' })

@@ -29,7 +29,7 @@ export interface FamilyAction {
  * Everything the core needs to know of a family, in one object in the family's folder. The core
  * reads these through its ports (`ModelCatalogue`, `PricingCatalogue`, `TaskFamilies`) and never
  * names a family; adding one is a folder and a line in `src/families/index.ts` (with its upstream
- * and simulator vendors: README, "Adding a family").
+ * and simulator vendors: docs/architecture.md, "How to add a family").
  */
 export interface FamilyDefinition {
   /** Short name: the URL segment (`/kl/...`), the upstream protocol and `task.family`. */

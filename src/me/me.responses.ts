@@ -10,7 +10,7 @@ export class MeUsageResponse {
   @ApiProperty({ description: 'Start of the current UTC month' }) since: string;
   @ApiProperty({ description: 'Charged tasks since then' }) tasks: number;
   @ApiProperty({ description: 'Charged amount since then, in price units (tasks and operations)' }) amount: number;
-  @ApiProperty({ description: 'Charged operations without a task since then (family A session operations)' })
+  @ApiProperty({ description: 'Charged operations without a task since then (kl session operations)' })
   operations: number;
 }
 

@@ -41,7 +41,7 @@ export const OPENAI_ERROR_CAUSES = {
 /** 400 for a route of the vendor's API that no family here can serve. */
 export function notOffered(method: string, path: string): GatewayError {
   return GatewayError.invalid(
-    `${method} ${path} is not offered by this gateway; families B and C have no such operation.`,
+    `${method} ${path} is not offered by this gateway; the ax and vd families have no such operation.`,
   );
 }
 

@@ -200,7 +200,7 @@ describe('answers that say what to do', () => {
       },
     );
 
-    it('voice_id takes an identifier of up to 255 characters, as the README says', async () => {
+    it('voice_id takes an identifier of up to 255 characters, as the API reference says', async () => {
       const post255 = (voiceId: string) => post('/kl/v1/general/delete-voices', { voice_id: voiceId });
       const unknown = await post255(`voice_${'x'.repeat(249)}`).expect(404);
       expect(unknown.body.error).toMatchObject({ code: 'not_found', param: 'voice_id' });
@@ -228,9 +228,9 @@ describe('truthful docs and safe defaults', () => {
     expect(compose).toMatch(/ADMIN_TOKEN: \$\{ADMIN_TOKEN:\?[^}]+\}/);
   });
 
-  it('the README says an old video_id is 400 and that family A callbacks are delivered', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    expect(readme.replace(/\s+/g, ' ')).toContain('at most 30 days old (an older one is 400 `param: video_id`)');
-    expect(readme).not.toContain('family A later');
+  it('the API reference says an old video_id is 400 and that kl callbacks are delivered', () => {
+    const reference = readFileSync(join(root, 'docs/api.md'), 'utf8');
+    expect(reference.replace(/\s+/g, ' ')).toContain('at most 30 days old (an older one is 400 `param: video_id`)');
+    expect(reference).toMatch(/With `callback_url` \(kl editing tasks and custom voices, vd\)/);
   });
 });

@@ -51,9 +51,9 @@ describe('npm run demo', () => {
         r.stdout,
       );
     expect(issued).not.toBeNull();
-    expect(r.stdout).toMatch(/family B \(wx2\.7-r2v\) finished: SUCCEEDED -> \S+/);
-    expect(r.stdout).toMatch(/family C \(vdq3, subject mode\) finished: success -> \S+/);
-    expect(r.stdout).toMatch(/family A editing \(kl-v1-6\) finished: succeed -> http\S+/);
+    expect(r.stdout).toMatch(/ax \(wx2\.7-r2v\) finished: SUCCEEDED -> \S+/);
+    expect(r.stdout).toMatch(/vd \(vdq3, subject mode\) finished: success -> \S+/);
+    expect(r.stdout).toMatch(/kl editing \(kl-v1-6\) finished: succeed -> http\S+/);
     // The key printed is a working key of that account, with every model.
     const account = (await gw.admin.get(`/admin/v1/accounts/${issued![1]}`).expect(200)).body;
     expect(account.name).toBe('demo');

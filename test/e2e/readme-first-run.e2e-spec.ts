@@ -9,17 +9,19 @@ import { SAMPLE_MP4 } from '../support/results';
 import { SimulatedGateway, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
- * The README as a newcomer follows it after `npm start`: the API key has one name from the banner
- * to the last example, the examples write their files outside the repository, the SDK example
- * runs as the README shows it, and the admin examples name what a default start has.
+ * The README and the docs it leads to (the API reference, operations) as a newcomer follows them
+ * after `npm start`: the API key has one name from the banner to the last example, the examples
+ * write their files outside the repository, the SDK example runs as shown, and the admin examples
+ * name what a default start has.
  */
 const ROOT = resolve(__dirname, '../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const PAGES = ['README.md', 'docs/api.md', 'docs/operations.md'];
+const DOCS = PAGES.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
 const SDK_EXAMPLE = join(ROOT, 'examples/openai-videos.mjs');
 
-/** The text of every fenced block of the README in `lang`. */
+/** The text of every fenced block of those pages in `lang`. */
 function codeBlocks(lang: string): string[] {
-  return [...README.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === lang).map((m) => m[2]);
+  return [...DOCS.matchAll(/^```(\S*)\n([\s\S]*?)^```$/gm)].filter((m) => m[1] === lang).map((m) => m[2]);
 }
 
 /** The one bash block holding `needle`. */
@@ -29,7 +31,7 @@ function bashBlockWith(needle: string): string {
   return found[0];
 }
 
-/** The answer the README shows (`# -> …`) for the command on the line before it that holds `needle`. */
+/** The answer the docs show (`# -> …`) for the command on the line before it that holds `needle`. */
 function shownAnswer(block: string, needle: string): unknown {
   const lines = block.split('\n');
   const at = lines.findIndex((line) => line.includes(needle));
@@ -37,7 +39,7 @@ function shownAnswer(block: string, needle: string): unknown {
   return JSON.parse((next as string).slice('# -> '.length));
 }
 
-describe('the README as a newcomer follows it', () => {
+describe('the README and its docs as a newcomer follows them', () => {
   it('names the API key API_KEY everywhere: banner, tour, curl examples, SDK example, npm run demo', () => {
     const banner = startBanner({
       url: 'http://localhost:3000',
@@ -52,7 +54,7 @@ describe('the README as a newcomer follows it', () => {
     expect(bash).toMatch(/^export API_KEY=\$\(curl /m);
     const bearers = new Set([...bash.matchAll(/Authorization: Bearer \$(\w+)/g)].map((m) => m[1]));
     expect(bearers).toEqual(new Set(['API_KEY', 'ADMIN']));
-    expect(README).not.toMatch(/\$KEY\b|process\.env\.KEY\b|^KEY=/m);
+    expect(DOCS).not.toMatch(/\$KEY\b|process\.env\.KEY\b|^KEY=/m);
     expect(readFileSync(SDK_EXAMPLE, 'utf8')).toContain('apiKey: process.env.API_KEY');
     expect(readFileSync(join(ROOT, 'scripts/demo.js'), 'utf8')).toContain('process.env.API_KEY');
   });
@@ -114,7 +116,7 @@ describe('the README as a newcomer follows it', () => {
       }
     }, 90_000);
 
-    it('lists and re-weights the channels a default start has, answering as the README shows', async () => {
+    it('lists and re-weights the channels a default start has, answering as the docs show', async () => {
       const block = bashBlockWith('-XPATCH $GW/admin/v1/channels/');
       const listed = (await gw.admin.get('/admin/v1/channels').expect(200)).body as { data: Array<{ id: string }> };
       expect(listed.data.map((c) => c.id)).toEqual(shownAnswer(block, 'curl -s $GW/admin/v1/channels '));

@@ -91,7 +91,7 @@ describe('WARN lines of failed and unreadable upstream answers', () => {
     await initSelection().expect(503);
     const lines = warnings('upstream session call failed').slice(before);
     expect(lines).toHaveLength(2);
-    expect(lines[0].message).toMatch(/without a family A envelope/);
+    expect(lines[0].message).toMatch(/without a kl envelope/);
     expect(lines[1].message).toMatch(/without a data object/);
     expect(JSON.stringify(lines)).not.toContain('Bad Gateway');
   });

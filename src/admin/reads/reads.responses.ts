@@ -107,7 +107,7 @@ export class DailyUsageRowResponse {
   @ApiProperty() model: string;
   @ApiProperty({ description: 'Charged tasks' }) tasks: number;
   @ApiProperty({ description: 'Charged amount in price units (tasks and operations)' }) amount: number;
-  @ApiProperty({ description: 'Charged operations without a task (family A session operations)' })
+  @ApiProperty({ description: 'Charged operations without a task (kl session operations)' })
   operations: number;
 }
 

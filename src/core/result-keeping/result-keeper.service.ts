@@ -19,8 +19,8 @@ const MEDIA_TYPE = /^(video|image|audio)\//i;
 /**
  * A file whose declared size is at most this is read whole and written in one call: streaming a
  * small file (web stream to Node stream, the size cap, a write stream, a stat) cost more than its
- * download, and took the mix benchmark's p99 over its target (docs/benchmarks.md). At most
- * RESULT_DOWNLOAD_CONCURRENCY of them are in memory at once.
+ * download (docs/benchmarks.md, "Kept results"). At most RESULT_DOWNLOAD_CONCURRENCY of them are
+ * in memory at once.
  */
 export const SMALL_RESULT_BYTES = 1024 * 1024;
 /** The upstream says its copy is gone for good (expired link): no retry can bring it back. */

@@ -49,7 +49,7 @@ export class VideoReferenceDto {
  * family's native body, which the family's own rules then check.
  */
 export class CreateVideoBodyDto {
-  @ApiProperty({ example: 'vdq3', description: 'A model of family B or C that the key may use.' })
+  @ApiProperty({ example: 'vdq3', description: 'An ax or vd model that the key may use.' })
   model: string;
 
   @ApiPropertyOptional({ example: 'A cat plays in a sunny garden.' })
@@ -64,15 +64,15 @@ export class CreateVideoBodyDto {
 
   @ApiPropertyOptional({
     example: '1280x720',
-    description: 'WxH from the family\'s size table (README, "OpenAI-compatible videos"): its resolution and ratio.',
+    description:
+      'WxH from the family\'s size table (docs/api.md, "OpenAI-compatible videos"): its resolution and ratio.',
   })
   size?: string;
 
   @ApiPropertyOptional({
     type: () => VideoReferenceDto,
     example: { image_url: 'https://example.com/cat.png' },
-    description:
-      "{image_url}, or (multipart) an uploaded image file. Becomes family B's reference image and family C's `images`.",
+    description: "{image_url}, or (multipart) an uploaded image file. Becomes ax's reference image and vd's `images`.",
   })
   input_reference?: VideoReferenceDto;
 }

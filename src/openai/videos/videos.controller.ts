@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
   ApiConsumes,
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiProduces,
   ApiQuery,
   ApiResponse,
@@ -40,7 +41,7 @@ const VIDEOS = 'v1/videos';
 
 type UploadRequest = Request & { files?: Record<string, UploadedImage[]> };
 
-@ApiTags('OpenAI-compatible videos (families B and C)')
+@ApiTags('OpenAI-compatible videos (ax and vd)')
 @ApiExtraModels(VideoReferenceDto)
 @OpenAiErrorResponses(...CLIENT_ROUTE_ERRORS)
 // The paths are on the handlers, not the controller: a controller's first path segment names the
@@ -55,7 +56,7 @@ export class VideosController {
   @MediaBody({ multipart: readVideoUpload })
   @Idempotent()
   @ApiOperation({
-    summary: "Create a video with a family B or C model: size and seconds mapped by the family's table",
+    summary: "Create a video with an ax or vd model: size and seconds mapped by the family's table",
   })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateVideoBodyDto })
@@ -73,7 +74,7 @@ export class VideosController {
 
   @Get(VIDEOS)
   @ClientRoute()
-  @ApiOperation({ summary: "List the caller's videos (families B and C), by ID" })
+  @ApiOperation({ summary: "List the caller's videos (ax and vd), by ID" })
   @ApiQuery({ name: 'after', required: false })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
   @ApiQuery({ name: 'order', required: false, enum: ['asc', 'desc'] })
@@ -90,17 +91,21 @@ export class VideosController {
    * Listed methods only (no catch-all): a HEAD would be documented yet answer without a body. Declared
    * before `:video_id`, which would otherwise read `characters` as a video ID.
    */
-  @Get(['characters', 'characters/:character_id'].map((p) => `${VIDEOS}/${p}`))
-  @ClientRoute()
-  @ApiOperation({ summary: 'Characters: not offered (400)' })
-  @OpenAiErrorResponses(notOfferedCause('GET', '/v1/videos/characters/ch_123'))
+  @Get(`${VIDEOS}/characters`)
+  @NotOffered('Characters: not offered (400)', 'GET /v1/videos/characters')
+  unsupportedList(@Req() req: Request): never {
+    throw notOffered(req.method, req.path);
+  }
+
+  @Get(`${VIDEOS}/characters/:character_id`)
+  @NotOffered('A character: not offered (400)', 'GET /v1/videos/characters/ch_123', 'character_id')
   unsupportedRead(@Req() req: Request): never {
     throw notOffered(req.method, req.path);
   }
 
   @Get(`${VIDEOS}/:video_id`)
   @ClientRoute()
-  @ApiOperation({ summary: 'The Video object of a task of family B or C, wherever it was created' })
+  @ApiOperation({ summary: 'The Video object of an ax or vd task, wherever it was created' })
   @ApiOkResponse({ type: VideoResponse })
   @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.videoNotFound)
   retrieve(@CurrentPrincipal() principal: Principal, @Param('video_id') id: string): Promise<VideoResponse> {
@@ -138,11 +143,38 @@ export class VideosController {
   }
 
   /** Remix, edits, extensions, characters: routes of the vendor's API that no family here can serve. */
-  @Post([':video_id/remix', 'edits', 'extensions', 'characters'].map((p) => `${VIDEOS}/${p}`))
-  @ClientRoute()
-  @ApiOperation({ summary: 'Remix, edits, extensions and characters: not offered (400)' })
-  @OpenAiErrorResponses(notOfferedCause('POST', '/v1/videos/edits'))
+  @Post(`${VIDEOS}/:video_id/remix`)
+  @NotOffered('Remix: not offered (400)', 'POST /v1/videos/video_123/remix', 'video_id')
+  unsupportedRemix(@Req() req: Request): never {
+    throw notOffered(req.method, req.path);
+  }
+
+  @Post(['edits', 'extensions', 'characters'].map((p) => `${VIDEOS}/${p}`))
+  @NotOffered('Edits, extensions and characters: not offered (400)', 'POST /v1/videos/edits')
   unsupportedCreate(@Req() req: Request): never {
     throw notOffered(req.method, req.path);
   }
+}
+
+/**
+ * A route of the vendor's video API that no family here serves, documented as what it is: its path
+ * parameter, any body (never read for an answer), and the 400 it always gives; no success answer.
+ */
+function NotOffered(summary: string, example: string, pathParam?: string): MethodDecorator {
+  const [method, path] = example.split(' ');
+  return applyDecorators(
+    ClientRoute(),
+    ApiOperation({ summary }),
+    ...(pathParam ? [ApiParam({ name: pathParam, type: String })] : []),
+    ...(method === 'POST'
+      ? [
+          ApiBody({
+            required: false,
+            description: 'Any body: the answer is 400 whatever is sent',
+            schema: { type: 'object' },
+          }),
+        ]
+      : []),
+    OpenAiErrorResponses(notOfferedCause(method, path)),
+  );
 }

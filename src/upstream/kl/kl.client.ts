@@ -140,7 +140,7 @@ export class KlClient implements UpstreamTaskClient {
     const { envelope, data } = klEnvelopeData(response, 'call', channel);
     if (!envelope)
       throw new UpstreamUnavailableError(
-        `Upstream channel ${channel.id} answered ${method} ${path} without a family A envelope.`,
+        `Upstream channel ${channel.id} answered ${method} ${path} without a kl envelope.`,
       );
     return klCallData(path, data) as T;
   }

@@ -25,7 +25,7 @@ import { AxErrorResponses } from '../ax.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
 import { MediaBody } from '../../../platform/http/request-body';
 
-@ApiTags('family B: reference-to-video')
+@ApiTags('ax: reference-to-video')
 @AxErrorResponses(...CLIENT_ROUTE_ERRORS)
 @ApiExtraModels(AxNewCreateBodyDto, AxOldCreateBodyDto)
 @Controller('ax/api/v1')
@@ -58,7 +58,7 @@ export class AxReferenceVideoController {
 
   @Get('tasks/:task_id')
   @ClientRoute({ capability: 'reference2video', selection: 'none' })
-  @ApiOperation({ summary: 'Query a family B task from the gateway’s record' })
+  @ApiOperation({ summary: 'Query an ax task from the gateway’s record' })
   @ApiOkResponse({ type: AxTaskResponse })
   @AxErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('reference2video', 'ax'))
   get(

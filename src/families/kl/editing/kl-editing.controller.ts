@@ -24,7 +24,7 @@ import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 import { MediaBody } from '../../../platform/http/request-body';
 
-@ApiTags('family A: editing tasks')
+@ApiTags('kl: editing tasks')
 @KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/videos/multi-elements')
 export class KlEditingController {

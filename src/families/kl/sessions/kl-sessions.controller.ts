@@ -40,7 +40,7 @@ function SessionRoute(path: string, summary: string, answer: Type<unknown>) {
   );
 }
 
-@ApiTags('family A: editing sessions')
+@ApiTags('kl: editing sessions')
 @KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/videos/multi-elements')
 export class KlSessionsController {

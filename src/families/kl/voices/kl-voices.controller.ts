@@ -35,7 +35,7 @@ import { RulesBody, RulesQuery } from '../../../platform/validation/rules-body.d
 import { Ctx } from '../../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../../platform/http/request-context';
 
-@ApiTags('family A: voices')
+@ApiTags('kl: voices')
 @KlErrorResponses(...CLIENT_ROUTE_ERRORS)
 @Controller('kl/v1/general')
 export class KlVoicesController {

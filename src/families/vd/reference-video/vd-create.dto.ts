@@ -109,7 +109,7 @@ export class VdSubjectDto {
 
 /** Fields both modes share, with the same meaning in each. */
 export abstract class VdCreateCommonDto {
-  @ApiProperty({ description: 'Family C model.', enum: VD_MODEL_NAMES, example: 'vdq3' })
+  @ApiProperty({ description: 'A vd model.', enum: VD_MODEL_NAMES, example: 'vdq3' })
   @IsString()
   model: string;
 

@@ -24,7 +24,7 @@ import { VdErrorResponses } from '../vd.errors';
 import type { RequestContext } from '../../../platform/http/request-context';
 import { MediaBody } from '../../../platform/http/request-body';
 
-@ApiTags('family C: reference-to-video')
+@ApiTags('vd: reference-to-video')
 @VdErrorResponses(...CLIENT_ROUTE_ERRORS)
 @ApiExtraModels(VdSubjectModeRequestDto, VdNonSubjectModeRequestDto)
 @Controller('vd/ent/v2')
@@ -57,7 +57,7 @@ export class VdReferenceVideoController {
 
   @Get('tasks/:id/creations')
   @ClientRoute({ capability: 'reference2video', selection: 'none' })
-  @ApiOperation({ summary: 'Query a family C task and its creations from the gateway’s record' })
+  @ApiOperation({ summary: 'Query a vd task and its creations from the gateway’s record' })
   @ApiOkResponse({ type: VdCreationsResponse })
   @VdErrorResponses(ERROR_CAUSES.taskNotFound, noModelEnabled('reference2video', 'vd'))
   creations(
