@@ -784,10 +784,10 @@ async function run(ctx) {
   }
 }
 
-/** Families A and C give the upstream the gateway's callback URL; family B's upstream takes none (polls only). */
+/** kl and vd (and the OpenAI face over vd) give the upstream the gateway's callback URL; ax's upstream takes none (polls only). */
 const LAG_GROUPS = [
-  ['families A and C (the upstream calls back)', new Set(['vd', 'kl-voice', 'oa'])],
-  ['family B (no upstream callback)', new Set(['ax-new', 'ax-old'])],
+  ['kl and vd (the upstream calls back)', new Set(['vd', 'kl-voice', 'oa'])],
+  ['ax (no upstream callback)', new Set(['ax-new', 'ax-old'])],
 ];
 
 const PATHS = Object.fromEntries(KIND_NAMES.map((k) => [KINDS[k].path, true]));
