@@ -1,6 +1,6 @@
 'use strict';
 /**
- * `npm run reliability [-- --short] [-- --only fuzz,probes,chaos,kill,twin] [-- --seed N]`
+ * `npm run reliability [-- --short] [-- --only fuzz,probes,chaos,kill,twin,scale] [-- --seed N]`
  *
  * Builds nothing itself (the npm script runs `npm run build` first): starts the built-in upstream
  * simulator in this process, then each phase starts the production gateway (`node
@@ -19,6 +19,7 @@ const PHASES = {
   chaos: require('./chaos'),
   kill: require('./kill'),
   twin: require('./twin'),
+  scale: require('./scale'),
 };
 
 function parseArgs(argv) {
@@ -31,7 +32,7 @@ function parseArgs(argv) {
     else if (a.startsWith('--only=')) args.only = a.slice(7).split(',');
     else if (a === '--seed') args.seed = Number(argv[++i]);
     else if (a.startsWith('--seed=')) args.seed = Number(a.slice(7));
-    else throw new Error(`unknown argument ${a} (--short, --only fuzz,probes,chaos,kill,twin, --seed N, --keep)`);
+    else throw new Error(`unknown argument ${a} (--short, --only fuzz,probes,chaos,kill,twin,scale, --seed N, --keep)`);
   }
   for (const p of args.only) if (!PHASES[p]) throw new Error(`unknown phase ${p}`);
   return args;
@@ -65,6 +66,15 @@ const ROWS = [
   ['limitBreaches', 'rate-limit / in-flight cap breaches across instances', true],
   ['callbackDuplicates', 'client callbacks delivered twice (same webhook-id)', true],
   ['callbacksMissing', 'client callbacks never delivered', true],
+  [
+    'outageBadAnswers',
+    'answers during kill -9 / Redis / PostgreSQL restarts other than 2xx, 4xx or 503 + Retry-After',
+    true,
+  ],
+  ['outageSlowAnswers', 'answers while PostgreSQL is down: errors after 2.5 s, successes after 5 s', true],
+  ['pollShareOff', 'instances whose share of upstream polls is off a third by over 10 points', true],
+  ['resultsNotKeptOnce', 'result files not kept exactly once', true],
+  ['resultDownloadsFailed', 'result downloads that failed', true],
 ];
 
 function newReport() {
@@ -164,6 +174,9 @@ async function main() {
   const secrets = new Map([['admin token', lib.ADMIN_TOKEN]]);
   const examples = {};
   const details = {};
+  const figureTables = [];
+  /** Synchronous stops of what a phase started outside the run's gateways, for an interrupted run. */
+  const cleanups = new Set();
   const runDir = lib.tempDir('gw-reliability-');
   const { startSimulator } = lib.requireDist('simulator/simulator.js');
   const sim = await startSimulator({ taskMs: 1500 });
@@ -188,6 +201,13 @@ async function main() {
     dir: runDir,
     observe,
     secret: (name, value) => secrets.set(name, value),
+    /** `fn` (synchronous) stops what a phase started, if the run is interrupted; returns its removal. */
+    onInterrupt: (fn) => {
+      cleanups.add(fn);
+      return () => cleanups.delete(fn);
+    },
+    /** A table of a phase's figures, printed after the run's table. */
+    figures: (title, header, rows) => figureTables.push({ title, header, rows }),
     detail: (label, value) => {
       details[label] = value;
       lib.log(`${label}: ${JSON.stringify(value)}`);
@@ -215,6 +235,11 @@ async function main() {
       }
       report.instances = Math.max(report.instances, count);
       return list;
+    },
+    /** A gateway a phase built itself (on a database of its own): stopped and its log scanned like the others. */
+    adopt(gw) {
+      gateways.push(gw);
+      return gw;
     },
     async startGateway(name, extraEnv = {}) {
       return (await ctx.startGateways(name, extraEnv, 1))[0];
@@ -251,6 +276,7 @@ async function main() {
 
   const interrupted = () => {
     for (const gw of gateways) if (gw.child) gw.child.kill('SIGKILL');
+    for (const fn of cleanups) fn();
     process.exit(130);
   };
   process.once('SIGINT', interrupted);
@@ -279,6 +305,12 @@ async function main() {
   const seconds = Math.round((Date.now() - started) / 1000);
   const context = `${args.short ? 'short' : 'long'} form, phases ${args.only.join(',')}, ${store.kind}${store.redisUrl ? ' + Redis' : ''}, seed ${args.seed}, ${seconds} s, Node ${process.version}`;
   const failed = printTable(report, context);
+  for (const { title, header, rows } of figureTables)
+    process.stdout.write(
+      `\n${title}\n\n| ${header.join(' | ')} |\n| ${header.map(() => '---').join(' | ')} |\n${rows
+        .map((row) => `| ${row.join(' | ')} |`)
+        .join('\n')}\n`,
+    );
   if (Object.keys(examples).length)
     process.stdout.write(
       `\nExamples:\n${Object.entries(examples)

@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable';
 
 /** A driver error as pg or better-sqlite3 raise it: a message and a code. */
@@ -20,6 +20,7 @@ describe('isDatabaseUnavailable', () => {
       'a client broken by an earlier error',
       driverError('Client has encountered a connection error and is not queryable'),
     ],
+    ['a transaction whose connection failed (TypeORM released its runner)', new QueryRunnerAlreadyReleasedError()],
     ['SQLite locked by another process', driverError('database is locked', 'SQLITE_BUSY')],
   ])('is true for %s', (_what, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);

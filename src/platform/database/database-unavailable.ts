@@ -6,8 +6,10 @@
  * PostgreSQL: SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, crashed,
  * starting up), 53300 (too many connections); a socket refused, reset or timed out; pg's own
  * "Connection terminated…" and pool "timeout exceeded when trying to connect" (no connection
- * within `DATABASE_CONNECT_TIMEOUT_MS`). SQLite: busy or locked past its busy timeout (another
- * process holds the write lock).
+ * within `DATABASE_CONNECT_TIMEOUT_MS`); TypeORM's "Query runner already released", which every
+ * later statement of a transaction gets once its connection failed (TypeORM releases a PostgreSQL
+ * query runner when its connection emits an error, e.g. the server ended the session). SQLite: busy
+ * or locked past its busy timeout (another process holds the write lock).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -37,4 +39,4 @@ const UNAVAILABLE_CODE =
   /^(08[0-9A-Z]{3}|57P0[123]|53300|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|SQLITE_BUSY(_\w+)?|SQLITE_LOCKED(_\w+)?)$/;
 
 const UNAVAILABLE_MESSAGE =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Query runner already released)/;
