@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'operator.create',
   'operator.update',
   'operator.token_rotate',
+  'task.cancel',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
