@@ -201,7 +201,7 @@ describe('cancelling a task', () => {
     expect(query.body.data.task_status).toBe('submitted');
   });
 
-  it('a video created through /v1/videos: cancelled alike, and the Video reads failed with the code cancelled', async () => {
+  it('a video created through /v1/videos: cancelled alike, the Video reads failed with the code cancelled, and it can be deleted', async () => {
     const created = await post('/v1/videos', {
       model: 'vdq3',
       prompt: 'A cat plays',
@@ -212,6 +212,13 @@ describe('cancelling a task', () => {
     await cancel(videoId).expect(200);
     const video = await get(`/v1/videos/${videoId}`).expect(200);
     expect(video.body).toMatchObject({ id: videoId, status: 'failed', error: { code: 'cancelled' } });
+    // A cancelled video is finished: its owner may delete it like any other.
+    await gw
+      .http()
+      .delete(`/v1/videos/${videoId}`)
+      .set(...bearer(acct))
+      .expect(200);
+    await get(`/v1/videos/${videoId}`).expect(404);
   });
 
   it('another account’s task, a key restricted to other models, an unknown ID: 404, nothing changed', async () => {
@@ -239,6 +246,8 @@ describe('cancelling a task', () => {
 
     const res = await operator.client.post(`/admin/v1/tasks/${taskId}/cancel`, undefined).expect(200);
     expect(res.body).toMatchObject({ id: taskId, status: 'cancelled' });
+    const listed = await gw.admin.get(`/admin/v1/tasks?account_id=${acct.id}&status=cancelled&limit=200`).expect(200);
+    expect((listed.body.items as Array<{ id: string }>).map((t) => t.id)).toContain(taskId);
     const audit = await gw.admin.get(`/admin/v1/audit?action=task.cancel&limit=200`).expect(200);
     const entries = (audit.body.items as Array<Record<string, any>>).filter((e) => e.target.id === taskId);
     expect(entries).toEqual([
