@@ -10,6 +10,7 @@ import { OperatorsAdminController } from './operators/operators-admin.controller
 import { AdminAuthModule } from './admin-auth-throttle';
 import { AdminReadsRepository } from './reads/admin-reads.repository';
 import { AdminReadsService } from './reads/admin-reads.service';
+import { TaskActionsAdminController } from './task-actions-admin.controller';
 import { TasksAdminController } from './reads/tasks-admin.controller';
 import { AccountsAdminController } from './accounts-admin.controller';
 import { AdminGuard } from './admin.guard';
@@ -44,6 +45,7 @@ export class AdminModule {
         UsageAdminController,
         CallbacksAdminController,
         TasksAdminController,
+        TaskActionsAdminController,
         ChannelsAdminController,
         OperatorsAdminController,
         AuditAdminController,

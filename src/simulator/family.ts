@@ -18,6 +18,8 @@ export interface FamilySimulator {
   readonly handle: SimHandler;
   /** Throws when the task is unknown, so a test with a wrong ID fails loudly. */
   forceState(upstreamTaskId: string, patch: ForcedPatch | null): void;
+  /** Ends the task now with its outcome (test control); absent where the family has no use for it. */
+  finish?(upstreamTaskId: string): void;
 }
 
 /**

@@ -52,6 +52,12 @@ export interface RunningSimulator {
    * Throws when the family has no such task.
    */
   forceState(family: SimFamily, upstreamTaskId: string, patch: ForcedPatch | null): void;
+  /**
+   * Ends one upstream task now with its outcome, as if its time were up (a task already ended or
+   * cancelled stays as it is), so a test can make it finish at a moment of its choosing. Throws
+   * when the family has no such task or no such control.
+   */
+  finishTask(family: SimFamily, upstreamTaskId: string): void;
   /** Turns upstream faults on (counters start at 0) or off (`null`), for requests from now on. */
   setChaos(options: ChaosOptions | null): void;
   /** What the fault injector did so far (all zeros when chaos was never on); kept after `setChaos(null)`. */
@@ -118,6 +124,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       const simulator = simulators.get(family);
       if (!simulator) throw new Error(`unknown simulator family ${String(family)}`);
       simulator.forceState(upstreamTaskId, patch);
+    },
+    finishTask(family, upstreamTaskId) {
+      const simulator = simulators.get(family);
+      if (!simulator?.finish) throw new Error(`simulator family ${String(family)} cannot finish tasks early`);
+      simulator.finish(upstreamTaskId);
     },
     setChaos(next) {
       chaos = next ? new Chaos(next) : undefined;

@@ -32,8 +32,11 @@ export interface UpstreamChannel {
   readonly maxInFlight?: number;
 }
 
-/** Normalised task state. `unknown` is never terminal: the worker keeps polling it. */
-export type UpstreamTaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown';
+/**
+ * Normalised task state. `unknown` is never terminal: the worker keeps polling it. `cancelled`: the
+ * vendor stopped the task on a cancel (nothing was produced).
+ */
+export type UpstreamTaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'unknown';
 
 export interface UpstreamVideo {
   id?: string;
@@ -170,6 +173,9 @@ export interface FetchOptions {
   timing?: UpstreamTiming;
 }
 
+/** Options of a cancel call. */
+export type CancelOptions = FetchOptions;
+
 /**
  * One client per upstream protocol. `operation` names the upstream call (e.g. `r2v`,
  * `multi_elements`, `custom_voices`); `body` is already in the upstream's wire shape.
@@ -188,4 +194,10 @@ export interface UpstreamTaskClient {
     upstreamTaskId: string,
     options?: FetchOptions,
   ): Promise<UpstreamTaskSnapshot>;
+  /**
+   * Asks the vendor to cancel the task; resolves once the vendor accepted. A vendor refusing it in
+   * the task's state throws `UpstreamRejectedError` with its own message. Absent: the vendor has no
+   * cancel at all.
+   */
+  cancel?(channel: UpstreamChannel, operation: string, upstreamTaskId: string, options?: CancelOptions): Promise<void>;
 }

@@ -26,6 +26,7 @@ const EXPECTED: Record<string, OperatorRole> = {
   'GET /admin/v1/tasks/:taskId': 'viewer',
   'GET /admin/v1/tasks/:taskId/callbacks': 'viewer',
   'GET /admin/v1/tasks/:taskId/results': 'viewer',
+  'POST /admin/v1/tasks/:taskId/cancel': 'operator',
   'GET /admin/v1/channels': 'viewer',
   'PATCH /admin/v1/channels/:id': 'operator',
   'GET /admin/v1/me': 'viewer',

@@ -6,7 +6,7 @@ import { parseTimeParam } from '../time-param';
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 200;
-export const TASK_STATUSES = ['submitting', 'active', 'succeeded', 'failed', 'rejected'] as const;
+export const TASK_STATUSES = ['submitting', 'active', 'succeeded', 'failed', 'cancelled', 'rejected'] as const;
 
 /** An empty parameter (`?model=`) is the same as an absent one. */
 const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);

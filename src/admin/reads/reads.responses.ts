@@ -33,7 +33,7 @@ export class TaskSummaryResponse {
   @ApiProperty() model: string;
   @ApiProperty() channel_id: string;
   @ApiProperty({ type: String, nullable: true }) upstream_task_id: string | null;
-  @ApiProperty({ enum: ['submitting', 'active', 'succeeded', 'failed', 'rejected'] }) status: string;
+  @ApiProperty({ enum: ['submitting', 'active', 'succeeded', 'failed', 'cancelled', 'rejected'] }) status: string;
   @ApiProperty({ description: "The family's own status word as last seen" }) native_status: string;
   @ApiProperty() progress: number;
   @ApiProperty({ type: String, nullable: true }) external_task_id: string | null;

@@ -13,7 +13,7 @@ import {
 
 const TOKEN_KEY = 'gateway.adminToken';
 const PALETTE = ['#2456d6', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
-const TERMINAL = ['succeeded', 'failed', 'rejected'];
+const TERMINAL = ['succeeded', 'failed', 'cancelled', 'rejected'];
 const PAGES = [
   ['overview', 'Overview'],
   ['tasks', 'Tasks'],
@@ -38,6 +38,7 @@ const AUDIT_ACTIONS = [
   'operator.update',
   'operator.token_rotate',
   'operator.sign_in',
+  'task.cancel',
 ];
 
 /** The signed-in operator `{id, name, role}` (GET /admin/v1/me). */
@@ -369,7 +370,7 @@ function Tasks({ initial }) {
           onChange=${(e) => setDraft({ ...draft, status: e.currentTarget.value })}
         >
           <option value="">any</option>
-          ${['submitting', 'active', 'succeeded', 'failed', 'rejected'].map((s) => html`<option value=${s}>${s}</option>`)}
+          ${['submitting', 'active', 'succeeded', 'failed', 'cancelled', 'rejected'].map((s) => html`<option value=${s}>${s}</option>`)}
         </select></label
       >
       ${field('external_task_id', 'External task ID')} ${field('upstream_task_id', 'Upstream task ID')}

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'operator.update',
   'operator.token_rotate',
   'operator.sign_in',
+  'task.cancel',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

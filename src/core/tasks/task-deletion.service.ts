@@ -18,7 +18,7 @@ export class TaskDeletion {
   ) {}
 
   static deletable(task: Pick<TaskEntity, 'phase'>): boolean {
-    return task.phase === 'succeeded' || task.phase === 'failed';
+    return task.phase === 'succeeded' || task.phase === 'failed' || task.phase === 'cancelled';
   }
 
   /**

@@ -7,6 +7,8 @@ export interface FamilyStatusWords {
   readonly submitted: string;
   readonly succeeded: string;
   readonly failed: string;
+  /** A cancelled task; a family without a word of its own for it says `failed`. */
+  readonly cancelled?: string;
 }
 
 /** A creation answer: the body the create endpoint returns, with the headers it sets. */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { withSpan } from '../../platform/telemetry/spans';
@@ -63,6 +64,10 @@ export class TaskLifecycle {
       changes.failureCode = snapshot.failureCode ?? 'upstream_failed';
       changes.failureReason = snapshot.failureReason ?? 'The upstream reported the task as failed.';
     }
+    if (phase === 'cancelled') {
+      changes.failureCode = CANCELLED;
+      changes.failureReason = 'The task was cancelled at the upstream; nothing was charged.';
+    }
     if (isTerminal(phase)) return this.finish(task, phase, changes);
     const attempts = task.syncAttempts + 1;
     Object.assign(changes, {
@@ -105,6 +110,27 @@ export class TaskLifecycle {
     });
   }
 
+  /**
+   * Ends a task its upstream has cancelled at the gateway's request, in the family's own words for it:
+   * the hold released in full, the slot freed and the client callback queued, like every ending.
+   * `alongside` runs in the ending's transaction (e.g. the operator's audit entry), only when this
+   * call ended the task; `ended` is false when someone else ended it first (nothing was changed).
+   */
+  async cancel(
+    task: TaskEntity,
+    reason: string,
+    alongside?: (tx: EntityManager) => Promise<void>,
+  ): Promise<{ task: TaskEntity; ended: boolean }> {
+    const words = this.families.statusWords(task.family);
+    const changes = {
+      nativeStatus: words.cancelled ?? words.failed,
+      failureCode: CANCELLED,
+      failureReason: reason,
+      updatedAt: this.clock.nowMs(),
+    };
+    return this.end(task, 'cancelled', changes, alongside);
+  }
+
   /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */
   pollDelay(attempts: number): number {
     const base = Math.min(
@@ -114,14 +140,29 @@ export class TaskLifecycle {
     return Math.round(base * (0.8 + Math.random() * 0.4));
   }
 
-  /** Settlement, as a span of the task's trace (inside the poll or the create that ended it). */
-  private finish(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+  /** Ends the task (see `settle`). */
+  private async finish(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+    return (await this.end(task, phase, changes)).task;
+  }
+
+  /** Settlement, as a span of the task's trace (inside the poll, create or cancel that ended it); `ended`: this call made the ending. */
+  private end(
+    task: TaskEntity,
+    phase: TaskPhase,
+    changes: Partial<TaskEntity>,
+    alongside?: (tx: EntityManager) => Promise<void>,
+  ): Promise<{ task: TaskEntity; ended: boolean }> {
     return withSpan('task.settle', { 'gateway.task_id': task.id, 'gateway.phase': phase }, () =>
-      this.settle(task, phase, changes),
+      this.settle(task, phase, changes, alongside),
     );
   }
 
-  private async settle(task: TaskEntity, phase: TaskPhase, changes: Partial<TaskEntity>): Promise<TaskEntity> {
+  private async settle(
+    task: TaskEntity,
+    phase: TaskPhase,
+    changes: Partial<TaskEntity>,
+    alongside?: (tx: EntityManager) => Promise<void>,
+  ): Promise<{ task: TaskEntity; ended: boolean }> {
     const now = this.clock.nowMs();
     const final: Partial<TaskEntity> = {
       ...changes,
@@ -159,16 +200,17 @@ export class TaskLifecycle {
             close,
           );
       if (!closed) await this.accounts.releaseTaskSlot(task.accountId, tx);
+      await alongside?.(tx);
       return { closed };
     });
-    if (!outcome) return (await this.tasks.findById(task.id)) ?? task;
+    if (!outcome) return { task: (await this.tasks.findById(task.id)) ?? task, ended: false };
     this.metrics.tasksFinished.inc({ family: task.family, phase });
     if (outcome.closed)
       Object.assign(final, {
         billingState: charge ? 'settled' : 'released',
         finalCharge: charge ? charge.amount : null,
       });
-    return Object.assign(task, final);
+    return { task: Object.assign(task, final), ended: true };
   }
 
   /**
@@ -236,6 +278,9 @@ export class TaskLifecycle {
     return { output_seconds: null, output_seconds_source: null };
   }
 }
+
+/** The failure code of a cancelled task (whoever asked for the cancel). */
+export const CANCELLED = 'cancelled';
 
 /** The failure code of a creation the upstream never confirmed (the sync worker found no such task). */
 export const CREATION_UNCONFIRMED = 'creation_unconfirmed';

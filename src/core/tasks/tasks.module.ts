@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { AuditModule } from '../audit/audit.module';
 import { BillingModule } from '../billing/billing.module';
 import { CallbackDeliveryWorker } from './client-callbacks-out/callback-delivery.worker';
 import { CallbackOutboxRepository } from './client-callbacks-out/callback-outbox.repository';
@@ -7,6 +8,7 @@ import { CallbackOutbox } from './client-callbacks-out/callback-outbox.service';
 import { IdempotencyService } from './idempotency.service';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
+import { TaskCancellation } from './task-cancellation.service';
 import { TaskDeletion } from './task-deletion.service';
 import { TaskEngine } from './task-engine.service';
 import { TaskLifecycle } from './task-lifecycle.service';
@@ -17,13 +19,14 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
 
 /** A task's whole life: creation, sync, settlement, callbacks. The UpstreamDirectory comes from the app root. */
 @Module({
-  imports: [TasksPersistenceModule, AccountsModule, BillingModule],
+  imports: [TasksPersistenceModule, AccountsModule, BillingModule, AuditModule],
   providers: [
     TaskEngine,
     TaskLifecycle,
     TaskSyncService,
     TaskQueries,
     TaskDeletion,
+    TaskCancellation,
     TaskSyncWorker,
     IdempotencyService,
     CallbackOutboxRepository,
@@ -37,6 +40,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     TaskEngine,
     TaskQueries,
     TaskDeletion,
+    TaskCancellation,
     TaskSyncWorker,
     IdempotencyService,
     CallbackDeliveryWorker,

@@ -137,7 +137,7 @@ export class TasksRepository implements HoldGate {
    * The owner's reads never show it again (`TaskQueries`, `list`).
    */
   async markDeleted(id: string, now: number): Promise<boolean> {
-    const where = `"id" = ? AND "deleted_at" IS NULL AND "phase" IN ('succeeded', 'failed')`;
+    const where = `"id" = ? AND "deleted_at" IS NULL AND "phase" IN ('succeeded', 'failed', 'cancelled')`;
     return (await this.hot.update(undefined, TaskEntity, { deletedAt: now, updatedAt: now }, where, [id])) === 1;
   }
 

@@ -31,6 +31,6 @@ export abstract class UpstreamDirectory {
     return error === undefined ? 'accepted' : 'final';
   }
 
-  /** Records how a task query ended on its channel (answered, or failed with `error`). */
+  /** Records how a call about an existing task (a query, a cancel) ended on its channel (answered, or failed with `error`). */
   queryEnded(_channel: UpstreamChannel, _error?: unknown): void {}
 }

@@ -24,7 +24,7 @@ export const AX_FAMILY: FamilyDefinition = {
       capabilities,
     })),
   ],
-  statusWords: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED' },
+  statusWords: { submitted: 'PENDING', succeeded: 'SUCCEEDED', failed: 'FAILED', cancelled: 'CANCELED' },
   errors: AX_ERRORS,
   actions: {
     [AX_REFERENCE2VIDEO]: {

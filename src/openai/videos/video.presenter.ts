@@ -1,4 +1,5 @@
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
+import { endedWithoutResult } from '../../core/tasks/task-status';
 import { newId } from '../../platform/ids/ids';
 import { VideoDeletedResponse, VideoEvent, VideoResponse, VideoStatus } from './video.responses';
 import { VIDEO_FAMILIES } from './video-families';
@@ -12,7 +13,8 @@ const seconds = (ms: number | null | undefined): number | null =>
 /** The Video status from the gateway's record: terminal phases win over a stale native word. */
 export function videoStatus(task: TaskEntity): VideoStatus {
   if (task.phase === 'succeeded') return 'completed';
-  if (task.phase === 'failed' || task.phase === 'rejected') return 'failed';
+  // The Video object has no cancelled status: a cancelled video reads failed, with the code `cancelled`.
+  if (endedWithoutResult(task.phase)) return 'failed';
   if (task.phase === 'submitting') return 'queued';
   const queued = VIDEO_FAMILIES[task.family]?.queuedWords ?? [];
   return queued.includes(task.nativeStatus) && task.progress <= 0 ? 'queued' : 'in_progress';

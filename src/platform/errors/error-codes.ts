@@ -10,6 +10,7 @@ export type GatewayErrorCode =
   | 'session_busy'
   | 'request_too_large'
   | 'idempotency_mismatch'
+  | 'cannot_cancel'
   | 'rate_limit_exceeded'
   | 'internal_error'
   | 'service_unavailable';

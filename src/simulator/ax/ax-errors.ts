@@ -1,7 +1,7 @@
 import { json, NativeErrors, SimAnswer } from '../http/sim-answer';
 import { uuid } from '../ids';
 
-function axError(status: number, code: string, message: string): SimAnswer {
+export function axError(status: number, code: string, message: string): SimAnswer {
   return json(status, { request_id: uuid(), code, message });
 }
 

@@ -159,4 +159,37 @@ describe('ax simulator (family B)', () => {
     sim.forceState('ax', taskId, () => ({ weird: true }));
     expect((await query(taskId)).body).toEqual({ weird: true });
   });
+
+  it('cancels a PENDING task only (as its query shows it); finishTask ends a task now', async () => {
+    sim.setTaskMs(60_000);
+    try {
+      const cancelUrl = (id: string) => `${sim.endpoints.ax.baseUrl}/api/v1/tasks/${id}/cancel`;
+      const auth = { authorization: headers.authorization };
+      const pending = (await create(oldProtocol('character1 runs'))).body.output.task_id as string;
+      const accepted = await postJson(cancelUrl(pending), {}, auth);
+      expect(accepted).toEqual({ status: 200, body: { request_id: expect.stringMatching(UUID) } });
+      const cancelled = (await query(pending)).body.output;
+      expect(cancelled).toMatchObject({ task_status: 'CANCELED', end_time: expect.stringMatching(AX_TIME) });
+      expect(cancelled.video_url).toBeUndefined();
+      const again = await postJson(cancelUrl(pending), {}, auth);
+      expect(again.status).toBe(400);
+      expect(again.body).toMatchObject({ code: 'UnsupportedOperation', message: expect.stringContaining('PENDING') });
+
+      const running = (await create(oldProtocol('character1 runs'))).body.output.task_id as string;
+      sim.forceState('ax', running, { output: { task_status: 'RUNNING' } });
+      expect((await postJson(cancelUrl(running), {}, auth)).status).toBe(400);
+      sim.forceState('ax', running, null);
+      expect((await query(running)).body.output.task_status).toBe('PENDING');
+
+      sim.finishTask('ax', running);
+      expect((await query(running)).body.output).toMatchObject({
+        task_status: 'SUCCEEDED',
+        video_url: expect.any(String),
+      });
+      expect((await postJson(cancelUrl(running), {}, auth)).status).toBe(400);
+      expect((await postJson(cancelUrl('no-such-task'), {}, auth)).status).toBe(404);
+    } finally {
+      sim.setTaskMs(TASK_MS);
+    }
+  });
 });

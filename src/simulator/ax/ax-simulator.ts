@@ -9,8 +9,18 @@ import { sameSecret } from '../secret-compare';
 import { simModelName } from '../sim-models';
 import { AX_SIM_MODELS } from './ax-models';
 import { ForcedPatch } from '../sim-types';
-import { TaskPhase, TaskTimeline, isTerminal, newTimeline, phaseAt, runningAt, terminalAt } from '../task-clock';
-import { AX_ERRORS } from './ax-errors';
+import {
+  TaskPhase,
+  TaskTimeline,
+  cancelNow,
+  endNow,
+  isTerminal,
+  newTimeline,
+  phaseAt,
+  runningAt,
+  terminalAt,
+} from '../task-clock';
+import { AX_ERRORS, axError } from './ax-errors';
 import { formatAxTime } from './ax-time';
 import { AxUsagePlan, planUsage } from './ax-usage';
 
@@ -19,6 +29,7 @@ const AX_STATUS: Record<TaskPhase, string> = {
   running: 'RUNNING',
   succeeded: 'SUCCEEDED',
   failed: 'FAILED',
+  cancelled: 'CANCELED',
 };
 
 interface AxTask {
@@ -86,6 +97,25 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
     return answer;
   };
 
+  /** The answer the task's query gives now, forced state included. */
+  const shown = (task: AxTask, now: number): unknown => forced.apply(task.taskId, render(task, now));
+
+  /** The vendor cancels a task only while the query shows it `PENDING` (queued, not yet running). */
+  const cancel = (id: string): SimAnswer => {
+    const task = tasks.get(id);
+    if (!task) return AX_ERRORS.notFound(`task ${id} not found`);
+    const now = Date.now();
+    const status = asRecord(asRecord(shown(task, now))?.output)?.task_status;
+    if (status !== 'PENDING')
+      return axError(
+        400,
+        'UnsupportedOperation',
+        `Failed to cancel the task, please confirm if the task is in PENDING status (it is ${String(status)}).`,
+      );
+    cancelNow(task.timeline, now);
+    return json(200, { request_id: uuid() });
+  };
+
   const routes: Route[] = [
     { method: 'POST', pattern: /^\/api\/v1\/services\/aigc\/video-generation\/video-synthesis$/, handle: create },
     {
@@ -93,11 +123,10 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
       pattern: /^\/api\/v1\/tasks\/([^/]+)$/,
       handle: (_request, [id]) => {
         const task = tasks.get(id);
-        return task
-          ? json(200, forced.apply(id, render(task, Date.now())))
-          : AX_ERRORS.notFound(`task ${id} not found`);
+        return task ? json(200, shown(task, Date.now())) : AX_ERRORS.notFound(`task ${id} not found`);
       },
     },
+    { method: 'POST', pattern: /^\/api\/v1\/tasks\/([^/]+)\/cancel$/, handle: (_request, [id]) => cancel(id) },
   ];
   const route = routeTable(routes, AX_ERRORS);
 
@@ -114,6 +143,11 @@ export function createAxSimulator(context: FamilyContext): FamilySimulator {
     forceState(taskId: string, patch: ForcedPatch | null) {
       if (!tasks.has(taskId)) throw new Error(`ax simulator has no task ${taskId}`);
       forced.set(taskId, patch);
+    },
+    finish(taskId: string) {
+      const task = tasks.get(taskId);
+      if (!task) throw new Error(`ax simulator has no task ${taskId}`);
+      endNow(task.timeline);
     },
   };
 }

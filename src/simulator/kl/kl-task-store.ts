@@ -6,6 +6,8 @@ export const KL_STATUS: Record<TaskPhase, string> = {
   running: 'processing',
   succeeded: 'succeed',
   failed: 'failed',
+  // Never reached: the vendor has no cancel.
+  cancelled: 'failed',
 };
 
 interface KlTaskBase {

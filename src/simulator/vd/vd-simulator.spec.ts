@@ -190,4 +190,31 @@ describe('vd simulator (family C)', () => {
       await receiver.close();
     }
   });
+
+  it('cancels a task not yet scheduled only, answering {}; it then reads failed with UserCancelled', async () => {
+    sim.setTaskMs(60_000);
+    try {
+      const cancel = (id: string) => postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/cancel`, { id }, auth);
+      const queued = (await create(nonSubject('the cat walks'))).body.task_id as string;
+      expect(await cancel(queued)).toEqual({ status: 200, body: {} });
+      expect((await creations(queued)).body).toMatchObject({
+        state: 'failed',
+        err_code: 'UserCancelled',
+        credits: 0,
+        creations: [],
+      });
+
+      const scheduled = (await create(nonSubject('the cat walks'))).body.task_id as string;
+      sim.forceState('vd', scheduled, { state: 'processing' });
+      const refused = await cancel(scheduled);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ reason: 'BadRequest', message: 'task state is scheduled, can not cancel' });
+      sim.forceState('vd', scheduled, null);
+      sim.finishTask('vd', scheduled);
+      expect((await creations(scheduled)).body.state).toBe('success');
+      expect((await cancel(scheduled)).status).toBe(400);
+    } finally {
+      sim.setTaskMs(TASK_MS);
+    }
+  });
 });

@@ -10,10 +10,11 @@ import { sameSecret } from '../secret-compare';
 import { simModelName } from '../sim-models';
 import { VD_SIM_MODELS } from './vd-models';
 import { ForcedPatch } from '../sim-types';
-import { TaskPhase, TaskTimeline, newTimeline, phaseAt, terminalAt } from '../task-clock';
+import { TaskPhase, TaskTimeline, cancelNow, endNow, newTimeline, phaseAt, terminalAt } from '../task-clock';
 import { VD_ERRORS } from './vd-errors';
 import { taskFieldsOf } from './vd-task-fields';
 import { VD_PATHS } from '../../upstream/vd/vd.api';
+import { VD_CANCELLED_CODE } from '../../upstream/vd/vd.status';
 import type { VdCreatedAnswer, VdCreationsAnswer, VdState, VdTaskFields } from '../../upstream/vd/vd.wire';
 
 const VD_STATE: Record<TaskPhase, VdState> = {
@@ -21,8 +22,12 @@ const VD_STATE: Record<TaskPhase, VdState> = {
   running: 'processing',
   succeeded: 'success',
   failed: 'failed',
+  // The vendor shows a cancelled task as failed, with its own code for it.
+  cancelled: 'failed',
 };
 const FAILURE_CODE = 'CreationPolicyViolation';
+/** The states in which the vendor still cancels a task (not yet scheduled). */
+const CANCELLABLE: ReadonlySet<unknown> = new Set<VdState>(['created', 'queueing']);
 
 interface VdTask {
   readonly taskId: string;
@@ -43,8 +48,8 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     const answer: VdCreationsAnswer = {
       id: task.taskId,
       state: VD_STATE[phase],
-      err_code: phase === 'failed' ? FAILURE_CODE : '',
-      credits: phase === 'failed' ? 0 : task.fields.credits,
+      err_code: phase === 'failed' ? FAILURE_CODE : phase === 'cancelled' ? VD_CANCELLED_CODE : '',
+      credits: phase === 'failed' || phase === 'cancelled' ? 0 : task.fields.credits,
       payload: task.fields.payload,
       creations:
         phase !== 'succeeded'
@@ -95,6 +100,23 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     return json(200, created);
   };
 
+  /**
+   * The vendor cancels a task only while the query shows it not yet scheduled (`created`, `queueing`) and
+   * answers `{}`; afterwards it refuses with 400 `BadRequest`.
+   */
+  const cancel = (id: string): SimAnswer => {
+    const task = tasks.get(id);
+    if (!task) return VD_ERRORS.notFound(`task ${id} not found`);
+    const now = Date.now();
+    const state = asRecord(creationsBody(task, now))?.state;
+    if (!CANCELLABLE.has(state))
+      return VD_ERRORS.badRequest(
+        `task state is ${state === 'processing' ? 'scheduled' : String(state)}, can not cancel`,
+      );
+    cancelNow(task.timeline, now);
+    return json(200, {});
+  };
+
   const routes: Route[] = [
     { method: 'POST', pattern: new RegExp(`^${VD_PATHS.reference2video}$`), handle: create },
     {
@@ -104,6 +126,11 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
         const task = tasks.get(id);
         return task ? json(200, creationsBody(task, Date.now())) : VD_ERRORS.notFound(`task ${id} not found`);
       },
+    },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${VD_PATHS.tasks}/([^/]+)/cancel$`),
+      handle: (_request, [id]) => cancel(id),
     },
   ];
   const route = routeTable(routes, VD_ERRORS);
@@ -120,6 +147,11 @@ export function createVdSimulator(context: FamilyContext): FamilySimulator {
     forceState(taskId: string, patch: ForcedPatch | null) {
       if (!tasks.has(taskId)) throw new Error(`vd simulator has no task ${taskId}`);
       forced.set(taskId, patch);
+    },
+    finish(taskId: string) {
+      const task = tasks.get(taskId);
+      if (!task) throw new Error(`vd simulator has no task ${taskId}`);
+      endNow(task.timeline);
     },
   };
 }

@@ -17,11 +17,17 @@ export type AxOperation = 'r2v';
 interface AxTaskEndpoints {
   readonly createPath: string;
   readonly queryPath: (taskId: string) => string;
+  /** The vendor's cancel: a task still `PENDING` only. */
+  readonly cancelPath: (taskId: string) => string;
 }
 
 export const AX_OPERATIONS: Readonly<Record<AxOperation, AxTaskEndpoints>> = {
   // Both request protocols (new `input.media`, old `input.reference_urls`) share one endpoint; the model picks.
-  r2v: { createPath: AX_PATHS.videoSynthesis, queryPath: (id) => `${AX_PATHS.tasks}/${encodeURIComponent(id)}` },
+  r2v: {
+    createPath: AX_PATHS.videoSynthesis,
+    queryPath: (id) => `${AX_PATHS.tasks}/${encodeURIComponent(id)}`,
+    cancelPath: (id) => `${AX_PATHS.tasks}/${encodeURIComponent(id)}/cancel`,
+  },
 };
 
 export function axOperation(operation: string): AxTaskEndpoints {

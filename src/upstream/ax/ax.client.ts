@@ -3,6 +3,7 @@ import { throwUnlessSuccess } from '../http/answer-errors';
 import { requireApiKey } from '../http/credentials';
 import { UpstreamTransport } from '../http/upstream-transport';
 import {
+  CancelOptions,
   FetchOptions,
   SubmitOptions,
   UpstreamChannel,
@@ -16,7 +17,10 @@ import { toAxSnapshot } from './ax.fetch';
 import { throwIfAxTaskLost } from './ax.lost';
 import { readAxCreated, toAxCreateBody } from './ax.submit';
 
-/** Family B upstream client: reference-to-video (`r2v`), both request protocols. No upstream callbacks: the worker polls. */
+/**
+ * Family B upstream client: reference-to-video (`r2v`), both request protocols, and the vendor's cancel. No upstream
+ * callbacks: the worker polls.
+ */
 @Injectable()
 export class AxClient implements UpstreamTaskClient {
   readonly family = 'ax' as const;
@@ -59,5 +63,21 @@ export class AxClient implements UpstreamTaskClient {
     const snapshot = toAxSnapshot(response.body);
     throwIfAxTaskLost(snapshot, channel);
     return snapshot;
+  }
+
+  /** `POST /api/v1/tasks/{id}/cancel`: the vendor cancels a `PENDING` task; any other state is refused with a 4xx. */
+  async cancel(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options: CancelOptions = {},
+  ): Promise<void> {
+    const response = await this.transport.send(channel, {
+      method: 'POST',
+      path: axOperation(operation).cancelPath(upstreamTaskId),
+      headers: axAuthHeaders(requireApiKey(channel)),
+      timing: options.timing,
+    });
+    throwUnlessSuccess(response, 'cancel', channel, AX_REFUSALS);
   }
 }

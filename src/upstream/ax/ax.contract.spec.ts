@@ -13,6 +13,7 @@ describe('AxClient against the documented answers', () => {
   let channel: UpstreamChannel;
   const serve = (name: string) => upstream.handle(answerWith(loadFixture('ax', name)));
   const query = () => stack.ax.fetch(channel, 'r2v', '0385dc79-5ff8-4d82-bcb6-xxxxxx');
+  const cancel = () => stack.ax.cancel(channel, 'r2v', '0385dc79-5ff8-4d82-bcb6-xxxxxx');
   const create = () =>
     stack.ax.submit(channel, 'r2v', {
       model: 'wan2.6-r2v',
@@ -62,7 +63,23 @@ describe('AxClient against the documented answers', () => {
       });
     },
     'query-canceled': async () => {
-      await expect(query()).resolves.toMatchObject({ state: 'failed', nativeStatus: 'CANCELED' });
+      await expect(query()).resolves.toMatchObject({ state: 'cancelled', nativeStatus: 'CANCELED' });
+    },
+    'cancel-accepted': async () => {
+      await expect(cancel()).resolves.toBeUndefined();
+      expect(upstream.requests.at(-1)).toMatchObject({
+        method: 'POST',
+        url: '/api/v1/tasks/0385dc79-5ff8-4d82-bcb6-xxxxxx/cancel',
+        headers: { authorization: 'Bearer ax-key' },
+      });
+    },
+    'cancel-refused': async () => {
+      await expect(cancel()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 400,
+        nativeCode: 'UnsupportedOperation',
+        message: 'Failed to cancel the task, please confirm if the task is in PENDING status.',
+      });
     },
     'query-unknown': async () => {
       await expect(query()).rejects.toBeInstanceOf(UpstreamTaskLostError);

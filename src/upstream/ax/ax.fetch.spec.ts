@@ -13,7 +13,7 @@ describe('family B status table', () => {
     ['RUNNING', 'running'],
     ['SUCCEEDED', 'succeeded'],
     ['FAILED', 'failed'],
-    ['CANCELED', 'failed'],
+    ['CANCELED', 'cancelled'],
     ['UNKNOWN', 'unknown'],
     ['running', 'running'],
     ['SUSPENDED', 'unknown'],

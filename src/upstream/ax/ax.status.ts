@@ -10,7 +10,7 @@ export const AX_STATUS: StatusTable = new Map([
   ['RUNNING', 'running'],
   ['SUCCEEDED', 'succeeded'],
   ['FAILED', 'failed'],
-  ['CANCELED', 'failed'],
+  ['CANCELED', 'cancelled'],
   ['UNKNOWN', 'unknown'],
 ]);
 

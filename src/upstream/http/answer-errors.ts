@@ -29,8 +29,11 @@ export interface VendorRefusals {
   readonly outOfBalanceCodes?: readonly (string | number)[];
 }
 
-/** Which kind of call answered: a task query's 404 means the task is unknown, elsewhere it is a rejection. */
-export type CallKind = 'create' | 'fetch' | 'call';
+/**
+ * Which kind of call answered: a task query's or a cancel's 404 means the task is unknown, elsewhere it is a
+ * rejection.
+ */
+export type CallKind = 'create' | 'fetch' | 'cancel' | 'call';
 
 export function isSuccess(response: UpstreamResponse): boolean {
   return response.status >= 200 && response.status < 300;
@@ -88,7 +91,7 @@ export function throwUnlessSuccess(
   isTaskNotFound: TaskNotFoundTest = ANY_404,
 ): void {
   if (isSuccess(response)) return;
-  if (kind === 'fetch' && isTaskNotFound(response)) {
+  if ((kind === 'fetch' || kind === 'cancel') && isTaskNotFound(response)) {
     throw new UpstreamTaskNotFoundError(`The task is unknown to upstream channel ${channel.id}.`);
   }
   if (response.status >= 400 && response.status < 500)

@@ -13,6 +13,8 @@ export type VdOperation = 'reference2video';
 interface VdTaskEndpoints {
   readonly createPath: string;
   readonly queryPath: (taskId: string) => string;
+  /** The vendor's cancel: a task not yet scheduled (`created`, `queueing`) only. */
+  readonly cancelPath: (taskId: string) => string;
 }
 
 export const VD_OPERATIONS: Readonly<Record<VdOperation, VdTaskEndpoints>> = {
@@ -20,6 +22,7 @@ export const VD_OPERATIONS: Readonly<Record<VdOperation, VdTaskEndpoints>> = {
   reference2video: {
     createPath: VD_PATHS.reference2video,
     queryPath: (id) => `${VD_PATHS.tasks}/${encodeURIComponent(id)}/creations`,
+    cancelPath: (id) => `${VD_PATHS.tasks}/${encodeURIComponent(id)}/cancel`,
   },
 };
 

@@ -3,6 +3,7 @@ import { throwUnlessSuccess } from '../http/answer-errors';
 import { requireApiKey } from '../http/credentials';
 import { UpstreamTransport } from '../http/upstream-transport';
 import {
+  CancelOptions,
   FetchOptions,
   SubmitOptions,
   UpstreamChannel,
@@ -15,7 +16,7 @@ import { VD_REFUSALS } from './vd.error';
 import { toVdSnapshot } from './vd.fetch';
 import { readVdCreated, toVdCreateBody } from './vd.submit';
 
-/** Family C upstream client: reference-to-video (`reference2video`), subject and non-subject mode. */
+/** Family C upstream client: reference-to-video (`reference2video`), subject and non-subject mode, and the vendor's cancel. */
 @Injectable()
 export class VdClient implements UpstreamTaskClient {
   readonly family = 'vd' as const;
@@ -55,5 +56,25 @@ export class VdClient implements UpstreamTaskClient {
     });
     throwUnlessSuccess(response, 'fetch', channel, VD_REFUSALS);
     return toVdSnapshot(response.body);
+  }
+
+  /**
+   * `POST /ent/v2/tasks/{id}/cancel` with `{id}`: the vendor cancels a task not yet scheduled and answers `{}`;
+   * later it refuses with 400 `BadRequest` ("task state is scheduled, can not cancel").
+   */
+  async cancel(
+    channel: UpstreamChannel,
+    operation: string,
+    upstreamTaskId: string,
+    options: CancelOptions = {},
+  ): Promise<void> {
+    const response = await this.transport.send(channel, {
+      method: 'POST',
+      path: vdOperation(operation).cancelPath(upstreamTaskId),
+      body: { id: upstreamTaskId },
+      headers: vdAuthHeaders(requireApiKey(channel)),
+      timing: options.timing,
+    });
+    throwUnlessSuccess(response, 'cancel', channel, VD_REFUSALS);
   }
 }

@@ -13,6 +13,7 @@ describe('VdClient against the documented answers', () => {
   let channel: UpstreamChannel;
   const serve = (name: string) => upstream.handle(answerWith(loadFixture('vd', name)));
   const query = () => stack.vd.fetch(channel, 'reference2video', '847254281470410752');
+  const cancel = () => stack.vd.cancel(channel, 'reference2video', '847254281470410752');
   const create = () =>
     stack.vd.submit(channel, 'reference2video', { model: 'viduq2', prompt: 'p', images: ['https://x/a.png'] });
 
@@ -32,6 +33,25 @@ describe('VdClient against the documented answers', () => {
         upstreamTaskId: '847254281470410752',
         snapshot: { state: 'queued', nativeStatus: 'created', nativeUsage: { credits: 20 } },
       });
+    },
+    'cancel-accepted': async () => {
+      await expect(cancel()).resolves.toBeUndefined();
+      expect(upstream.requests.at(-1)).toMatchObject({
+        method: 'POST',
+        url: '/ent/v2/tasks/847254281470410752/cancel',
+        body: { id: '847254281470410752' },
+      });
+    },
+    'cancel-refused': async () => {
+      await expect(cancel()).rejects.toMatchObject({
+        name: 'UpstreamRejectedError',
+        httpStatus: 400,
+        nativeCode: 'BadRequest',
+        message: 'task state is scheduled, can not cancel',
+      });
+    },
+    'creations-cancelled': async () => {
+      await expect(query()).resolves.toMatchObject({ state: 'cancelled', nativeStatus: 'failed', videos: [] });
     },
     'creations-queueing': async () => {
       await expect(query()).resolves.toMatchObject({ state: 'queued', nativeStatus: 'queueing', videos: [] });

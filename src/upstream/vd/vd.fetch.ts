@@ -1,7 +1,7 @@
 import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
 import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
-import type { UpstreamTaskSnapshot, UpstreamVideo } from '../upstream.types';
-import { VD_STATUS, normaliseVdStatus } from './vd.status';
+import type { UpstreamTaskSnapshot, UpstreamTaskState, UpstreamVideo } from '../upstream.types';
+import { VD_CANCELLED_CODE, VD_STATUS, normaliseVdStatus } from './vd.status';
 
 /**
  * Family C task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
@@ -9,7 +9,7 @@ import { VD_STATUS, normaliseVdStatus } from './vd.status';
  */
 export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
   if (!isRecord(payload)) return unreadableSnapshot(payload);
-  const state = mapStatus(VD_STATUS, asString(payload.state), normaliseVdStatus);
+  const state = vdStateOf(payload);
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus: asString(payload.state) ?? '',
@@ -29,6 +29,12 @@ export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
   }
   if (payload.credits !== undefined) snapshot.nativeUsage = { credits: payload.credits };
   return snapshot;
+}
+
+/** The vendor shows a cancelled task as `failed` with `err_code` `UserCancelled`: that ending is a cancel. */
+function vdStateOf(payload: Record<string, unknown>): UpstreamTaskState {
+  const state = mapStatus(VD_STATUS, asString(payload.state), normaliseVdStatus);
+  return state === 'failed' && asString(payload.err_code) === VD_CANCELLED_CODE ? 'cancelled' : state;
 }
 
 function toVideo(item: unknown): UpstreamVideo | undefined {

@@ -12,3 +12,6 @@ export const VD_STATUS: StatusTable = new Map<VdState, UpstreamTaskState>([
 ]);
 
 export const normaliseVdStatus = (word: string): string => word.toLowerCase();
+
+/** The `err_code` of a task the vendor cancelled (its state then reads `failed`). */
+export const VD_CANCELLED_CODE = 'UserCancelled';

@@ -7,9 +7,9 @@ import type { BillableUsage } from '../../billing/billable-usage';
 /**
  * The gateway's life cycle of a task, independent of any family:
  * submitting (persisted, upstream call not confirmed) -> active (upstream accepted) ->
- * succeeded | failed; rejected when the upstream refused the create call.
+ * succeeded | failed | cancelled; rejected when the upstream refused the create call.
  */
-export type TaskPhase = 'submitting' | 'active' | 'succeeded' | 'failed' | 'rejected';
+export type TaskPhase = 'submitting' | 'active' | 'succeeded' | 'failed' | 'cancelled' | 'rejected';
 
 export type BillingState = 'held' | 'settled' | 'released';
 

@@ -3,6 +3,7 @@ import { resultUrl } from '../../../core/result-keeping/result-url';
 import { videoSlot } from '../../../core/result-keeping/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import type { CreatedAnswer } from '../../../core/tasks/task-families';
+import { endedWithoutResult } from '../../../core/tasks/task-status';
 import { axTimestamp } from '../../../platform/time/formats';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 
@@ -14,6 +15,7 @@ const AX_STATUSES = new Set(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCE
 /** Family B `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function axTaskStatus(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'SUCCEEDED';
+  if (task.phase === 'cancelled') return 'CANCELED';
   if (task.phase === 'failed' || task.phase === 'rejected')
     return task.nativeStatus === 'CANCELED' ? 'CANCELED' : 'FAILED';
   if (task.phase === 'submitting') return 'PENDING';
@@ -34,7 +36,7 @@ export function presentAxCreatedAnswer(task: TaskEntity, requestId: string): Cre
 /** Query answer in the upstream's shape, from the stored record only. */
 export function presentAxTask(task: TaskEntity, requestId: string = randomUUID()): AxTaskResponse {
   const native = (task.lastNative as { output?: { scheduled_time?: unknown } } | null)?.output;
-  const failed = task.phase === 'failed' || task.phase === 'rejected';
+  const failed = endedWithoutResult(task.phase);
   // Fields without a value are left out (not written as undefined): the native answer omits them.
   const output: Record<string, unknown> = {
     task_id: task.id,

@@ -1,4 +1,5 @@
 import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { endedWithoutResult } from '../../../core/tasks/task-status';
 import { GatewayError } from '../../../platform/errors';
 import { KL_FAMILY_ID } from '../kl.ids';
 import { klEnvelope } from './kl-task.presenter';
@@ -92,7 +93,7 @@ export function presentKlListItem<T>(
   present: (task: TaskEntity) => T,
 ): KlListItemBase & { data: T } {
   const succeeded = task.outerStatus === 'SUCCESS';
-  const failed = task.phase === 'failed' || task.phase === 'rejected';
+  const failed = endedWithoutResult(task.phase);
   return {
     task_id: task.id,
     platform: KL_FAMILY_ID,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { endedWithoutResult } from '../../../core/tasks/task-status';
 import { KlEnvelope, KlTaskCreatedData } from './kl-task.responses';
 
 /** The fields every family A task answer shares. */
@@ -8,7 +9,8 @@ export type KlTaskHeader = KlTaskCreatedData & { task_status_msg: string };
 /** Family A `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function klTaskStatus(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'succeed';
-  if (task.phase === 'failed' || task.phase === 'rejected') return 'failed';
+  // Family A has no word for a cancelled task: it reads failed, its message says it was cancelled.
+  if (endedWithoutResult(task.phase)) return 'failed';
   if (task.phase === 'submitting') return 'submitted';
   return task.nativeStatus === 'processing' ? 'processing' : 'submitted';
 }
@@ -20,7 +22,7 @@ export function klEnvelope<T>(data: T, requestId: string = randomUUID()): KlEnve
 
 /** The fields every family A task answer shares; times in milliseconds. */
 export function klTaskHeader(task: TaskEntity): KlTaskHeader {
-  const failed = task.phase === 'failed' || task.phase === 'rejected';
+  const failed = endedWithoutResult(task.phase);
   return {
     task_id: task.id,
     task_status: klTaskStatus(task),

@@ -1,6 +1,8 @@
 import { resultUrl } from '../../../core/result-keeping/result-url';
 import { coverSlot, videoSlot, watermarkSlot } from '../../../core/result-keeping/result-slots';
 import { TaskEntity } from '../../../core/tasks/entities/task.entity';
+import { endedWithoutResult } from '../../../core/tasks/task-status';
+import { VD_CANCELLED_CODE } from '../../../upstream/vd/vd.status';
 import { isoTimestamp } from '../../../platform/time/formats';
 import { VdTaskCreationResponseDto } from './vd-create.dto';
 import { VdCreationsResponse } from './vd-task.responses';
@@ -10,9 +12,15 @@ const VD_OPEN_STATES = new Set(['created', 'queueing', 'processing']);
 /** Family C `state` from the gateway's record: terminal phases always win over a stale native word. */
 export function vdState(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'success';
-  if (task.phase === 'failed' || task.phase === 'rejected') return 'failed';
+  if (endedWithoutResult(task.phase)) return 'failed';
   if (task.phase === 'submitting') return 'created';
   return VD_OPEN_STATES.has(task.nativeStatus) ? task.nativeStatus : 'processing';
+}
+
+/** The vendor's own code for a cancelled task; the failure's code for other endings without a result. */
+function errCode(task: TaskEntity): string {
+  if (task.phase === 'cancelled') return VD_CANCELLED_CODE;
+  return endedWithoutResult(task.phase) ? (task.failureCode ?? '') : '';
 }
 
 function credits(task: TaskEntity): number {
@@ -38,7 +46,7 @@ export function presentVdCreations(task: TaskEntity): VdCreationsResponse {
   return {
     id: task.id,
     state: vdState(task),
-    err_code: task.phase === 'failed' || task.phase === 'rejected' ? (task.failureCode ?? '') : '',
+    err_code: errCode(task),
     credits: credits(task),
     payload: (task.creationEcho?.payload as string | undefined) ?? '',
     creations: succeeded

@@ -107,6 +107,26 @@ export const CLIENT_ROUTE_ERRORS: readonly ErrorCause[] = [
   ERROR_CAUSES.internal,
 ];
 
+/** A task's cancel: the task, the upstream's refusal with its reason, an upstream that did not answer. */
+export const TASK_CANCEL_ERRORS: readonly ErrorCause[] = [
+  ERROR_CAUSES.taskNotFound,
+  cause(
+    'cannot_cancel',
+    new GatewayError(
+      409,
+      'cannot_cancel',
+      'The upstream cannot cancel the task in its current state: task state is scheduled, can not cancel',
+    ),
+    'The task cannot be cancelled (the message says why): its upstream offers no cancel, it is past the state its ' +
+      'upstream cancels in, or it already ended otherwise. Nothing was changed; the task goes on.',
+  ),
+  cause(
+    'service_unavailable',
+    GatewayError.unavailable('The upstream could not be reached to cancel the task; nothing was changed.'),
+    'The upstream did not answer the cancel; nothing was changed, a retry may work.',
+  ),
+];
+
 /** A task-creating POST: the body's rules, the model, money, idempotency, the upstream. */
 export function taskCreateErrors(model: string, param: string): ErrorCause[] {
   return [
