@@ -151,7 +151,9 @@ describe('the request examples of /docs-json', () => {
       const documentedBody = content?.example ?? exampleOf(content?.schema ?? {});
       const body =
         route === 'PUT /admin/v1/prices' ? await completedTable(documentedBody) : await withOwnIds(documentedBody);
-      const documented = Number(Object.keys(op.responses ?? {}).find((status) => /^2\d\d$/.test(status)));
+      // A route with no success (a vendor route not offered here) is documented by the refusal it gives.
+      const statuses = Object.keys(op.responses ?? {}).filter((status) => /^\d{3}$/.test(status));
+      const documented = Number(statuses.find((status) => status.startsWith('2')) ?? statuses.sort()[0]);
       const admin = path.startsWith('/admin/');
       const owner = path.startsWith('/admin/v1/channels')
         ? 'ax-default'
@@ -163,7 +165,7 @@ describe('the request examples of /docs-json', () => {
         .http()
         [method as 'post' | 'put' | 'patch'](url)
         .set('Authorization', `Bearer ${admin ? ADMIN_TOKEN : caller.key}`)
-        .send(body as object);
+        .send((body ?? {}) as object);
       results.push({ route, documented, got: res.status, body: res.status === documented ? null : res.body });
     }
     expect(results.length).toBeGreaterThan(5);
