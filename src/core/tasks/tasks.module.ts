@@ -4,6 +4,8 @@ import { BillingModule } from '../billing/billing.module';
 import { CallbackDeliveryWorker } from './client-callbacks-out/callback-delivery.worker';
 import { CallbackOutboxRepository } from './client-callbacks-out/callback-outbox.repository';
 import { CallbackOutbox } from './client-callbacks-out/callback-outbox.service';
+import { CallbackRedelivery } from './client-callbacks-out/callback-redelivery.service';
+import { AuditModule } from '../audit/audit.module';
 import { IdempotencyService } from './idempotency.service';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
@@ -17,7 +19,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
 
 /** A task's whole life: creation, sync, settlement, callbacks. The UpstreamDirectory comes from the app root. */
 @Module({
-  imports: [TasksPersistenceModule, AccountsModule, BillingModule],
+  imports: [TasksPersistenceModule, AccountsModule, BillingModule, AuditModule],
   providers: [
     TaskEngine,
     TaskLifecycle,
@@ -28,6 +30,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     IdempotencyService,
     CallbackOutboxRepository,
     CallbackOutbox,
+    CallbackRedelivery,
     CallbackDeliveryWorker,
     ReconciliationRepository,
     ReconciliationSweeper,
@@ -41,6 +44,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     IdempotencyService,
     CallbackDeliveryWorker,
     CallbackOutboxRepository,
+    CallbackRedelivery,
     AccountsModule,
   ],
 })
