@@ -349,17 +349,22 @@ describe('operator console controls in Chromium', () => {
       await page
         .getByText(`${(charge / 1000).toLocaleString('en-US', { maximumFractionDigits: 3 })} credits (settled)`)
         .waitFor();
+      await page
+        .locator('.timeline li')
+        .filter({ hasText: 'hold' })
+        .getByText(/credits?$/)
+        .waitFor();
       await page.getByRole('link', { name: 'Overview', exact: true }).click();
       await page
         .locator('.card')
         .filter({ hasText: 'Spend today' })
-        .getByText(/credits$/)
+        .getByText(/credits?$/)
         .waitFor();
       await page.getByRole('link', { name: 'Usage', exact: true }).click();
       await page
         .locator('table tbody tr')
         .first()
-        .getByText(/credits$/)
+        .getByText(/credits?$/)
         .waitFor();
     });
   });

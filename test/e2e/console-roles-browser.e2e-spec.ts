@@ -91,7 +91,10 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await eventually(async () => {
       const rows = await page.locator('[data-audit-id]').allTextContents();
-      return rows.length === 1 && /balance\.adjust.*balance: 500 → 750.*delta: 250/.test(rows[0]);
+      return (
+        rows.length === 1 &&
+        /balance\.adjust.*balance: 0\.5 credits → 0\.75 credits.*delta: 0\.25 credits/.test(rows[0])
+      );
     });
     await shot('audit-page');
     const [download] = await Promise.all([

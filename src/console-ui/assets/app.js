@@ -14,6 +14,8 @@ import {
 const TOKEN_KEY = 'gateway.adminToken';
 const PALETTE = ['#2456d6', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2'];
 const TERMINAL = ['succeeded', 'failed', 'rejected'];
+/** Timeline events whose detail is an amount of money (units). */
+const LEDGER_EVENTS = ['hold', 'charge', 'release', 'credit', 'debit'];
 const PAGES = [
   ['overview', 'Overview'],
   ['tasks', 'Tasks'],
@@ -100,7 +102,9 @@ const UNITS_PER_CREDIT = 1000;
 const fmtCredits = (units) =>
   units === null || units === undefined
     ? '—'
-    : `${(Number(units) / UNITS_PER_CREDIT).toLocaleString('en-US', { maximumFractionDigits: 3 })} credits`;
+    : `${(Number(units) / UNITS_PER_CREDIT).toLocaleString('en-US', { maximumFractionDigits: 3 })} ${
+        Number(units) === UNITS_PER_CREDIT ? 'credit' : 'credits'
+      }`;
 /** Typed credits as integer units; null when not a number with at most three decimals (one unit). */
 function creditsToUnits(text) {
   const typed = String(text).trim().replace(/,/g, '');
@@ -535,8 +539,11 @@ function TaskDetail({ id }) {
       ${data.timeline.map(
         (e) =>
           html`<li>
-            <time datetime=${e.at}>${fmtTime(e.at)}</time
-            ><strong>${e.event}</strong> ${e.detail ? html` <span class="muted">${e.detail}</span>` : null}
+            <time datetime=${e.at}>${fmtTime(e.at)}</time><strong>${e.event}</strong> ${
+              e.detail
+                ? html` <span class="muted">${LEDGER_EVENTS.includes(e.event) ? fmtCredits(e.detail) : e.detail}</span>`
+                : null
+            }
           </li>`,
       )}
     </ol>
@@ -1438,6 +1445,21 @@ function priceLeaves(entry, path = []) {
 }
 const shownPrice = (path, units) => (isMultiplier(path) ? String(units / BP_ONE) : String(units / UNITS_PER_CREDIT));
 
+/** A model's prices in one line: each field with what it depends on (`720p 0.8 credits, 1080p 1.4 credits`). */
+function priceSummary(entry) {
+  return Object.entries(entry)
+    .map(([k, v]) => {
+      const one = (x) => (isMultiplier([k]) ? `×${x / BP_ONE}` : fmtCredits(x));
+      const label = PRICE_FIELDS[k] ?? k;
+      return v !== null && typeof v === 'object'
+        ? `${label}: ${Object.entries(v)
+            .map(([sub, x]) => `${sub} ${one(x)}`)
+            .join(', ')}`
+        : `${label}: ${one(v)}`;
+    })
+    .join('; ');
+}
+
 /** The typed form of one model back to its entry; throws a message naming the field and what to type. */
 function readPriceForm(model, entry, typed) {
   const next = structuredClone(entry);
@@ -1546,8 +1568,8 @@ function Prices() {
     ${
       table
         ? html`<p>
-              Version <strong data-testid="price-version">${table.version}</strong>. Amounts in credits (the API keeps
-              ${table.unit}s: ${table.currency_unit.split('.')[0]}); multipliers as ×.
+              Version <strong data-testid="price-version">${table.version}</strong>.
+              ${`Amounts in credits (the API keeps ${table.unit}s: ${table.currency_unit.split('.')[0]}); multipliers as ×.`}
             </p>
             <div class="scroll">
               <table>
@@ -1565,14 +1587,7 @@ function Prices() {
                     ([m, p]) =>
                       html`<tr data-price-model=${m}>
                         <td>${m}</td>
-                        <td class="wrap">
-                          ${priceLeaves(p)
-                            .map(
-                              ([path, v]) =>
-                                `${fieldLabel(path)}: ${isMultiplier(path) ? `×${v / BP_ONE}` : fmtCredits(v)}`,
-                            )
-                            .join('; ')}
-                        </td>
+                        <td class="wrap">${priceSummary(p)}</td>
                       </tr>`,
                   )}
                 </tbody>
@@ -1629,14 +1644,18 @@ function Prices() {
   </section>`;
 }
 
+/** Fields of an audit entry that are amounts of money (units), shown in credits. */
+const MONEY_FIELDS = ['balance', 'held', 'delta', 'amount'];
+
 /** What a change did: one line per field whose value differs, `field: before → after` (`field: value` when new). */
 function changeLines(before, after) {
   const b = before ?? {};
   const a = after ?? {};
-  const show = (v) => (v === undefined ? '—' : JSON.stringify(v));
+  const show = (k, v) =>
+    v === undefined ? '—' : MONEY_FIELDS.includes(k) && typeof v === 'number' ? fmtCredits(v) : JSON.stringify(v);
   return [...new Set([...Object.keys(b), ...Object.keys(a)])]
     .filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k]))
-    .map((k) => (k in b ? `${k}: ${show(b[k])} → ${show(a[k])}` : `${k}: ${show(a[k])}`));
+    .map((k) => (k in b ? `${k}: ${show(k, b[k])} → ${show(k, a[k])}` : `${k}: ${show(k, a[k])}`));
 }
 
 /**
@@ -1856,7 +1875,7 @@ function Channels() {
                   ${c.healthy ? null : html`<div class="error" title=${c.unhealthy_reason ?? ''}>unhealthy</div>`}
                 </td>
                 <td>${c.family}</td>
-                <td class="wrap">${c.models ? c.models.join(', ') : 'all of its family'}</td>
+                <td class=${c.models ? 'wrap' : ''}>${c.models ? c.models.join(', ') : 'all of its family'}</td>
                 <td data-testid="channel-enabled">${c.enabled ? 'yes' : 'no'}</td>
                 <td data-testid="channel-weight">${c.weight}</td>
                 <td data-testid="channel-priority">${c.priority}</td>
