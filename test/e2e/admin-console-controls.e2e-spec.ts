@@ -178,6 +178,19 @@ describe('admin: the routes behind the console’s controls', () => {
     });
   });
 
+  describe('prices', () => {
+    it('a table sent without a version is stored as the next; one that leaves a model out names it', async () => {
+      const current = (await gw.admin.get('/admin/v1/prices').expect(200)).body;
+      const { version, ...unnumbered } = current;
+      const saved = await gw.admin.put('/admin/v1/prices', unnumbered).expect(200);
+      expect(saved.body.version).toBe(version + 1);
+      const partial = await gw.admin.put('/admin/v1/prices', { ...unnumbered, models: { vdq3: current.models.vdq3 } });
+      expect(partial.status).toBe(400);
+      expect(partial.body.error.message).toMatch(/^models\.[\w.-]+ has no price entry\.$/);
+      expect(partial.body.error.message).not.toContain('version');
+    });
+  });
+
   describe('the task list', () => {
     it("shows each task's account name, and a failed task's code and reason", async () => {
       const failed = await create({ prompt: '@cat sim:fail' });
