@@ -38,6 +38,11 @@ export const ADMIN_ERROR_CAUSES = {
     error: GatewayError.invalid('to must not be earlier than from.', 'to'),
     when: 'A query parameter breaks a rule of the route (`param` names it).',
   },
+  taskStateConflict: {
+    name: 'task_state_conflict',
+    error: new GatewayError(409, 'invalid_request', 'This task has no callback URL: there is nothing to deliver.'),
+    when: "The task's state does not allow the action (the message says why); nothing changed.",
+  },
   accountNotFound: notFound('Account'),
   keyNotFound: notFound('API key'),
   taskNotFound: notFound('Task'),

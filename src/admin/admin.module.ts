@@ -16,6 +16,7 @@ import { AccountsAdminController } from './accounts-admin.controller';
 import { AdminGuard } from './admin.guard';
 import { CallbacksAdminController } from './callbacks-admin.controller';
 import { ChannelsAdminController } from './channels-admin.controller';
+import { ModelsAdminController } from './models-admin.controller';
 import { ChannelSettingsModule } from '../core/channel-settings/channel-settings.module';
 import { LedgerAdminController } from './ledger-admin.controller';
 import { PricesAdminController } from './prices-admin.controller';
@@ -47,6 +48,7 @@ export class AdminModule {
         TasksAdminController,
         TaskActionsAdminController,
         ChannelsAdminController,
+        ModelsAdminController,
         OperatorsAdminController,
         AuditAdminController,
         SsoController,

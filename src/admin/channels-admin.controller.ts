@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ChannelControl } from '../core/channel-settings/channel-control.service';
@@ -11,6 +11,7 @@ import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
 import { Caller } from './admin-caller';
 import { RequiresRole } from './requires-role.decorator';
+import { ApiEmptyBody } from './empty-body';
 import type { ChangeOrigin } from '../core/audit/audit.types';
 import { requireRole } from '../core/operators/operator-roles';
 
@@ -27,6 +28,29 @@ export class UpdateChannelDto {
   @Max(1_000_000)
   @IsInt()
   weight?: number;
+  @ApiPropertyOptional({ example: 1, description: 'Its tier: higher tiers take new tasks first' })
+  @IsOptional()
+  @Min(-1000)
+  @Max(1000)
+  @IsInt()
+  priority?: number;
+}
+
+/** What the upstream said to a query made with the channel's credential (a task that does not exist). */
+export class ChannelCheckResponse {
+  @ApiProperty({ example: 'ax-backup' }) channel_id: string;
+  @ApiProperty({
+    enum: ['accepted', 'refused', 'unknown'],
+    description: 'accepted: the upstream answered the query; refused: it refused the credential; unknown: no answer',
+  })
+  credential: string;
+  @ApiProperty({ type: Boolean, nullable: true, description: 'null when the upstream gave no verdict' })
+  accepted: boolean | null;
+  @ApiProperty({ type: Number, nullable: true, description: "The upstream's HTTP status" }) http_status: number | null;
+  @ApiProperty({ type: String, nullable: true, description: "The upstream's own code" }) code: string | null;
+  @ApiProperty({ description: "The upstream's answer in words (credentials masked)" }) message: string;
+  @ApiProperty() latency_ms: number;
+  @ApiProperty() checked_at: string;
 }
 
 export class ChannelCallCountsResponse {
@@ -108,10 +132,36 @@ export class ChannelsAdminController {
     return { data: (await this.control.list()).map(present) };
   }
 
-  /** An operator may turn a channel on or off; its weight is an admin's. */
+  /** Costs nothing at the vendor: the query names a task that does not exist. */
+  @Post(':id/check')
+  @RequiresRole('operator')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Check a channel's credential with a query the vendor does not charge for" })
+  @ApiEmptyBody()
+  @ApiOkResponse({ type: ChannelCheckResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
+  @TakesNoQuery()
+  async check(@Param('id') id: string): Promise<ChannelCheckResponse> {
+    const result = await this.control.checkCredential(id);
+    if (!result) throw GatewayError.notFound('Channel');
+    return {
+      channel_id: id,
+      credential: result.credential,
+      accepted: result.credential === 'unknown' ? null : result.credential === 'accepted',
+      http_status: result.httpStatus,
+      code: result.code,
+      message: result.message,
+      latency_ms: result.latencyMs,
+      checked_at: new Date().toISOString(),
+    };
+  }
+
+  /** An operator may turn a channel on or off; its weight and priority are an admin's. */
   @Patch(':id')
   @RequiresRole('operator')
-  @ApiOperation({ summary: 'Enable, disable or re-weight a channel at run time (every instance within a second)' })
+  @ApiOperation({
+    summary: 'Enable, disable, re-weight or re-tier a channel at run time (every instance within a second)',
+  })
   @ApiOkResponse({ type: ChannelResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
   async update(
@@ -120,6 +170,7 @@ export class ChannelsAdminController {
     @Caller() origin: ChangeOrigin,
   ): Promise<ChannelResponse> {
     if (body.weight !== undefined) requireRole(origin.actor.role, 'admin', 'weight');
+    if (body.priority !== undefined) requireRole(origin.actor.role, 'admin', 'priority');
     const state = await this.control.update(id, body, origin);
     if (!state) throw GatewayError.notFound('Channel');
     return present(state);

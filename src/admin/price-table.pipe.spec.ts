@@ -18,4 +18,12 @@ describe('PriceTablePipe', () => {
     expect(() => pipe.transform(bad)).toThrow(expect.objectContaining({ status: 400, param: 'models.vdq3.audio_bp' }));
     expect(() => pipe.transform('not a table')).toThrow(expect.objectContaining({ status: 400 }));
   });
+
+  it('takes a table without a version as asking for the next one; a version sent is still checked', () => {
+    const { version: _version, ...unnumbered } = table as { version?: number; models: unknown };
+    expect(pipe.transform(unnumbered)).toMatchObject({ version: 1, models: expect.any(Object) });
+    expect(() => pipe.transform({ ...table, version: 0 })).toThrow(
+      expect.objectContaining({ status: 400, param: 'version' }),
+    );
+  });
 });

@@ -1,12 +1,21 @@
 import { Injectable, PipeTransform } from '@nestjs/common';
 import { PriceTable, PricingCatalogue, validatePriceTable } from '../core/billing/pricing';
 
-/** A `PUT /admin/v1/prices` body checked by the pricing rules (400 naming the field) before the service runs. */
+/**
+ * A `PUT /admin/v1/prices` body checked by the pricing rules (400 naming the field) before the service runs.
+ * The server numbers every new table (the next version, at least the one sent), so a body without
+ * `version` is taken as asking for the next one.
+ */
 @Injectable()
 export class PriceTablePipe implements PipeTransform<unknown, PriceTable> {
   constructor(private readonly catalogue: PricingCatalogue) {}
 
   transform(body: unknown): PriceTable {
-    return validatePriceTable(body, this.catalogue);
+    const numbered = isObject(body) && body.version === undefined ? { ...body, version: 1 } : body;
+    return validatePriceTable(numbered, this.catalogue);
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

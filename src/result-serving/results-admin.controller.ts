@@ -1,12 +1,16 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin/admin.errors';
+import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin/admin.errors';
+import { ApiEmptyBody } from '../admin/empty-body';
 import { AdminGuard } from '../admin/admin.guard';
 import { TakesNoQuery } from '../admin/no-query.guard';
 import { RequiresRole } from '../admin/requires-role.decorator';
 import { ResultFileEntity } from '../core/result-keeping/result-file.entity';
 import { ResultFilesRepository } from '../core/result-keeping/result-files.repository';
+import { ResultRekeeping } from '../core/result-keeping/result-rekeeping.service';
+import type { ChangeOrigin } from '../core/audit/audit.types';
 import { TasksRepository } from '../core/tasks/tasks.repository';
+import { Caller } from '../admin/admin-caller';
 import { GatewayError } from '../platform/errors';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -41,6 +45,7 @@ export class ResultsAdminController {
   constructor(
     private readonly tasks: TasksRepository,
     private readonly files: ResultFilesRepository,
+    private readonly rekeeping: ResultRekeeping,
   ) {}
 
   @Get(':taskId/results')
@@ -53,6 +58,22 @@ export class ResultsAdminController {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');
     const files = await this.files.forTask(task.id);
+    return { task_id: task.id, account_id: task.accountId, files: files.map(presentResultFile) };
+  }
+
+  /** Files already kept, or queued, are left alone; the others are downloaded anew from the upstream. */
+  @Post(':taskId/results/keep')
+  @RequiresRole('operator')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Keep a succeeded task's result files again: those not kept, failed or removed" })
+  @ApiEmptyBody()
+  @ApiOkResponse({ type: TaskResultsResponse })
+  @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.taskNotFound, ADMIN_ERROR_CAUSES.taskStateConflict)
+  @TakesNoQuery()
+  async keepAgain(@Param('taskId') taskId: string, @Caller() origin: ChangeOrigin): Promise<TaskResultsResponse> {
+    const task = await this.tasks.findById(taskId);
+    if (!task) throw GatewayError.notFound('Task');
+    const files = await this.rekeeping.keepAgain(task, origin);
     return { task_id: task.id, account_id: task.accountId, files: files.map(presentResultFile) };
   }
 }

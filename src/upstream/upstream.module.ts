@@ -1,5 +1,6 @@
 import { HttpModule } from '@nestjs/axios';
 import { DynamicModule, InjectionToken, Module, ModuleMetadata, Provider } from '@nestjs/common';
+import { ChannelCredentialCheck } from './channel-routing/channel-credential-check';
 import { ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channel-routing/channel-registry';
 import { loadChannels } from './channel-routing/load-channels';
 import { UPSTREAM_CHANNELS } from './channel-routing/upstream-channels.token';
@@ -34,6 +35,7 @@ export interface UpstreamModuleOptions {
 
 const EXPORTED = [
   UpstreamClients,
+  ChannelCredentialCheck,
   ChannelRegistry,
   UpstreamBreakers,
   FileDownloads,
@@ -73,6 +75,7 @@ export class UpstreamModule {
         UpstreamClients,
         { provide: UPSTREAM_VENDOR_LIST, useValue: vendors },
         ChannelRegistry,
+        ChannelCredentialCheck,
       ],
       exports: [...EXPORTED, ...clientClasses],
     };

@@ -240,6 +240,8 @@ describe('operator console API', () => {
       expect(res.body.items[0]).toEqual({
         id: 'task_list_0',
         account_id: 'acct_list_b',
+        // No such account row: the tasks were written straight to the table.
+        account_name: null,
         api_key_id: null,
         family: 'vd',
         action: 'reference2video',
@@ -250,6 +252,8 @@ describe('operator console API', () => {
         native_status: 'PENDING',
         progress: 0,
         external_task_id: 'ext-0',
+        failure_code: null,
+        failure_reason: null,
         billing_state: 'held',
         estimated_charge: 0,
         final_charge: null,

@@ -83,14 +83,14 @@ describe('operator console in Chromium', () => {
   it('creates an account, grants a model, and issues a key whose secret is shown once', async () => {
     await page.getByRole('link', { name: 'Accounts', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('Browser Studio');
-    await page.getByLabel('Opening balance').fill('100000000');
+    await page.getByLabel('Opening balance (credits)').fill('100000');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Browser Studio' }).waitFor();
     state.accountId = page.url().split('/').pop();
     expect(state.accountId).toMatch(/^acct_/);
 
-    await page.getByLabel('Models, comma-separated').fill('vdq3');
-    await page.getByRole('button', { name: 'Save models' }).click();
+    await page.getByLabel('Grant vdq3', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save grants' }).click();
     await eventually(
       async () => (await gw.admin.get(`/admin/v1/accounts/${state.accountId}`)).body.models.length === 1,
     );
@@ -140,6 +140,7 @@ describe('operator console in Chromium', () => {
   it('revokes the key in the console, and the API answers 401 to it', async () => {
     await page.goto(`${base}/console#/accounts/${state.accountId}`);
     await page.getByRole('button', { name: /^Revoke key / }).click();
+    await page.getByTestId('confirm').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByRole('button', { name: /^Revoke key / }).waitFor({ state: 'detached' });
     await gw.http().get('/gateway/v1/me').set('Authorization', `Bearer ${state.key}`).expect(401);
   });

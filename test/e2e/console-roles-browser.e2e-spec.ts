@@ -62,7 +62,7 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
     await page.getByRole('link', { name: 'Accounts', exact: true }).click();
     await page.getByRole('link', { name: 'Audited Studio' }).click();
     await page.getByRole('heading', { name: 'Audited Studio' }).waitFor();
-    for (const control of ['Apply', 'Save models', 'Create key'])
+    for (const control of ['Apply', 'Save grants', 'Create key', 'Disable account', 'Save limits'])
       expect(await page.getByRole('button', { name: control }).count()).toBe(0);
     // The account's own audit trail: its creation, by Ada.
     const entry = page.getByTestId('audit-entries').locator('[data-audit-id]').first();
@@ -79,6 +79,7 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
     await page.getByRole('link', { name: 'Channels', exact: true }).click();
     await page.locator('[data-channel-id]').first().waitFor();
     expect(await page.getByRole('button', { name: 'Disable' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Check credential/ }).count()).toBe(0);
   });
 
   it('the Audit page filters by action and downloads the matching entries as CSV', async () => {
@@ -90,7 +91,10 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await eventually(async () => {
       const rows = await page.locator('[data-audit-id]').allTextContents();
-      return rows.length === 1 && /balance\.adjust.*balance: 500 → 750.*delta: 250/.test(rows[0]);
+      return (
+        rows.length === 1 &&
+        /balance\.adjust.*balance: 0\.5 credits → 0\.75 credits.*delta: 0\.25 credits/.test(rows[0])
+      );
     });
     await shot('audit-page');
     const [download] = await Promise.all([
@@ -117,7 +121,7 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
     const entry = page.locator('[data-audit-id]').first();
     await entry.waitFor();
     expect(await entry.textContent()).toMatch(/Otto \(operator\).*channel\.update.*enabled: true → false/);
-    expect(await page.getByRole('button', { name: 'Set weight' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save weight and priority' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Enable' }).click();
     await eventually(async () => (await page.locator('[data-audit-id]').count()) === 2);
     await shot('audit-channel-operator');

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ChangeOrigin } from '../../core/audit/audit.types';
 import { OperatorEntity } from '../../core/operators/operator.entity';
 import { OperatorsService, operatorSnapshot } from '../../core/operators/operators.service';
@@ -8,6 +8,7 @@ import { Caller } from '../admin-caller';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin.errors';
 import { AdminGuard } from '../admin.guard';
 import { RequiresRole } from '../requires-role.decorator';
+import { ApiEmptyBody } from '../empty-body';
 import {
   CreateOperatorDto,
   IssuedOperatorResponse,
@@ -71,7 +72,7 @@ export class OperatorsAdminController {
   @RequiresRole('owner')
   @HttpCode(200)
   @ApiOperation({ summary: "Replace an operator's token: the old one is refused at once; the new one is shown once" })
-  @ApiBody({ schema: { type: 'object', example: {}, description: 'An empty object: nothing is read' } })
+  @ApiEmptyBody()
   @ApiOkResponse({ type: IssuedOperatorResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.operatorNotFound)
   async rotate(@Param('id') id: string, @Caller() origin: ChangeOrigin): Promise<IssuedOperatorResponse> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, SelectQueryBuilder } from 'typeorm';
 import { AccountEntity } from '../../core/accounts/entities/account.entity';
 import { ApiKeyEntity } from '../../core/accounts/entities/api-key.entity';
 import { LedgerEntryEntity } from '../../core/billing/entities/ledger-entry.entity';
@@ -76,6 +76,15 @@ export class AdminReadsRepository {
 
   accountById(id: string): Promise<AccountEntity | null> {
     return this.dataSource.getRepository(AccountEntity).findOneBy({ id });
+  }
+
+  /** Account ID -> name, for the IDs given that exist. */
+  async accountNames(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.dataSource
+      .getRepository(AccountEntity)
+      .find({ select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   searchTasks(search: TaskSearch): Promise<TaskEntity[]> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountEntity } from '../../core/accounts/entities/account.entity';
 import { resultUrl } from '../../core/result-keeping/result-url';
+import { trialAudioSlot } from '../../core/result-keeping/result-slots';
 import { ResultFilesRepository } from '../../core/result-keeping/result-files.repository';
 import { CallbackOutboxRepository } from '../../core/tasks/client-callbacks-out/callback-outbox.repository';
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
@@ -71,14 +72,19 @@ export class AdminReadsService {
     return { account_id: accountId, items: keys.map(presentKey) };
   }
 
-  tasks(query: TaskListQuery): Promise<TaskPageResponse> {
+  async tasks(query: TaskListQuery): Promise<TaskPageResponse> {
     checkRange(query.fromMs, query.toMs);
     const { cursor: _cursor, limit: _limit, status, ...filters } = query;
-    return cursorPage(
+    const page = await cursorPage(
       query,
       (after, take) => this.reads.searchTasks({ ...filters, phase: status, after, take }),
-      presentTaskSummary,
+      (task) => presentTaskSummary(task, null),
     );
+    const names = await this.reads.accountNames(page.items.map((task) => task.account_id));
+    return {
+      ...page,
+      items: page.items.map((task) => ({ ...task, account_name: names.get(task.account_id) ?? null })),
+    };
   }
 
   async task(taskId: string): Promise<TaskDetailResponse> {
@@ -103,11 +109,8 @@ export class AdminReadsService {
       events.push({ at: task.finishedAt, event: 'finished', detail: task.failureCode ?? task.phase });
     if (isDeleted(task)) events.push({ at: task.deletedAt as number, event: 'deleted', detail: null });
     return {
-      ...presentTaskSummary(task),
-      account_name: account?.name ?? null,
+      ...presentTaskSummary(task, account?.name ?? null),
       key_prefix: key?.prefix ?? null,
-      failure_code: task.failureCode,
-      failure_reason: task.failureReason,
       callback_url: task.callbackUrl,
       trace_id: traceIdOf(task.traceContext),
       upstream_request: redactRequest(task.requestSnapshot, task.callbackToken) as Record<string, unknown>,
@@ -128,6 +131,13 @@ export class AdminReadsService {
         : (task.result?.videos ?? [])
             .map((video, i) => ({ slot: `v${i}`, url: resultUrl(task, `v${i}`, video.url) }))
             .filter((video) => video.url !== ''),
+      voices: isDeleted(task)
+        ? []
+        : (task.result?.voices ?? []).map((voice, i) => ({
+            voice_id: voice.voiceId,
+            voice_name: voice.voiceName ?? null,
+            trial_url: voice.trialUrl ? resultUrl(task, trialAudioSlot(i), voice.trialUrl) || null : null,
+          })),
     };
   }
 
@@ -171,10 +181,11 @@ function presentAccountSummary(account: AccountEntity): AccountSummaryResponse {
   };
 }
 
-function presentTaskSummary(task: TaskEntity): TaskSummaryResponse {
+function presentTaskSummary(task: TaskEntity, accountName: string | null): TaskSummaryResponse {
   return {
     id: task.id,
     account_id: task.accountId,
+    account_name: accountName,
     api_key_id: task.apiKeyId,
     family: task.family,
     action: task.action,
@@ -185,6 +196,8 @@ function presentTaskSummary(task: TaskEntity): TaskSummaryResponse {
     native_status: task.nativeStatus,
     progress: task.progress,
     external_task_id: task.externalTaskId,
+    failure_code: task.failureCode,
+    failure_reason: task.failureReason,
     billing_state: task.billingState,
     estimated_charge: task.estimatedCharge,
     final_charge: task.finalCharge,

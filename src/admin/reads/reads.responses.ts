@@ -27,6 +27,8 @@ export class AccountKeysResponse {
 export class TaskSummaryResponse {
   @ApiProperty() id: string;
   @ApiProperty() account_id: string;
+  @ApiProperty({ type: String, nullable: true, description: "The account's name (null: the account is gone)" })
+  account_name: string | null;
   @ApiProperty({ type: String, nullable: true }) api_key_id: string | null;
   @ApiProperty() family: string;
   @ApiProperty() action: string;
@@ -37,6 +39,10 @@ export class TaskSummaryResponse {
   @ApiProperty({ description: "The family's own status word as last seen" }) native_status: string;
   @ApiProperty() progress: number;
   @ApiProperty({ type: String, nullable: true }) external_task_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it failed or was rejected: the code' })
+  failure_code: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Why it failed or was rejected: in words' })
+  failure_reason: string | null;
   @ApiProperty({ enum: ['held', 'settled', 'released'] }) billing_state: string;
   @ApiProperty() estimated_charge: number;
   @ApiProperty({ type: Number, nullable: true }) final_charge: number | null;
@@ -81,11 +87,15 @@ export class ResultVideoResponse {
   url: string;
 }
 
+export class ResultVoiceResponse {
+  @ApiProperty() voice_id: string;
+  @ApiProperty({ type: String, nullable: true }) voice_name: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Its trial audio, as a client is given it' })
+  trial_url: string | null;
+}
+
 export class TaskDetailResponse extends TaskSummaryResponse {
-  @ApiProperty({ type: String, nullable: true }) account_name: string | null;
   @ApiProperty({ type: String, nullable: true }) key_prefix: string | null;
-  @ApiProperty({ type: String, nullable: true }) failure_code: string | null;
-  @ApiProperty({ type: String, nullable: true }) failure_reason: string | null;
   @ApiProperty({ type: String, nullable: true }) callback_url: string | null;
   @ApiProperty({ type: String, nullable: true }) trace_id: string | null;
   @ApiProperty({
@@ -100,6 +110,8 @@ export class TaskDetailResponse extends TaskSummaryResponse {
   @ApiProperty({ type: [ResultFileResponse] }) result_files: ResultFileResponse[];
   @ApiProperty({ type: [ResultVideoResponse], description: 'None once the task is deleted' })
   videos: ResultVideoResponse[];
+  @ApiProperty({ type: [ResultVoiceResponse], description: 'The voices a voice task made; none once deleted' })
+  voices: ResultVoiceResponse[];
 }
 
 export class DailyUsageRowResponse {

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'key.revoke',
   'price.update',
   'channel.update',
+  'task.callback_redeliver',
+  'task.results_keep',
   'operator.create',
   'operator.update',
   'operator.token_rotate',

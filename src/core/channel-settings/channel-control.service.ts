@@ -7,6 +7,7 @@ import { WorkerLoop } from '../../platform/workers/worker-loop';
 import { AuditTrail } from '../audit/audit.service';
 import { ChangeOrigin } from '../audit/audit.types';
 import { ChannelOverride, ChannelRegistry, ChannelState } from '../../upstream/channel-routing/channel-registry';
+import { ChannelCredentialCheck, CredentialCheckResult } from '../../upstream/channel-routing/channel-credential-check';
 import { ChannelSettingEntity } from './channel-setting.entity';
 import { ChannelSettingsRepository } from './channel-settings.repository';
 
@@ -21,10 +22,11 @@ const RECOUNT_MS = 1000;
 export interface ChannelPatch {
   enabled?: boolean;
   weight?: number;
+  priority?: number;
 }
 
 /**
- * Run-time control of the upstream channels: an operator's change (enabled, weight) is stored in
+ * Run-time control of the upstream channels: an operator's change (enabled, weight, priority) is stored in
  * `channel_settings` and applied by every instance: at once on this one, through a Redis message on
  * the others when REDIS_URL is set, else by their reading the table every second. Also keeps the
  * registry's in-flight figures in step with the tasks table (every instance's open tasks).
@@ -41,6 +43,7 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly credentials: ChannelCredentialCheck,
     @Optional() private readonly redis?: RedisConnection,
   ) {}
 
@@ -82,6 +85,7 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
         channelId: id,
         enabled: patch.enabled ?? stored?.enabled ?? null,
         weight: patch.weight ?? stored?.weight ?? null,
+        priority: patch.priority ?? stored?.priority ?? null,
         updatedAt: this.clock.nowMs(),
       });
       await this.settings.save(changed, tx);
@@ -89,15 +93,28 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
       await this.audit.record(tx, origin, {
         action: 'channel.update',
         target: { type: 'channel', id },
-        before: { enabled: before.enabled, weight: before.weight },
-        after: { enabled: changed.enabled ?? before.enabled, weight: changed.weight ?? before.weight },
+        before: { enabled: before.enabled, weight: before.weight, priority: before.priority },
+        after: {
+          enabled: changed.enabled ?? before.enabled,
+          weight: changed.weight ?? before.weight,
+          priority: changed.priority ?? before.priority,
+        },
       });
       return changed;
     });
     await this.reload();
     await this.announce(id);
-    this.logger.log({ channel: id, enabled: row.enabled, weight: row.weight }, 'upstream channel changed');
+    this.logger.log(
+      { channel: id, enabled: row.enabled, weight: row.weight, priority: row.priority },
+      'upstream channel changed',
+    );
     return (await this.list()).find((state) => state.id === id);
+  }
+
+  /** Undefined when no channel has that id; else what the upstream said to a query made with its credential. */
+  async checkCredential(id: string): Promise<CredentialCheckResult | undefined> {
+    const channel = this.registry.byId(id);
+    return channel ? this.credentials.check(channel) : undefined;
   }
 
   private async reload(): Promise<void> {
@@ -107,6 +124,7 @@ export class ChannelControl implements OnModuleInit, OnApplicationShutdown {
       overrides.set(row.channelId, {
         ...(row.enabled === null ? {} : { enabled: row.enabled }),
         ...(row.weight === null ? {} : { weight: row.weight }),
+        ...(row.priority === null ? {} : { priority: row.priority }),
       });
     this.registry.applyOverrides(overrides);
   }

@@ -7,5 +7,6 @@ export class ChannelSettingEntity {
   @PrimaryColumn({ type: 'varchar', length: 64, name: 'channel_id' }) channelId: string;
   @Column({ type: 'boolean', nullable: true }) enabled: boolean | null;
   @Column({ type: 'integer', nullable: true }) weight: number | null;
+  @Column({ type: 'integer', nullable: true }) priority: number | null;
   @Column(BigIntColumnOptions({ name: 'updated_at' })) updatedAt: number;
 }

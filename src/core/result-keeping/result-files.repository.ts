@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { HotSql } from '../../platform/database/hot-sql';
-import { ResultFileEntity } from './result-file.entity';
+import { freshDownload } from './pending-file';
+import { ResultFileEntity, ResultFileStatus } from './result-file.entity';
+
+/** The statuses of a file the gateway does not hold a copy of, and will not try again by itself. */
+export const REQUEUABLE: readonly ResultFileStatus[] = ['failed', 'skipped', 'removed'];
 
 /** Persistence of kept result files: the download queue and the record of each copy. */
 @Injectable()
@@ -65,6 +69,15 @@ export class ResultFilesRepository {
       .orderBy('f.expires_at', 'ASC')
       .take(limit)
       .getMany();
+  }
+
+  /**
+   * Queues a file again that was not kept (failed, skipped) or no longer is (removed), as new: due at
+   * once, no attempt counted. False when its status changed meanwhile (another request queued it).
+   */
+  async requeue(manager: EntityManager, id: string, now: number): Promise<boolean> {
+    const where = '"id" = ? AND "status" IN (?, ?, ?)';
+    return (await this.hot.update(manager, ResultFileEntity, freshDownload(now), where, [id, ...REQUEUABLE])) > 0;
   }
 
   /** Marks a stored copy removed; false when another sweeper already did. */

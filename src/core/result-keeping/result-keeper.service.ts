@@ -9,7 +9,8 @@ import { ResultDownloads, readWhole } from './result-download';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { NotKeptReason, ResultMetrics } from './result-metrics';
-import { resultFileId, resultSlots, resultStorageKey } from './result-slots';
+import { pendingFile } from './pending-file';
+import { resultSlots, resultStorageKey } from './result-slots';
 
 const DAY_MS = 86_400_000;
 /** `/readyz` recounts the store at most this often. */
@@ -64,29 +65,7 @@ export class ResultKeeper {
   async enqueue(task: TaskEntity, tx: EntityManager): Promise<void> {
     if (!this.enabled) return;
     const now = this.clock.nowMs();
-    for (const { slot, url } of resultSlots(task)) {
-      await this.files.add(tx, {
-        id: resultFileId(task.id, slot),
-        taskId: task.id,
-        accountId: task.accountId,
-        slot,
-        upstreamUrl: url,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        leaseOwner: null,
-        leaseUntil: null,
-        storageKey: null,
-        sizeBytes: null,
-        contentType: null,
-        lastError: null,
-        traceContext: task.traceContext ?? null,
-        storedAt: null,
-        expiresAt: null,
-        createdAt: task.finishedAt ?? now,
-        updatedAt: now,
-      });
-    }
+    for (const { slot, url } of resultSlots(task)) await this.files.add(tx, pendingFile(task, slot, url, now));
   }
 
   /**

@@ -9,6 +9,8 @@ import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeepWorker } from './result-keep.worker';
 import { ResultKeeper } from './result-keeper.service';
+import { ResultRekeeping } from './result-rekeeping.service';
+import { AuditModule } from '../audit/audit.module';
 import { ResultLinks, derivedResultSecret } from './result-links';
 import { ResultMetrics } from './result-metrics';
 import { ResultRetentionSweeper } from './result-retention.sweeper';
@@ -36,7 +38,7 @@ export class ResultKeepingModule implements OnModuleInit, OnModuleDestroy {
   static forRoot(adminToken: string): DynamicModule {
     return {
       module: ResultKeepingModule,
-      imports: [TypeOrmModule.forFeature([ResultFileEntity])],
+      imports: [TypeOrmModule.forFeature([ResultFileEntity]), AuditModule],
       providers: [
         {
           provide: ObjectStore,
@@ -59,11 +61,20 @@ export class ResultKeepingModule implements OnModuleInit, OnModuleDestroy {
         ResultFilesRepository,
         ResultMetrics,
         ResultKeeper,
+        ResultRekeeping,
         ResultKeepWorker,
         ResultRetentionSweeper,
         RenewableLinks,
       ],
-      exports: [ObjectStore, ResultLinks, ResultFilesRepository, ResultKeeper, ResultMetrics, RenewableLinks],
+      exports: [
+        ObjectStore,
+        ResultLinks,
+        ResultFilesRepository,
+        ResultKeeper,
+        ResultRekeeping,
+        ResultMetrics,
+        RenewableLinks,
+      ],
     };
   }
 

@@ -5,6 +5,7 @@ import { BillingModule } from '../billing/billing.module';
 import { CallbackDeliveryWorker } from './client-callbacks-out/callback-delivery.worker';
 import { CallbackOutboxRepository } from './client-callbacks-out/callback-outbox.repository';
 import { CallbackOutbox } from './client-callbacks-out/callback-outbox.service';
+import { CallbackRedelivery } from './client-callbacks-out/callback-redelivery.service';
 import { IdempotencyService } from './idempotency.service';
 import { ReconciliationRepository } from './reconciliation/reconciliation.repository';
 import { ReconciliationSweeper } from './reconciliation/reconciliation.sweeper';
@@ -31,6 +32,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     IdempotencyService,
     CallbackOutboxRepository,
     CallbackOutbox,
+    CallbackRedelivery,
     CallbackDeliveryWorker,
     ReconciliationRepository,
     ReconciliationSweeper,
@@ -45,6 +47,7 @@ import { TasksPersistenceModule } from './tasks-persistence.module';
     IdempotencyService,
     CallbackDeliveryWorker,
     CallbackOutboxRepository,
+    CallbackRedelivery,
     AccountsModule,
   ],
 })

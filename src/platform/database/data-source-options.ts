@@ -13,6 +13,7 @@ import { ChannelSettings1764960000000 } from './migrations/1764960000000-channel
 import { TaskDeletedAt1765000000000 } from './migrations/1765000000000-task-deleted-at';
 import { OperatorsAudit1765100000000 } from './migrations/1765100000000-operators-audit';
 import { OperatorSessions1765200000000 } from './migrations/1765200000000-operator-sessions';
+import { ChannelPriority1765340000000 } from './migrations/1765340000000-channel-priority';
 
 export type MigrationClass = new () => MigrationInterface;
 export type EntityClass = new () => object;
@@ -31,6 +32,7 @@ export const CORE_MIGRATIONS: readonly MigrationClass[] = [
   TaskDeletedAt1765000000000,
   OperatorsAudit1765100000000,
   OperatorSessions1765200000000,
+  ChannelPriority1765340000000,
 ];
 
 /**

@@ -22,6 +22,7 @@ export const CREDENTIALS_COOL_DOWN_MS = 60_000;
 export interface ChannelOverride {
   readonly enabled?: boolean;
   readonly weight?: number;
+  readonly priority?: number;
 }
 
 /** One channel as the operator view shows it (never its credentials). */
@@ -81,8 +82,6 @@ export class ChannelRegistry {
       this.byChannelId.set(channel.id, channel);
       this.byFamily.set(channel.family, [...(this.byFamily.get(channel.family) ?? []), channel]);
     }
-    // Highest tier first, so a pick walks the tiers in order.
-    for (const list of this.byFamily.values()) list.sort((a, b) => priorityOf(b) - priorityOf(a));
   }
 
   all(): readonly UpstreamChannel[] {
@@ -124,8 +123,9 @@ export class ChannelRegistry {
     const healthy = eligible.filter((c) => this.breakers.isAcceptingCalls(c.id, nowMs));
     const pool = healthy.length > 0 ? healthy : eligible;
     if (pool.length === 0) return undefined;
-    const tier = priorityOf(pool[0]);
-    const candidates = pool.filter((c) => priorityOf(c) === tier);
+    // The highest tier first; an operator may change a channel's tier at run time.
+    const tier = Math.max(...pool.map((c) => this.priorityOf(c)));
+    const candidates = pool.filter((c) => this.priorityOf(c) === tier);
     return this.rotation.next(`${family}\u0000${model ?? ''}\u0000${tier}`, candidates, (c) => this.weightOf(c));
   }
 
@@ -233,6 +233,10 @@ export class ChannelRegistry {
     return this.overrides.get(channel.id)?.weight ?? channel.weight ?? DEFAULT_WEIGHT;
   }
 
+  priorityOf(channel: UpstreamChannel): number {
+    return this.overrides.get(channel.id)?.priority ?? channel.priority ?? DEFAULT_PRIORITY;
+  }
+
   stateOf(channel: UpstreamChannel, nowMs = Date.now()): ChannelState {
     const until = this.coolingDown.get(channel.id);
     const breaker = this.breakers.stateOf(channel.id);
@@ -243,7 +247,7 @@ export class ChannelRegistry {
       family: channel.family,
       enabled: this.isEnabled(channel.id),
       weight: this.weightOf(channel),
-      priority: priorityOf(channel),
+      priority: this.priorityOf(channel),
       models: channel.models ?? null,
       maxInFlight: channel.maxInFlight ?? null,
       inFlight: this.load.inFlight(channel.id),
@@ -275,8 +279,4 @@ export class ChannelRegistry {
       };
     return null;
   }
-}
-
-function priorityOf(channel: UpstreamChannel): number {
-  return channel.priority ?? DEFAULT_PRIORITY;
 }

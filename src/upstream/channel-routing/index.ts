@@ -2,6 +2,8 @@ export { assertModelMapsCover } from './assert-model-maps';
 export type { PublicModel } from './assert-model-maps';
 export { checkBaseUrl } from './base-url';
 export { assertChannelModels } from './assert-channel-models';
+export { ChannelCredentialCheck } from './channel-credential-check';
+export type { CredentialCheckResult } from './channel-credential-check';
 export { BALANCE_COOL_DOWN_MS, ChannelRegistry, UPSTREAM_VENDOR_LIST } from './channel-registry';
 export type { ChannelOverride, ChannelState } from './channel-registry';
 export { classifyCreateFailure } from './create-refusal';
