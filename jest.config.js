@@ -16,6 +16,8 @@ module.exports = {
       displayName: 'e2e',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
+      // Each file boots whole gateways; on a loaded 2-core machine a boot alone can pass jest's 5 s.
+      testTimeout: 20_000,
       setupFiles: [...common.setupFiles, '<rootDir>/test/support/env.ts'],
     },
   ],
