@@ -7,7 +7,7 @@
  * DataSource that is never connected, so no database is opened and any method not overridden
  * here fails loudly instead of silently passing.
  */
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
 import { Principal } from '../../src/core/accounts/principal';
 import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
@@ -32,7 +32,6 @@ import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
 import { OpenOutcome, TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { UpstreamDirectory } from '../../src/core/tasks/upstream-directory';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
-import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { MetricsService } from '../../src/platform/metrics/metrics.service';
 import { ManualClock } from '../../src/platform/time/clock';
 import {
@@ -43,10 +42,9 @@ import {
   UpstreamTaskClient,
   UpstreamTaskSnapshot,
 } from '../../src/upstream/upstream.types';
-
-/** Never connected: it only gives the real constructors the TypeORM objects they store. */
-const offline = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
-const offlineManager: EntityManager = offline.manager;
+import { taskFactory } from '../factories/tasks';
+import { offline, offlineManager } from './offline';
+import { FakeTransactionRunner } from './transactions';
 
 const OPEN_PHASES = new Set(['submitting', 'active']);
 
@@ -177,13 +175,26 @@ export class FakeAccountsRepository extends AccountsRepository {
   }
 }
 
+/** Where the fake ledger finds the money of an account: the engine's balances or whole account rows. */
+export interface AccountBalances {
+  account(id: string): FakeAccount;
+}
+
 /** The SQL of money over the fake accounts; the real LedgerService runs on top of it. */
 export class FakeLedgerRepository extends LedgerRepository {
   readonly entries: LedgerEntryEntity[] = [];
   readonly usage: UsageRecordEntity[] = [];
 
-  constructor(private readonly accounts: FakeAccountsRepository) {
+  constructor(private readonly accounts: AccountBalances) {
     super(offline);
+  }
+
+  /** An operator's credit or debit; a debit never takes the balance below zero, as the SQL's guard. */
+  override async adjustBalance(_tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
+    const account = this.accounts.account(accountId);
+    if (account.balance + delta < 0) return false;
+    account.balance += Math.trunc(delta);
+    return true;
   }
 
   override async takeHold(_tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
@@ -217,25 +228,6 @@ export class FakeLedgerRepository extends LedgerRepository {
 
   kinds(taskId: string): string[] {
     return this.entries.filter((e) => e.taskId === taskId).map((e) => e.kind);
-  }
-}
-
-/** Runs the work at once on the offline manager (the fakes ignore it). No rollback is modelled. */
-export class FakeTransactionRunner extends TransactionRunner {
-  runs = 0;
-
-  constructor() {
-    super(offline);
-  }
-
-  override run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    this.runs += 1;
-    return work(offlineManager);
-  }
-
-  override runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
-    this.runs += 1;
-    return work(undefined);
   }
 }
 
@@ -468,44 +460,22 @@ export function newFakes(env: Record<string, string> = {}) {
   /** Stores a task as the engine would have left it (held estimate, slot taken), in the given state. */
   function seedTask(overrides: Partial<TaskEntity> = {}): TaskEntity {
     const now = clock.nowMs();
-    const base: Partial<TaskEntity> = {
+    const task = taskFactory.build({
       id: `task_${tasks.rows.size + 1}`,
       accountId: ACCOUNT_ID,
-      apiKeyId: 'key_1',
-      family: 'ax',
-      action: 'r2v',
       model: MODEL.name,
       channelId: CHANNEL.id,
       upstreamTaskId: 'up-1',
-      phase: 'active',
-      nativeStatus: 'RUNNING',
-      outerStatus: 'IN_PROGRESS',
-      progress: 10,
-      failureCode: null,
-      failureReason: null,
       requestSnapshot: {},
-      creationEcho: null,
-      result: null,
-      lastNative: null,
-      nativeUsage: null,
-      externalTaskId: null,
       callbackUrl: 'https://client.example.com/hook',
-      callbackToken: null,
-      billableUsage: { kind: 'ax-r2v', durationSeconds: 5 },
-      billingState: 'held',
-      estimatedCharge: 100,
-      finalCharge: null,
-      priceVersion: 1,
       createdAt: now,
       updatedAt: now,
-      finishedAt: null,
       syncDueAt: now,
-      syncAttempts: 0,
       leaseOwner: 'worker-1',
       leaseUntil: now + 30_000,
       deadlineAt: now + config.TASK_DEADLINE_MS,
-    };
-    const task: TaskEntity = Object.assign(new TaskEntity(), base, overrides);
+      ...overrides,
+    });
     const account = accounts.account(task.accountId);
     if (task.billingState === 'held') {
       account.balance -= task.estimatedCharge;
