@@ -1,4 +1,5 @@
 import { EntityManager, Repository } from 'typeorm';
+import { AccountsService } from '../../src/core/accounts/accounts.service';
 import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
 import { ApiKeyEntity } from '../../src/core/accounts/entities/api-key.entity';
 import { ModelGrantEntity } from '../../src/core/accounts/entities/model-grant.entity';
@@ -6,7 +7,10 @@ import { PrincipalService } from '../../src/core/accounts/principal.service';
 import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
 import { ApiKeysRepository } from '../../src/core/accounts/repositories/api-keys.repository';
 import { ModelGrantsRepository } from '../../src/core/accounts/repositories/model-grants.repository';
+import { ModelCatalogue } from '../../src/core/models/model-catalogue';
 import { ManualClock } from '../../src/platform/time/clock';
+import { inMemoryAuditTrail } from './audit';
+import { FixedModelCatalogue } from './model-catalogue';
 import { offlineManager } from './offline';
 import { FakeTransactionRunner } from './transactions';
 
@@ -115,4 +119,18 @@ export class RecordingPrincipals extends PrincipalService {
   override async invalidate(): Promise<void> {
     this.invalidations += 1;
   }
+}
+
+/** The real AccountsService over in-memory accounts, keys and grants, the audit chain and a fixed catalogue. */
+export function newAccountsFakes(options: { accounts?: AccountEntity[]; catalogue?: ModelCatalogue } = {}) {
+  const clock = new ManualClock();
+  const accounts = new InMemoryAccountsRepository(...(options.accounts ?? []));
+  const keys = new InMemoryApiKeysRepository();
+  const grants = new InMemoryModelGrantsRepository();
+  const principals = new RecordingPrincipals(clock);
+  const audit = inMemoryAuditTrail(clock);
+  const transactions = new FakeTransactionRunner();
+  const catalogue = options.catalogue ?? new FixedModelCatalogue();
+  const service = new AccountsService(accounts, keys, grants, catalogue, principals, clock, transactions, audit.trail);
+  return { service, clock, accounts, keys, grants, principals, audit, transactions, catalogue };
 }

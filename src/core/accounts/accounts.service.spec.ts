@@ -1,18 +1,6 @@
 import { accountFactory, grantFactory, keyFactory } from '../../../test/factories';
-import {
-  FakeTransactionRunner,
-  FixedModelCatalogue,
-  InMemoryAccountsRepository,
-  InMemoryApiKeysRepository,
-  InMemoryModelGrantsRepository,
-  OWNER_ORIGIN,
-  RecordingPrincipals,
-  inMemoryAuditTrail,
-  offlineManager,
-} from '../../../test/fakes';
-import { ManualClock } from '../../platform/time/clock';
+import { FixedModelCatalogue, OWNER_ORIGIN, newAccountsFakes, offlineManager } from '../../../test/fakes';
 import { hashApiKey } from './api-key-secret';
-import { AccountsService } from './accounts.service';
 
 const CATALOGUE = new FixedModelCatalogue([
   { name: 'ax-model', family: 'ax', protocol: 'v1', capabilities: ['r2v', 'query'] },
@@ -20,16 +8,8 @@ const CATALOGUE = new FixedModelCatalogue([
 ]);
 
 function setup() {
-  const clock = new ManualClock();
   const account = accountFactory.build({ id: 'acct_1', name: 'Acme', rateLimitRpm: 60 });
-  const accounts = new InMemoryAccountsRepository(account);
-  const keys = new InMemoryApiKeysRepository();
-  const grants = new InMemoryModelGrantsRepository();
-  const principals = new RecordingPrincipals(clock);
-  const audit = inMemoryAuditTrail(clock);
-  const transactions = new FakeTransactionRunner();
-  const service = new AccountsService(accounts, keys, grants, CATALOGUE, principals, clock, transactions, audit.trail);
-  return { service, clock, accounts, keys, grants, principals, audit, transactions };
+  return newAccountsFakes({ accounts: [account], catalogue: CATALOGUE });
 }
 
 describe('AccountsService', () => {
