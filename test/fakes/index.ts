@@ -5,6 +5,7 @@
  */
 export * from './accounts';
 export * from './audit';
+export * from './in-memory-repository';
 export * from './model-catalogue';
 export * from './offline';
 export * from './task-engine';

@@ -114,6 +114,11 @@ export class FakeTasksRepository extends TasksRepository {
     return this.rows.has(id) ? this.row(id) : null;
   }
 
+  override async findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
+    const row = this.rows.get(id);
+    return row && row.accountId === accountId ? this.row(id) : null;
+  }
+
   override async externalIdHolder(
     accountId: string,
     externalTaskId: string,
