@@ -5,8 +5,10 @@
  */
 export * from './accounts';
 export * from './audit';
+export * from './channel-settings';
 export * from './in-memory-repository';
 export * from './model-catalogue';
 export * from './offline';
+export * from './redis';
 export * from './task-engine';
 export * from './transactions';
