@@ -5,6 +5,7 @@
  */
 export * from './accounts';
 export * from './audit';
+export * from './callback-outbox';
 export * from './channel-settings';
 export * from './in-memory-repository';
 export * from './model-catalogue';

@@ -29,7 +29,7 @@ import { TaskEngine } from '../../src/core/tasks/task-engine.service';
 import { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
 import { TaskLifecycle } from '../../src/core/tasks/task-lifecycle.service';
 import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
-import { OpenOutcome, TasksRepository } from '../../src/core/tasks/tasks.repository';
+import { OpenOutcome, TaskListQuery, TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { UpstreamDirectory } from '../../src/core/tasks/upstream-directory';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
 import { MetricsService } from '../../src/platform/metrics/metrics.service';
@@ -117,6 +117,27 @@ export class FakeTasksRepository extends TasksRepository {
   override async findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? this.row(id) : null;
+  }
+
+  /** The owner's page as the SQL reads it: no rejected or deleted task, newest first, ties by ID. */
+  override async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
+    const hits = [...this.rows.values()]
+      .filter(
+        (t) =>
+          t.accountId === query.accountId &&
+          t.family === query.family &&
+          t.action === query.action &&
+          t.phase !== 'rejected' &&
+          (t.deletedAt === null || t.deletedAt === undefined) &&
+          (query.model === undefined || t.model === query.model) &&
+          (query.models === undefined || query.models.includes(t.model)) &&
+          (query.ids === undefined || query.ids.includes(t.id)),
+      )
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return {
+      items: hits.slice(query.offset, query.offset + query.limit).map((t) => this.row(t.id)),
+      total: hits.length,
+    };
   }
 
   override async externalIdHolder(
@@ -384,13 +405,18 @@ export function snapshot(
   return { nativeStatus: overrides.state.toUpperCase(), videos: [], voices: [], raw: { fake: true }, ...overrides };
 }
 
-export const ACCOUNT_ID = 'acc_1';
+export const ACCOUNT_ID = 'acct_1';
 
-export function principal(overrides: Partial<Principal['account']> = {}): Principal {
+/** The caller of `ACCOUNT_ID` (the factories' default account), with a key that may use every model unless `keyModels`. */
+export function principal(
+  overrides: Partial<Principal['account']> = {},
+  keyModels: string[] | null = null,
+  grants: Principal['grants'] = new Map(),
+): Principal {
   return {
     account: { id: ACCOUNT_ID, name: 'Test', rateLimitRpm: null, maxConcurrentTasks: null, ...overrides },
-    apiKey: { id: 'key_1', prefix: 'sk-test', models: null },
-    grants: new Map(),
+    apiKey: { id: 'key_1', prefix: 'sk-test', models: keyModels },
+    grants,
   };
 }
 
