@@ -11,5 +11,6 @@ export * from './in-memory-repository';
 export * from './model-catalogue';
 export * from './offline';
 export * from './redis';
+export * from './result-files';
 export * from './task-engine';
 export * from './transactions';
