@@ -157,6 +157,14 @@ export class FakeTasksRepository extends TasksRepository {
     if (row) Object.assign(row, changes);
   }
 
+  /** Only a finished task, once. */
+  override async markDeleted(id: string, now: number): Promise<boolean> {
+    const row = this.rows.get(id);
+    if (!row || row.deletedAt !== null || (row.phase !== 'succeeded' && row.phase !== 'failed')) return false;
+    Object.assign(row, { deletedAt: now, updatedAt: now });
+    return true;
+  }
+
   override async countOpen(): Promise<number> {
     return [...this.rows.values()].filter((t) => OPEN_PHASES.has(t.phase)).length;
   }
