@@ -45,4 +45,8 @@ export class InMemoryCallbackOutboxRepository extends CallbackOutboxRepository {
   override async forTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
     return [...this.rows.values()].filter((d) => d.taskId === taskId).map((d) => ({ ...d }));
   }
+
+  override async listForTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
+    return (await this.forTask(taskId)).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+  }
 }
