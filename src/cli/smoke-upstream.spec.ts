@@ -1,6 +1,6 @@
 import { simulatorUpstreamEnv } from '../simulator/upstream-env';
 import { RunningSimulator, startSimulator } from '../simulator/simulator';
-import { sendJson, startFakeUpstream } from '../upstream/testing/fake-upstream';
+import { sendJson, startFakeUpstream } from '../../test/upstream/fake-upstream';
 import { runSmokeUpstream } from './smoke-upstream';
 
 /** Collects what the command writes. */

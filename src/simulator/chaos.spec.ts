@@ -4,7 +4,7 @@ import { Chaos, CHAOS_KINDS, mutateBody, parseChaos, UNKNOWN_STATUS } from './ch
 import { KL_SIM_VENDOR } from './kl';
 import { VD_SIM_VENDOR } from './vd';
 import { RunningSimulator, startSimulator } from './simulator';
-import { getJson, postJson } from './spec-helpers';
+import { getJson, postJson } from '../../test/simulator/spec-helpers';
 
 const VD_BODY = { model: 'vdq3', prompt: 'a cat', images: ['https://example.com/cat.png'] };
 

@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import { AddressInfo } from 'node:net';
 import { RunningSimulator, startSimulator } from './simulator';
-import { fetchBytes, getJson, looksLikeMp4, looksLikePng, postJson, sleep } from './spec-helpers';
+import { fetchBytes, getJson, looksLikeMp4, looksLikePng, postJson, sleep } from '../../test/simulator/spec-helpers';
 
 describe('startSimulator', () => {
   let sim: RunningSimulator;

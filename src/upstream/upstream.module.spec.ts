@@ -5,7 +5,7 @@ import { ChannelRegistry } from './channel-routing/channel-registry';
 import { UPSTREAM_CHANNELS } from './channel-routing/upstream-channels.token';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from './http/upstream-http-options';
 import { KlClient } from './kl/kl.client';
-import { sendJson, startFakeUpstream } from './testing/fake-upstream';
+import { sendJson, startFakeUpstream } from '../../test/upstream/fake-upstream';
 import { UpstreamClients } from './upstream-clients';
 import { UpstreamModule } from './upstream.module';
 import type { UpstreamChannel } from './upstream.types';

@@ -3,7 +3,7 @@ import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
 import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.entity';
 import { ADMIN_TOKEN, TestAccount, startGateway } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
-import { taskRecord } from '../support/task-record';
+import { taskRecord } from '../factories/tasks';
 
 /**
  * The operator console's reads: account search, an account's keys, task lists with filters and

@@ -1,4 +1,4 @@
-import { MediaServer, png, serveMedia } from '../../src/families/common/media-probe.fixtures';
+import { MediaServer, png, serveMedia } from '../fixtures/media';
 import { SimulatedGateway, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { FAMILY_REGISTRY } from '../support/families';
 import { ADMIN_TOKEN, TestAccount } from '../support/gateway-harness';

@@ -1,6 +1,6 @@
 import { LedgerService } from '../../src/core/billing/ledger.service';
 import { PricingService } from '../../src/core/billing/pricing.service';
-import { taskRecord } from '../support/task-record';
+import { taskRecord } from '../factories/tasks';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { newId } from '../../src/platform/ids/ids';

@@ -1,5 +1,5 @@
 import { MiB } from '../../src/families/common/media-probe';
-import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from '../../src/families/common/media-probe.fixtures';
+import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from '../fixtures/media';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, startSimulatedGateway } from '../support/simulated-gateway';
 

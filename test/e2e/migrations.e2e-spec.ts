@@ -5,7 +5,7 @@ import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { OneActionName1764100000000 } from '../../src/platform/database/migrations/1764100000000-one-action-name';
 import { TaskDeletedAt1765000000000 } from '../../src/platform/database/migrations/1765000000000-task-deleted-at';
 import { Harness, startGateway } from '../support/gateway-harness';
-import { taskRecord } from '../support/task-record';
+import { taskRecord } from '../factories/tasks';
 
 /** Data migrations, run against rows written the old way, on the database of the test run. */
 describe('migration: one action name per kind of work', () => {

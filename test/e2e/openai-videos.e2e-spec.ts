@@ -15,7 +15,7 @@ import { CallbackReceiver, startCallbackReceiver } from '../support/callback-rec
 import { TestAccount } from '../support/gateway-harness';
 import { SAMPLE_MP4, getResult } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
-import { png } from '../../src/families/common/media-probe.fixtures';
+import { png } from '../fixtures/media';
 import { resultStorageKey } from '../../src/core/result-keeping/result-slots';
 
 /** The official SDK, as a client of the gateway's `/v1` (requests over real HTTP). */

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { GATEWAY_RESULT_URL, SAMPLE_MP4, getResult } from '../support/results';
-import { dataUrl, mp4, png } from '../../src/families/common/media-probe.fixtures';
+import { dataUrl, mp4, png } from '../fixtures/media';
 
 const CREATE = '/vd/ent/v2/reference2video';
 

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { newFakes, snapshot } from '../../../test/support/fakes';
+import { newFakes, snapshot } from '../../../test/fakes';
 import { TaskEntity } from '../tasks/entities/task.entity';
 import { TaskLifecycle } from '../tasks/task-lifecycle.service';
 import { ResultKeeper } from './result-keeper.service';

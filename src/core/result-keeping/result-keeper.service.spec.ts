@@ -10,7 +10,7 @@ import { MetricsService } from '../../platform/metrics/metrics.service';
 import { FsObjectStore } from '../../platform/storage/fs-object-store';
 import { ManualClock } from '../../platform/time/clock';
 import { FileDownloads } from '../../upstream/http/file-downloads';
-import { createTestUpstream } from '../../upstream/testing/test-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';

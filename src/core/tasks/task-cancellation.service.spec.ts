@@ -1,4 +1,4 @@
-import { newFakes, snapshot } from '../../../test/support/fakes';
+import { newFakes, snapshot } from '../../../test/fakes/task-engine';
 import { GatewayError } from '../../platform/errors';
 import {
   UpstreamRejectedError,

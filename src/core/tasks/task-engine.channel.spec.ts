@@ -1,4 +1,4 @@
-import { CHANNEL, draft, newFakes, principal } from '../../../test/support/fakes';
+import { CHANNEL, draft, newFakes, principal } from '../../../test/fakes';
 import { GatewayError } from '../../platform/errors';
 import { UpstreamChannel } from '../../upstream/upstream.types';
 

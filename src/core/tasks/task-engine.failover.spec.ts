@@ -1,4 +1,4 @@
-import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
+import { draft, newFakes, principal, snapshot } from '../../../test/fakes';
 import { GatewayError } from '../../platform/errors';
 import { ChannelRegistry } from '../../upstream/channel-routing/channel-registry';
 import { UpstreamBreakers } from '../../upstream/http/upstream-breakers';

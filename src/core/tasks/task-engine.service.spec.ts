@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { draft, newFakes, principal, snapshot } from '../../../test/support/fakes';
+import { draft, newFakes, principal, snapshot } from '../../../test/fakes';
 import { isDatabaseUnavailable } from '../../platform/database/database-unavailable';
 import { GatewayError } from '../../platform/errors';
 import {

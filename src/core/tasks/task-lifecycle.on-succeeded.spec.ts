@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { newFakes, snapshot } from '../../../test/support/fakes';
+import { newFakes, snapshot } from '../../../test/fakes';
 import { TaskEntity } from './entities/task.entity';
 
 /** The family hook `TaskFamilies.onSucceeded`: run by the one finisher, inside its terminal transaction. */

@@ -1,4 +1,4 @@
-import { newFakes, snapshot } from '../../../test/support/fakes';
+import { newFakes, snapshot } from '../../../test/fakes';
 
 describe('TaskLifecycle', () => {
   it('applySnapshot, not terminal: records progress and schedules the next poll, hold kept', async () => {

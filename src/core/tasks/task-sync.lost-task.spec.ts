@@ -1,4 +1,4 @@
-import { newFakes } from '../../../test/support/fakes';
+import { newFakes } from '../../../test/fakes';
 import { UpstreamTaskLostError, UpstreamTaskNotFoundError } from '../../upstream/upstream.types';
 
 /** The sync service over the shared fakes: the upstream answers whatever `answer` throws. */

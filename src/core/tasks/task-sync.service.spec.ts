@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { CHANNEL, newFakes, snapshot } from '../../../test/support/fakes';
+import { CHANNEL, newFakes, snapshot } from '../../../test/fakes';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import {
   UpstreamCredentialsRefusedError,

@@ -1,4 +1,4 @@
-import { newFakes } from '../../../test/support/fakes';
+import { newFakes } from '../../../test/fakes';
 import { TaskSyncWorker } from './task-sync.worker';
 
 describe('TaskSyncWorker', () => {

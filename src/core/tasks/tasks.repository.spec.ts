@@ -6,7 +6,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
 import { TaskEntity } from './entities/task.entity';
 import { TasksRepository } from './tasks.repository';
-import { taskRecord } from '../../../test/support/task-record';
+import { taskRecord } from '../../../test/factories/tasks';
 
 /**
  * The repository's hot statements: `open` (slot, hold, hold entry and record together or not at

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../platform/errors';
 import { ImageLimits, MiB } from './media-probe';
-import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from './media-probe.fixtures';
+import { MediaServer, chunkedFile, gif, jpeg, png, serveMedia } from '../../../test/fixtures/media';
 import { MEDIA_FETCH_MAX_BYTES, RemoteMediaProbe } from './media-probe-remote';
 
 const LIMITS: ImageLimits = {

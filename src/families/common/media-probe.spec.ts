@@ -1,5 +1,5 @@
 import { GatewayError } from '../../platform/errors';
-import { avi, bmp, dataUrl, gif, jpeg, mp4, png, webp } from './media-probe.fixtures';
+import { avi, bmp, dataUrl, gif, jpeg, mp4, png, webp } from '../../../test/fixtures/media';
 import {
   ImageLimits,
   MiB,

@@ -1,4 +1,4 @@
-import { taskRecord } from '../../../test/support/task-record';
+import { taskRecord } from '../../../test/factories/tasks';
 import { FamilyRegistry } from '../../families/family-registry';
 import { FAMILIES } from '../../families';
 import { registerTaskFace, TASK_FACE_ECHO, taskFaceOf } from '../../core/tasks/task-faces';

@@ -1,5 +1,5 @@
 import { RunningSimulator, startSimulator } from '../simulator';
-import { fetchBytes, getJson, looksLikeMp4, postJson, sleepUntil } from '../spec-helpers';
+import { fetchBytes, getJson, looksLikeMp4, postJson, sleepUntil } from '../../../test/simulator/spec-helpers';
 
 const TASK_MS = 400;
 const AX_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;

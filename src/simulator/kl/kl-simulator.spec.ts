@@ -1,6 +1,14 @@
 import * as jwt from 'jsonwebtoken';
 import { RunningSimulator, startSimulator } from '../simulator';
-import { fetchBytes, getJson, looksLikeMp4, postJson, sleep, sleepUntil, startCallbackReceiver } from '../spec-helpers';
+import {
+  fetchBytes,
+  getJson,
+  looksLikeMp4,
+  postJson,
+  sleep,
+  sleepUntil,
+  startCallbackReceiver,
+} from '../../../test/simulator/spec-helpers';
 
 const TASK_MS = 400;
 

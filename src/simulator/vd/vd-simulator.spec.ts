@@ -8,7 +8,7 @@ import {
   sleep,
   sleepUntil,
   startCallbackReceiver,
-} from '../spec-helpers';
+} from '../../../test/simulator/spec-helpers';
 
 const TASK_MS = 400;
 

@@ -1,10 +1,10 @@
-import { answerWith, fixtureNames, loadFixture } from '../testing/contract-fixtures';
-import { FakeUpstream, startFakeUpstream } from '../testing/fake-upstream';
-import { createTestUpstream } from '../testing/test-upstream';
+import { answerWith, fixtureNames, loadFixture } from '../../../test/upstream/contract-fixtures';
+import { FakeUpstream, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { UpstreamChannel, UpstreamTaskLostError } from '../upstream.types';
 
 /**
- * The client against the vendor's documented answers (fixtures/), not against the simulator: if
+ * The client against the vendor's documented answers (test/fixtures/upstream/ax/), not against the simulator: if
  * the simulator and the client drifted together, this still holds them to the documentation.
  */
 describe('AxClient against the documented answers', () => {

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { sendJson, startFakeUpstream } from '../testing/fake-upstream';
+import { sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
 import { CONNECT_TIMEOUT_CODE, ConnectTimeoutHttpAgent } from './connect-timeout-agents';
 import { faultFromTransportError } from './upstream-fault';
 

@@ -1,7 +1,7 @@
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { readWhole } from '../../core/result-keeping/result-download';
-import { createTestUpstream } from '../testing/test-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { FileDownloads } from './file-downloads';
 
 /** A server whose handler is set per test. */

@@ -4,7 +4,7 @@ import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import axios, { AxiosError, AxiosInstance, isCancel } from 'axios';
-import { createTestUpstream } from '../testing/test-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamUnavailableError } from '../upstream.types';
 import { CONNECT_TIMEOUT_CODE, ConnectTimeoutHttpAgent } from './connect-timeout-agents';
 import { createLeanHttpAdapter, leanAxiosInstance, queryString, requestPath } from './lean-http-adapter';

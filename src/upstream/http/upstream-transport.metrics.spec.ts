@@ -1,8 +1,8 @@
 import { HttpService } from '@nestjs/axios';
 import axios from 'axios';
 import { MetricsService } from '../../platform/metrics/metrics.service';
-import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
-import { FAST_HTTP_OPTIONS } from '../testing/test-upstream';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { FAST_HTTP_OPTIONS } from '../../../test/upstream/test-upstream';
 import { UpstreamAgents } from './upstream-agents';
 import { UpstreamBreakers } from './upstream-breakers';
 import { resolveHttpOptions } from './upstream-http-options';

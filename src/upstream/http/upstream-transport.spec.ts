@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
-import { createTestUpstream } from '../testing/test-upstream';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamUnavailableError } from '../upstream.types';
 import type { UpstreamRequest } from './upstream-transport';
 

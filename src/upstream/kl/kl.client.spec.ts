@@ -1,7 +1,7 @@
 import * as jwt from 'jsonwebtoken';
 import { ManualClock } from '../../platform/time/clock';
-import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
-import { createTestUpstream } from '../testing/test-upstream';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import {
   UpstreamChannel,
   UpstreamCredentialsRefusedError,

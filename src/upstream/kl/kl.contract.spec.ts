@@ -1,6 +1,6 @@
-import { answerWith, fixtureNames, loadFixture } from '../testing/contract-fixtures';
-import { FakeUpstream, startFakeUpstream } from '../testing/fake-upstream';
-import { createTestUpstream } from '../testing/test-upstream';
+import { answerWith, fixtureNames, loadFixture } from '../../../test/upstream/contract-fixtures';
+import { FakeUpstream, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import {
   UpstreamChannel,
   UpstreamRejectedError,
@@ -10,7 +10,7 @@ import {
 import { KL_PATHS } from './kl.api';
 
 /**
- * The client against the vendor's documented answers (fixtures/), not against the simulator: if
+ * The client against the vendor's documented answers (test/fixtures/upstream/kl/), not against the simulator: if
  * the simulator and the client drifted together, this still holds them to the documentation.
  */
 describe('KlClient against the documented answers', () => {

@@ -1,5 +1,5 @@
-import { FakeUpstream, sendJson, startFakeUpstream } from '../testing/fake-upstream';
-import { createTestUpstream } from '../testing/test-upstream';
+import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
+import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import {
   UpstreamChannel,
   UpstreamCredentialsRefusedError,

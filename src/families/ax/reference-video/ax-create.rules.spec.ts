@@ -1,5 +1,5 @@
 import { MiB } from '../../common/media-probe';
-import { bmp, dataUrl, gif, jpeg, mp4, png, webp } from '../../common/media-probe.fixtures';
+import { bmp, dataUrl, gif, jpeg, mp4, png, webp } from '../../../../test/fixtures/media';
 import { GatewayError } from '../../../platform/errors';
 import { AxCreateRequest, validateAxCreateRequest } from './ax-create.rules';
 

@@ -1,4 +1,4 @@
-import { taskRecord } from '../../../../test/support/task-record';
+import { taskRecord } from '../../../../test/factories/tasks';
 import { presentAxTask } from './ax-task.presenter';
 
 const CREATED = Date.UTC(2026, 10, 24, 9, 0, 0, 0);

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../../platform/errors';
-import { dataUrl, gif, jpeg, png, serveMedia, webp } from '../../common/media-probe.fixtures';
+import { dataUrl, gif, jpeg, png, serveMedia, webp } from '../../../../test/fixtures/media';
 import { RemoteMediaProbe } from '../../common/media-probe-remote';
 import {
   checkDurationFits,

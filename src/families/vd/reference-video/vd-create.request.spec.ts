@@ -3,7 +3,7 @@
  * references, Base64 redaction, seeds, callback URL, and the shape of what is handed on.
  */
 import { GatewayError } from '../../../platform/errors';
-import { dataUrl, mp4 } from '../../common/media-probe.fixtures';
+import { dataUrl, mp4 } from '../../../../test/fixtures/media';
 import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
 
 const IMG = 'https://cdn.example.com/ref/cat.png';

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../../platform/errors';
-import { avi, dataUrl, mp4 } from '../../common/media-probe.fixtures';
+import { avi, dataUrl, mp4 } from '../../../../test/fixtures/media';
 import { checkVdImage, checkVdVideo, isHttpUrl, redactBase64 } from './vd-media';
 
 function pngBytes(width: number, height: number): Buffer {

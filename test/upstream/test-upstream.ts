@@ -1,14 +1,14 @@
 import { HttpService } from '@nestjs/axios';
 import axios from 'axios';
-import { Clock } from '../../platform/time/clock';
-import { AxClient } from '../ax/ax.client';
-import { UpstreamAgents } from '../http/upstream-agents';
-import { UpstreamBreakers } from '../http/upstream-breakers';
-import { UpstreamHttpOptions, resolveHttpOptions } from '../http/upstream-http-options';
-import { UpstreamTransport } from '../http/upstream-transport';
-import { KlAuth } from '../kl/kl.auth';
-import { KlClient } from '../kl/kl.client';
-import { VdClient } from '../vd/vd.client';
+import { Clock } from '../../src/platform/time/clock';
+import { AxClient } from '../../src/upstream/ax/ax.client';
+import { UpstreamAgents } from '../../src/upstream/http/upstream-agents';
+import { UpstreamBreakers } from '../../src/upstream/http/upstream-breakers';
+import { UpstreamHttpOptions, resolveHttpOptions } from '../../src/upstream/http/upstream-http-options';
+import { UpstreamTransport } from '../../src/upstream/http/upstream-transport';
+import { KlAuth } from '../../src/upstream/kl/kl.auth';
+import { KlClient } from '../../src/upstream/kl/kl.client';
+import { VdClient } from '../../src/upstream/vd/vd.client';
 
 /** Fast defaults for tests: short timeouts and back-off so the suite stays quick. */
 export const FAST_HTTP_OPTIONS: Partial<UpstreamHttpOptions> = {

@@ -1,5 +1,5 @@
 /**
- * Helpers for the simulator's own specs (plain Node, no jest globals, so the build compiles it).
+ * Helpers for the simulator's own specs.
  * Everything goes over real HTTP with Node's global fetch, as the gateway's clients do.
  */
 import * as http from 'node:http';
@@ -7,7 +7,6 @@ import { AddressInfo } from 'node:net';
 
 export interface JsonReply {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs read native shapes freely
   body: any;
 }
 
@@ -36,7 +35,6 @@ export function sleepUntil(epochMs: number): Promise<void> {
 
 export interface ReceivedCallback {
   headers: http.IncomingHttpHeaders;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- specs read native shapes freely
   body: any;
 }
 

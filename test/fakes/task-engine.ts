@@ -7,7 +7,7 @@
  * DataSource that is never connected, so no database is opened and any method not overridden
  * here fails loudly instead of silently passing.
  */
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
 import { Principal } from '../../src/core/accounts/principal';
 import { AccountsRepository } from '../../src/core/accounts/repositories/accounts.repository';
@@ -29,10 +29,9 @@ import { TaskEngine } from '../../src/core/tasks/task-engine.service';
 import { CreatedAnswer, FamilyStatusWords, TaskFamilies } from '../../src/core/tasks/task-families';
 import { TaskLifecycle } from '../../src/core/tasks/task-lifecycle.service';
 import { TaskSyncService } from '../../src/core/tasks/task-sync.service';
-import { OpenOutcome, TasksRepository } from '../../src/core/tasks/tasks.repository';
+import { OpenOutcome, TaskListQuery, TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { UpstreamDirectory } from '../../src/core/tasks/upstream-directory';
 import { AppConfig, loadConfig } from '../../src/platform/config/app-config';
-import { TransactionRunner } from '../../src/platform/database/transaction-runner';
 import { MetricsService } from '../../src/platform/metrics/metrics.service';
 import { ManualClock } from '../../src/platform/time/clock';
 import {
@@ -43,10 +42,9 @@ import {
   UpstreamTaskClient,
   UpstreamTaskSnapshot,
 } from '../../src/upstream/upstream.types';
-
-/** Never connected: it only gives the real constructors the TypeORM objects they store. */
-const offline = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
-const offlineManager: EntityManager = offline.manager;
+import { taskFactory } from '../factories/tasks';
+import { offline, offlineManager } from './offline';
+import { FakeTransactionRunner } from './transactions';
 
 const OPEN_PHASES = new Set(['submitting', 'active']);
 
@@ -116,6 +114,32 @@ export class FakeTasksRepository extends TasksRepository {
     return this.rows.has(id) ? this.row(id) : null;
   }
 
+  override async findForAccount(id: string, accountId: string): Promise<TaskEntity | null> {
+    const row = this.rows.get(id);
+    return row && row.accountId === accountId ? this.row(id) : null;
+  }
+
+  /** The owner's page as the SQL reads it: no rejected or deleted task, newest first, ties by ID. */
+  override async list(query: TaskListQuery): Promise<{ items: TaskEntity[]; total: number }> {
+    const hits = [...this.rows.values()]
+      .filter(
+        (t) =>
+          t.accountId === query.accountId &&
+          t.family === query.family &&
+          t.action === query.action &&
+          t.phase !== 'rejected' &&
+          (t.deletedAt === null || t.deletedAt === undefined) &&
+          (query.model === undefined || t.model === query.model) &&
+          (query.models === undefined || query.models.includes(t.model)) &&
+          (query.ids === undefined || query.ids.includes(t.id)),
+      )
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return {
+      items: hits.slice(query.offset, query.offset + query.limit).map((t) => this.row(t.id)),
+      total: hits.length,
+    };
+  }
+
   override async externalIdHolder(
     accountId: string,
     externalTaskId: string,
@@ -131,6 +155,14 @@ export class FakeTasksRepository extends TasksRepository {
     this.plainUpdates.push({ id, changes });
     const row = this.rows.get(id);
     if (row) Object.assign(row, changes);
+  }
+
+  /** Only a finished task, once. */
+  override async markDeleted(id: string, now: number): Promise<boolean> {
+    const row = this.rows.get(id);
+    if (!row || row.deletedAt !== null || (row.phase !== 'succeeded' && row.phase !== 'failed')) return false;
+    Object.assign(row, { deletedAt: now, updatedAt: now });
+    return true;
   }
 
   override async countOpen(): Promise<number> {
@@ -177,13 +209,26 @@ export class FakeAccountsRepository extends AccountsRepository {
   }
 }
 
+/** Where the fake ledger finds the money of an account: the engine's balances or whole account rows. */
+export interface AccountBalances {
+  account(id: string): FakeAccount;
+}
+
 /** The SQL of money over the fake accounts; the real LedgerService runs on top of it. */
 export class FakeLedgerRepository extends LedgerRepository {
   readonly entries: LedgerEntryEntity[] = [];
   readonly usage: UsageRecordEntity[] = [];
 
-  constructor(private readonly accounts: FakeAccountsRepository) {
+  constructor(private readonly accounts: AccountBalances) {
     super(offline);
+  }
+
+  /** An operator's credit or debit; a debit never takes the balance below zero, as the SQL's guard. */
+  override async adjustBalance(_tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
+    const account = this.accounts.account(accountId);
+    if (account.balance + delta < 0) return false;
+    account.balance += Math.trunc(delta);
+    return true;
   }
 
   override async takeHold(_tx: EntityManager, accountId: string, amount: number): Promise<boolean> {
@@ -217,25 +262,6 @@ export class FakeLedgerRepository extends LedgerRepository {
 
   kinds(taskId: string): string[] {
     return this.entries.filter((e) => e.taskId === taskId).map((e) => e.kind);
-  }
-}
-
-/** Runs the work at once on the offline manager (the fakes ignore it). No rollback is modelled. */
-export class FakeTransactionRunner extends TransactionRunner {
-  runs = 0;
-
-  constructor() {
-    super(offline);
-  }
-
-  override run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    this.runs += 1;
-    return work(offlineManager);
-  }
-
-  override runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
-    this.runs += 1;
-    return work(undefined);
   }
 }
 
@@ -387,13 +413,18 @@ export function snapshot(
   return { nativeStatus: overrides.state.toUpperCase(), videos: [], voices: [], raw: { fake: true }, ...overrides };
 }
 
-export const ACCOUNT_ID = 'acc_1';
+export const ACCOUNT_ID = 'acct_1';
 
-export function principal(overrides: Partial<Principal['account']> = {}): Principal {
+/** The caller of `ACCOUNT_ID` (the factories' default account), with a key that may use every model unless `keyModels`. */
+export function principal(
+  overrides: Partial<Principal['account']> = {},
+  keyModels: string[] | null = null,
+  grants: Principal['grants'] = new Map(),
+): Principal {
   return {
     account: { id: ACCOUNT_ID, name: 'Test', rateLimitRpm: null, maxConcurrentTasks: null, ...overrides },
-    apiKey: { id: 'key_1', prefix: 'sk-test', models: null },
-    grants: new Map(),
+    apiKey: { id: 'key_1', prefix: 'sk-test', models: keyModels },
+    grants,
   };
 }
 
@@ -468,44 +499,22 @@ export function newFakes(env: Record<string, string> = {}) {
   /** Stores a task as the engine would have left it (held estimate, slot taken), in the given state. */
   function seedTask(overrides: Partial<TaskEntity> = {}): TaskEntity {
     const now = clock.nowMs();
-    const base: Partial<TaskEntity> = {
+    const task = taskFactory.build({
       id: `task_${tasks.rows.size + 1}`,
       accountId: ACCOUNT_ID,
-      apiKeyId: 'key_1',
-      family: 'ax',
-      action: 'r2v',
       model: MODEL.name,
       channelId: CHANNEL.id,
       upstreamTaskId: 'up-1',
-      phase: 'active',
-      nativeStatus: 'RUNNING',
-      outerStatus: 'IN_PROGRESS',
-      progress: 10,
-      failureCode: null,
-      failureReason: null,
       requestSnapshot: {},
-      creationEcho: null,
-      result: null,
-      lastNative: null,
-      nativeUsage: null,
-      externalTaskId: null,
       callbackUrl: 'https://client.example.com/hook',
-      callbackToken: null,
-      billableUsage: { kind: 'ax-r2v', durationSeconds: 5 },
-      billingState: 'held',
-      estimatedCharge: 100,
-      finalCharge: null,
-      priceVersion: 1,
       createdAt: now,
       updatedAt: now,
-      finishedAt: null,
       syncDueAt: now,
-      syncAttempts: 0,
       leaseOwner: 'worker-1',
       leaseUntil: now + 30_000,
       deadlineAt: now + config.TASK_DEADLINE_MS,
-    };
-    const task: TaskEntity = Object.assign(new TaskEntity(), base, overrides);
+      ...overrides,
+    });
     const account = accounts.account(task.accountId);
     if (task.billingState === 'held') {
       account.balance -= task.estimatedCharge;

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UpstreamFamily } from '../upstream.types';
+import type { UpstreamFamily } from '../../src/upstream/upstream.types';
 import { FakeHandler, sendJson } from './fake-upstream';
 
-/** One documented answer: `src/upstream/<family>/fixtures/<name>.json`. */
+/** One documented answer: `test/fixtures/upstream/<family>/<name>.json`. */
 export interface ContractFixture {
   /** Where in the vendor's documentation it comes from. */
   readonly $source: string;
@@ -11,7 +11,7 @@ export interface ContractFixture {
   readonly body: unknown;
 }
 
-const fixturesDir = (family: UpstreamFamily) => join(__dirname, '..', family, 'fixtures');
+const fixturesDir = (family: UpstreamFamily) => join(__dirname, '..', 'fixtures', 'upstream', family);
 
 export function loadFixture(family: UpstreamFamily, name: string): ContractFixture {
   return JSON.parse(readFileSync(join(fixturesDir(family), `${name}.json`), 'utf8')) as ContractFixture;

@@ -1,0 +1,27 @@
+import { Repository } from 'typeorm';
+import { ResultFileEntity } from '../../src/core/result-keeping/result-file.entity';
+import { ResultFilesRepository } from '../../src/core/result-keeping/result-files.repository';
+import { offline, offlineManager } from './offline';
+
+/** The kept-file rows in memory, for the services that read them (serving, the video API). */
+export class InMemoryResultFiles extends ResultFilesRepository {
+  readonly rows = new Map<string, ResultFileEntity>();
+
+  constructor(...files: ResultFileEntity[]) {
+    super(new Repository(ResultFileEntity, offlineManager), offline);
+    for (const file of files) this.rows.set(file.id, { ...file });
+  }
+
+  override async findById(id: string): Promise<ResultFileEntity | null> {
+    const row = this.rows.get(id);
+    return row ? { ...row } : null;
+  }
+
+  override async forTask(taskId: string): Promise<ResultFileEntity[]> {
+    return [...this.rows.values()].filter((f) => f.taskId === taskId).sort((a, b) => a.slot.localeCompare(b.slot));
+  }
+
+  override async forTasks(taskIds: string[]): Promise<ResultFileEntity[]> {
+    return [...this.rows.values()].filter((f) => taskIds.includes(f.taskId)).map((f) => ({ ...f }));
+  }
+}
