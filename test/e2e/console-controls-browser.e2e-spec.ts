@@ -322,7 +322,7 @@ describe('operator console controls in Chromium', () => {
         .expect(200)
         .then((res) => res.body.task_id as string);
       const upstream = (await api(`/admin/v1/tasks/${id}`)).body.upstream_task_id as string;
-      sim.forceState('vd', upstream, { state: 'queueing' });
+      sim.forceState('vd', upstream, { state: 'queueing', creations: [] });
       await page.goto(`${base}/console#/tasks/${id}`);
       const actions = page.getByTestId('task-actions');
       await actions.getByRole('button', { name: 'Cancel the task' }).click();
