@@ -9,6 +9,8 @@ const common = {
   setupFiles: ['<rootDir>/src/reflect.ts'],
 };
 module.exports = {
+  // An e2e file boots whole gateways: on a loaded 2-core machine one boot alone can pass jest's 5 s.
+  testTimeout: 20_000,
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/scripts'], testMatch: ['**/*.spec.ts'] },
     {
@@ -16,8 +18,6 @@ module.exports = {
       displayName: 'e2e',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      // Each file boots whole gateways; on a loaded 2-core machine a boot alone can pass jest's 5 s.
-      testTimeout: 20_000,
       setupFiles: [...common.setupFiles, '<rootDir>/test/support/env.ts'],
     },
   ],

@@ -58,7 +58,7 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     ['a model not in the catalogue', (t: any) => (t.models['gpt-video'] = { voice: 1 }), 'models.gpt-video'],
     ['an unknown field', (t: any) => (t.models['wx2.6-r2v'].per_frame = 3), 'models.wx2.6-r2v.per_frame'],
     ['a discount that raises the price', (t: any) => (t.models.vdq3.off_peak_bp = 12000), 'models.vdq3.off_peak_bp'],
-    ['no version', (t: any) => delete t.version, 'version'],
+    ['a version that is no whole number', (t: any) => (t.version = 'next'), 'version'],
   ])('refuses %s with 400 naming the field, and keeps the table in force', async (_name, edit, param) => {
     const table = await current();
     edit(table);
@@ -128,5 +128,14 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(results.map((r) => r.body.version).sort()).toEqual([start + 1, start + 2, start + 3]);
     expect((await current()).version).toBe(start + 3);
+  });
+
+  it('numbers a table sent without a version as the next one', async () => {
+    const table = await current();
+    const before = table.version as number;
+    delete table.version;
+    const put = await gw.admin.put('/admin/v1/prices', table).expect(200);
+    expect(put.body.version).toBe(before + 1);
+    expect((await current()).version).toBe(before + 1);
   });
 });

@@ -57,6 +57,7 @@ describe('ChannelControl', () => {
     expect(f.settings.rows.get('ax-a')).toEqual({
       channelId: 'ax-a',
       enabled: null,
+      priority: null,
       weight: 7,
       updatedAt: f.clock.nowMs(),
     });
@@ -66,8 +67,8 @@ describe('ChannelControl', () => {
       {
         action: 'channel.update',
         target: { type: 'channel', id: 'ax-a', accountId: null },
-        before: { enabled: true, weight: 2 },
-        after: { enabled: true, weight: 7 },
+        before: { enabled: true, weight: 2, priority: 0 },
+        after: { enabled: true, weight: 7, priority: 0 },
       },
     ]);
   });
@@ -79,8 +80,8 @@ describe('ChannelControl', () => {
     expect(await f.control.update('ax-a', { enabled: true }, OWNER_ORIGIN)).toMatchObject({ enabled: true, weight: 3 });
     expect(f.settings.rows.get('ax-a')).toMatchObject({ enabled: true, weight: 3 });
     expect(f.audit.entries()[1]).toMatchObject({
-      before: { enabled: false, weight: 2 },
-      after: { enabled: false, weight: 3 },
+      before: { enabled: false, weight: 2, priority: 0 },
+      after: { enabled: false, weight: 3, priority: 0 },
     });
   });
 
