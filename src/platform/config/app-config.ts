@@ -65,6 +65,11 @@ export class AppConfig {
    * between requests (needs node's `--expose-gc`, which `npm start` and the Docker image pass).
    */
   @Transform(toBool) @IsBoolean() IDLE_SCAVENGE = true;
+  /**
+   * The hand-written speed pieces (docs/hand-written.md). `false`: every one of them gives way to its
+   * library's own public path, with the same answers (the fallback when an upgrade breaks one).
+   */
+  @Transform(toBool) @IsBoolean() FAST_PATHS = true;
   /** Requests per minute for accounts without their own `rate_limit_rpm`. */
   @Transform(toInt) @IsInt() @Min(1) DEFAULT_RATE_LIMIT_RPM = 600;
   /** In-flight tasks for accounts without their own `max_concurrent_tasks`. */

@@ -3,6 +3,7 @@ import { readFileSync } from 'fs';
 import * as http from 'http';
 import { join } from 'path';
 import request from 'supertest';
+import { setFastPaths } from '../config/fast-paths';
 import {
   IDLE_SCAVENGE_MIN_INTERVAL_MS,
   IdleScavenger,
@@ -172,6 +173,17 @@ describe('the collector', () => {
     expect(server.listenerCount('request')).toBe(0);
     expect(startIdleScavenges(server, true, () => undefined)).toBeInstanceOf(IdleScavenger);
     expect(server.listenerCount('request')).toBe(1);
+  });
+
+  it('attaches nothing when fast paths are off (FAST_PATHS=false): V8 collects as it would', () => {
+    const server = http.createServer();
+    setFastPaths(false);
+    try {
+      expect(startIdleScavenges(server, true, () => undefined)).toBeUndefined();
+    } finally {
+      setFastPaths(true);
+    }
+    expect(server.listenerCount('request')).toBe(0);
   });
 
   it('reads the young generation of this process', () => {

@@ -1,5 +1,6 @@
 import { json } from 'express';
 import type { Request, Response } from 'express';
+import { fastPathsOn } from '../config/fast-paths';
 import { GatewayError } from '../errors';
 import { bodyShapeProblem } from './input-shape';
 import { findJsonSyntaxProblem } from './json-syntax';
@@ -40,8 +41,8 @@ const parsers = new Map<number, { sized: BodyParser; chunked: BodyParser }>();
  * (`RequestBodyGuard`): nothing is read for a caller who would be refused.
  *
  * The usual body (plain `application/json` or UTF-8, a Content-Length, no Content-Encoding) is read
- * by `readPlain`; anything else (other charsets, compressed or chunked bodies) by body-parser
- * (Express's `json`), whose error types map to the gateway's errors.
+ * by `readPlain` (unless `FAST_PATHS` is off); anything else (other charsets, compressed or chunked
+ * bodies) by body-parser (Express's `json`), whose error types map to the gateway's errors.
  */
 export async function readRequestBody(req: Request, res: Response, rules: BodyRules): Promise<void> {
   const { limitBytes } = rules;
@@ -56,7 +57,13 @@ export async function readRequestBody(req: Request, res: Response, rules: BodyRu
   const type = headers['content-type'];
   if ((length === '0' || (length === undefined && !chunked)) && JSON_TYPE.test(type ?? '')) throw emptyBody();
   let failure: { type?: string; body?: unknown } | undefined;
-  if (length !== undefined && !chunked && headers['content-encoding'] === undefined && PLAIN_JSON.has(type!)) {
+  if (
+    length !== undefined &&
+    !chunked &&
+    headers['content-encoding'] === undefined &&
+    PLAIN_JSON.has(type!) &&
+    fastPathsOn()
+  ) {
     failure = await new Promise((resolve) => readPlain(req, Number(length), resolve));
   } else {
     if (!req.is('application/json')) throw GatewayError.invalid('Content-Type must be application/json.', null);

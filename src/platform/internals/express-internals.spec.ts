@@ -1,7 +1,22 @@
 import express from 'express';
 import * as http from 'http';
 import { Socket } from 'net';
-import { expressMessageClasses } from './express-message-classes';
+import request from 'supertest';
+import { expressMessageClasses } from './express-internals';
+
+// Contract: what the gateway relies on in the installed Express.
+describe('Express internals', () => {
+  it("gives each request and response the app's own `request` / `response` objects as prototypes", async () => {
+    const app = express();
+    app.get('/', (req, res) => {
+      res.json({ req: Object.getPrototypeOf(req) === app.request, res: Object.getPrototypeOf(res) === app.response });
+    });
+    expect((await request(app).get('/').expect(200)).body).toEqual({ req: true, res: true });
+    // And app.request / app.response inherit from Node's own classes (Express's methods over Node's).
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(app.request))).toBe(http.IncomingMessage.prototype);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(app.response))).toBe(http.ServerResponse.prototype);
+  });
+});
 
 describe('expressMessageClasses', () => {
   it("makes Node's request and response objects whose prototypes are the app's own", () => {

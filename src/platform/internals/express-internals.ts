@@ -7,6 +7,11 @@ export interface MessageClasses {
 }
 
 /**
+ * The one file that relies on Express's internals (pinned in package.json; the spec beside it fails
+ * when the installed version no longer behaves as relied on).
+ */
+
+/**
  * Request and response constructors for an HTTP server in front of `app`, whose objects are born
  * with the app's `request` / `response` prototypes. Express gives every request and response
  * those prototypes on arrival (`Object.setPrototypeOf`); done to a fresh object on every request,
@@ -19,8 +24,11 @@ export interface MessageClasses {
  * Plain constructor functions, not classes: a class's `prototype` cannot be replaced, and the
  * instance's prototype must be the app's object itself for Express's call to be a no-op.
  *
- * Hand-written because: gateway CPU per request 0.99 -> 0.86 ms (family B create), 0.33 -> 0.21 ms
- * (family B query) (docs/hand-written.md).
+ * Relies on: `app.request` / `app.response` being the prototypes Express gives its requests and
+ * responses, set with `Object.setPrototypeOf` on arrival.
+ *
+ * Hand-written because: gateway CPU per request (docs/hand-written.md, "Express request and response
+ * classes"). Off with `FAST_PATHS=false`.
  */
 export function expressMessageClasses(app: Express): MessageClasses {
   function GatewayIncomingMessage(
