@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import { setFastPaths } from '../config/fast-paths';
 import {
   WAL_CHECKPOINT_WORKER_LIMITS,
   WAL_RESTART_FRAMES,
@@ -61,6 +62,18 @@ describe('WalCheckpointer', () => {
     // The rows are in the WAL only until a checkpoint copies them into the database file.
     expect(statSync(file).size).toBe(before);
     await until(() => statSync(file).size > before + 400_000);
+  });
+
+  it("leaves checkpoints to SQLite's automatic one when fast paths are off (FAST_PATHS=false)", () => {
+    setFastPaths(false);
+    try {
+      checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+      checkpointer.onApplicationBootstrap();
+    } finally {
+      setFastPaths(true);
+    }
+    expect(workerOf(checkpointer)).toBeUndefined();
+    expect(autocheckpoint(db)).toBe(1000);
   });
 
   it('keeps the WAL bounded under steady writes (the writer restarts it once a checkpoint has caught up)', async () => {
