@@ -62,7 +62,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1024) SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
   /**
    * Scavenge V8's young generation when no request is in flight and it is three quarters full, so that the pause falls
-   * between requests (needs node's `--expose-gc`, which `npm start` and the Docker image pass).
+   * between requests. Needs node's `--expose-gc`, which `npm start` and the Docker image do not pass
+   * (docs/hand-written.md, "idle scavenges"); and fast paths on (`FAST_PATHS`).
    */
   @Transform(toBool) @IsBoolean() IDLE_SCAVENGE = true;
   /**

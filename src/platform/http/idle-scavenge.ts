@@ -104,7 +104,7 @@ export function readYoungGeneration(): YoungGeneration {
 
 type ExposedGc = (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
 
-/** A minor collection, when node runs with `--expose-gc` (as `npm start` and the Docker image do); else undefined. */
+/** A minor collection, when node runs with `--expose-gc` (not by default: docs/hand-written.md); else undefined. */
 export function minorCollection(global: { gc?: unknown } = globalThis as { gc?: unknown }): (() => void) | undefined {
   const gc = global.gc;
   if (typeof gc !== 'function') return undefined;
