@@ -70,15 +70,18 @@ const WARMUP_SCENARIOS = ALL_SCENARIOS.filter((s) => s.id !== 'healthz' || SCENA
 
 function mainOf(variant) {
   const build = variant.split(':')[0];
-  return build === 'dist'
-    ? path.join(lib.ROOT, 'dist/src/main.js')
-    : path.join(__dirname, '.ab', build, 'src/main.js');
+  return build === 'dist' ? path.join(lib.ROOT, 'dist/src/main.js') : path.join(__dirname, '.ab', build, 'src/main.js');
 }
 
 /** The `:NAME=value+NAME=value` settings of a variant. */
 function settingsOf(variant) {
   const [, settings = ''] = variant.split(':');
-  return Object.fromEntries(settings.split('+').filter(Boolean).map((pair) => pair.split('=')));
+  return Object.fromEntries(
+    settings
+      .split('+')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')),
+  );
 }
 
 async function freePort() {

@@ -112,7 +112,8 @@ function readFailure(req: Request, error: { type?: string; body?: unknown }, lim
 
 /**
  * Hand-written because: body-parser (raw-body, type-is, iconv, an async scope per body) costs a
- * create 5-8% more CPU on the usual body (see docs/hand-written.md). Reads a body of known length
+ * create more CPU on the usual body (docs/hand-written.md, "JSON body reader"); off with
+ * `FAST_PATHS=false`. Reads a body of known length
  * as UTF-8 JSON into `req.body` as body-parser would (BOM dropped, any JSON value) and calls `done`
  * with body-parser's error shape on failure. An empty body reads as `{}`, as there. Values are
  * counted as the pieces arrive: a body of too many is refused once its count is past the most,
