@@ -38,6 +38,7 @@ describe.each([
     try {
       const res = await gw.http().get('/healthz').expect(200);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['server-timing']).toMatch(/^gw;dur=\d/);
       sent = send.mock.calls.length;
     } finally {
       server.removeListener('request', record);

@@ -2,7 +2,7 @@ import express from 'express';
 import * as http from 'http';
 import { Socket } from 'net';
 import request from 'supertest';
-import { expressMessageClasses } from './express-internals';
+import { beforeHeaders, beforeHeadersOfEveryResponse, expressMessageClasses } from './express-internals';
 
 // Contract: what the gateway relies on in the installed Express.
 describe('Express internals', () => {
@@ -34,5 +34,27 @@ describe('expressMessageClasses', () => {
     expect((req as express.Request).get('x-probe')).toBe('yes');
     expect(typeof (res as express.Response).status).toBe('function');
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe.each([
+  ['from the app’s response prototype', true],
+  ['per response (fast paths off)', false],
+])('beforeHeaders, %s', (_how, everyResponse) => {
+  it('runs the hook once per response, just before its headers go out', async () => {
+    const app = express();
+    const hook = (res: http.ServerResponse) => res.setHeader('X-Hooked', String(res.statusCode));
+    if (everyResponse) beforeHeadersOfEveryResponse(app, hook);
+    app.get('/', (_req, res) => {
+      if (!everyResponse) beforeHeaders(res, hook);
+      res.status(201).json({ ok: true });
+    });
+    const answer = await request(app).get('/').expect(201);
+    expect(answer.headers['x-hooked']).toBe('201');
+    expect(answer.body).toEqual({ ok: true });
+    // Another app's responses are left alone.
+    const other = express();
+    other.get('/', (_req, res) => res.json({}));
+    expect((await request(other).get('/')).headers['x-hooked']).toBeUndefined();
   });
 });

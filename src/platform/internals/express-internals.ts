@@ -52,3 +52,43 @@ export function expressMessageClasses(app: Express): MessageClasses {
     ServerResponse: GatewayServerResponse as unknown as typeof http.ServerResponse,
   };
 }
+
+const HOOKED = Symbol('gateway.beforeHeaders');
+
+/**
+ * Runs `hook` on every response of `app` just before its headers go out: one `writeHead` on the
+ * app's response prototype (Express gives each response that prototype) instead of a closure
+ * patched onto each response. With fast paths off (`FAST_PATHS=false`), `beforeHeaders` does it
+ * per response instead.
+ *
+ * Relies on: `app.response` being the prototype of every response the app serves.
+ */
+export function beforeHeadersOfEveryResponse(app: Express, hook: (res: http.ServerResponse) => void): void {
+  patchWriteHead(app.response as unknown as http.ServerResponse, hook);
+}
+
+/** Runs `hook` on `res` just before its headers go out (Node's public `writeHead`, wrapped on the response itself). */
+export function beforeHeaders(res: http.ServerResponse, hook: (res: http.ServerResponse) => void): void {
+  patchWriteHead(res, hook);
+}
+
+function patchWriteHead(target: http.ServerResponse, hook: (res: http.ServerResponse) => void): void {
+  const marked = target as http.ServerResponse & { [HOOKED]?: true };
+  if (Object.prototype.hasOwnProperty.call(marked, HOOKED)) return;
+  const writeHead = target.writeHead;
+  target.writeHead = function writeHeadWithHook(
+    this: http.ServerResponse,
+    statusCode: number,
+    reason?: unknown,
+    headers?: unknown,
+  ) {
+    if (!this.headersSent) hook(this);
+    return (writeHead as (this: http.ServerResponse, ...args: unknown[]) => http.ServerResponse).call(
+      this,
+      statusCode,
+      reason,
+      headers,
+    );
+  } as typeof target.writeHead;
+  Object.defineProperty(marked, HOOKED, { value: true });
+}
