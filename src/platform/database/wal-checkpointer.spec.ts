@@ -64,18 +64,6 @@ describe('WalCheckpointer', () => {
     await until(() => statSync(file).size > before + 400_000);
   });
 
-  it("leaves checkpoints to SQLite's automatic one when fast paths are off (FAST_PATHS=false)", () => {
-    setFastPaths(false);
-    try {
-      checkpointer = new WalCheckpointer(fakeDataSource(db, file));
-      checkpointer.onApplicationBootstrap();
-    } finally {
-      setFastPaths(true);
-    }
-    expect(workerOf(checkpointer)).toBeUndefined();
-    expect(autocheckpoint(db)).toBe(1000);
-  });
-
   it('keeps the WAL bounded under steady writes (the writer restarts it once a checkpoint has caught up)', async () => {
     checkpointer = new WalCheckpointer(fakeDataSource(db, file));
     Object.assign(checkpointer.settings, { intervalMs: 10, restartFrames: 256 });
@@ -159,5 +147,17 @@ describe('WalCheckpointer', () => {
     } finally {
       memory.close();
     }
+  });
+
+  it("leaves checkpoints to SQLite's automatic one when fast paths are off (FAST_PATHS=false)", () => {
+    setFastPaths(false);
+    try {
+      checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+      checkpointer.onApplicationBootstrap();
+    } finally {
+      setFastPaths(true);
+    }
+    expect(workerOf(checkpointer)).toBeUndefined();
+    expect(autocheckpoint(db)).toBe(1000);
   });
 });
