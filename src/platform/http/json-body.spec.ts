@@ -5,7 +5,6 @@ import { AddressInfo } from 'net';
 import { gzipSync } from 'zlib';
 import request from 'supertest';
 import { ErrorWriter, GatewayError } from '../errors';
-import { setFastPaths } from '../config/fast-paths';
 import { BodyRules, readRequestBody } from './json-body';
 import { MAX_BODY_VALUES } from './json-values';
 
@@ -53,36 +52,7 @@ function postRaw(
 /** `n` values in one object, one member each. */
 const members = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
 
-// Every case in both modes of FAST_PATHS: the same answers with the hand-written reader and with body-parser alone.
-describe.each([
-  ['on', true],
-  ['off', false],
-])('readRequestBody, fast paths %s', (_mode, on) => {
-  beforeAll(() => setFastPaths(on));
-  afterAll(() => setFastPaths(true));
-
-  it('reads the usual body with its own reader only when fast paths are on, else with body-parser', async () => {
-    const original = express.json;
-    const made = jest.spyOn(express, 'json');
-    let parsed = 0;
-    made.mockImplementation((options) => {
-      const parse = original(options);
-      return (req, res, next) => {
-        parsed++;
-        return parse(req, res, next);
-      };
-    });
-    try {
-      // A limit no other case uses: its body-parser reader is made (through the spy) on first use.
-      const app = bodyApp({ limitBytes: on ? 1001 : 1002 });
-      const answer = await request(app).post('/echo/1').set('Content-Type', 'application/json').send('{"a":1}');
-      expect(answer.body).toEqual({ body: { a: 1 } });
-      expect(parsed).toBe(on ? 0 : 1);
-    } finally {
-      made.mockRestore();
-    }
-  });
-
+describe('readRequestBody', () => {
   it('reads JSON bodies', async () => {
     const app = bodyApp();
     const plain = await request(app)

@@ -14,8 +14,6 @@ export interface ClientTimeouts {
   keepAliveMs?: number;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 /** Takes a JSON answer's text and returns the text to send; must keep it valid JSON. */
 export type AnswerRewriter = (req: Request, json: string) => string;
 
@@ -25,16 +23,16 @@ export type AnswerRewriter = (req: Request, json: string) => string;
  * `connectionsCheckingInterval`, which can be set only when the server is created: hence this
  * adapter instead of setting the timeouts after the fact. With fast paths on (`FAST_PATHS`), the
  * same server builds each request and response with Express's prototypes already in place (see
- * `expressMessageClasses`) and `reply` writes plain JSON answers itself.
+ * `expressMessageClasses`).
  *
  * Hand-written because: Nest's adapter cannot pass `connectionsCheckingInterval` to the server it
- * creates; the message classes and the direct reply are speed pieces (docs/hand-written.md). This is
+ * creates; the message classes are a speed piece (docs/hand-written.md). This is
  * the one file that relies on how Nest's Express adapter creates its server (`initHttpServer` sets
  * `httpServer`); its spec fails when the installed version no longer does.
  */
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];
-  /** `FAST_PATHS` when the adapter was made: the message classes and the direct reply. */
+  /** `FAST_PATHS` when the adapter was made: the message classes. */
   private readonly fast = fastPathsOn();
 
   constructor(private readonly timeouts: ClientTimeouts) {
@@ -81,28 +79,17 @@ export class TimedExpressAdapter extends ExpressAdapter {
   }
 
   /**
-   * A handler's object answer is written directly: the same bytes and headers as Express's
-   * `res.json` (JSON.stringify, `application/json; charset=utf-8`, Content-Length), without its
-   * Content-Type lookups and freshness check. Whatever that check or Express's other rules could
-   * change (a conditional request, a status without a body, a Content-Type already chosen, HEAD,
-   * files, strings, buffers, errors) goes to Nest's own reply. With fast paths off, Express writes
-   * every answer (`res.json`, or `res.send` of the rewritten text).
+   * A handler's object answer goes to Nest's own reply (Express's `res.json`), unless an answer
+   * rewriter is set: then its JSON text is rewritten and sent as `res.json` would send it. Whatever
+   * Express's rules could change (a conditional request, a status without a body, a Content-Type
+   * already chosen, HEAD, files, strings, buffers, errors) is never rewritten.
    */
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
-    if (!this.fast && !this.rewrite) return super.reply(response, body, statusCode);
+    if (!this.rewrite || !isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
     const json = JSON.stringify(body);
     if (json === undefined) return super.reply(response, body, statusCode);
-    const text = this.rewrite ? this.rewrite(response.req, json) : json;
-    if (!this.fast) {
-      // What `res.json` does with a text already made.
-      if (statusCode) response.status(statusCode);
-      return response.set('Content-Type', 'application/json').send(text);
-    }
-    if (statusCode) response.statusCode = statusCode;
-    response.setHeader('Content-Type', JSON_TYPE);
-    response.setHeader('Content-Length', String(Buffer.byteLength(text)));
-    return response.end(text);
+    if (statusCode) response.status(statusCode);
+    return response.set('Content-Type', 'application/json').send(this.rewrite(response.req, json));
   }
 }
 
