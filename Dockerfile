@@ -25,5 +25,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The heap flag: see docs/hand-written.md (old space grows to 2x the live heap, not 4x: ~100 MB less RSS).
-# --expose-gc: the gateway scavenges between requests (IDLE_SCAVENGE, docs/benchmarks.md).
-CMD ["node", "--heap-growing-percent=100", "--expose-gc", "dist/src/main.js"]
+# No --expose-gc: forced scavenges showed no gain outside the noise (docs/hand-written.md, "idle scavenges").
+CMD ["node", "--heap-growing-percent=100", "dist/src/main.js"]

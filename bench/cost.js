@@ -11,7 +11,9 @@
  *
  *   node bench/cost.js --split --pg URL [--only b-create,b-query]   one instance against two on the same database
  *
- * A variant name is a directory under bench/.ab/ (or `dist` for the current build). Per scenario:
+ * A variant name is a directory under bench/.ab/ (or `dist` for the current build), optionally
+ * followed by `:NAME=value` settings for its gateway, joined by `+` (e.g. `dist:FAST_PATHS=false`
+ * measures the build with its hand-written speed pieces off). Per scenario:
  * a warm-up of `--warmup` requests, then `--requests` requests at `--connections` concurrent
  * connections; the gateway's idle CPU (measured for 1 s before) is subtracted.
  */
@@ -67,9 +69,19 @@ const SCENARIOS = ALL_SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(
 const WARMUP_SCENARIOS = ALL_SCENARIOS.filter((s) => s.id !== 'healthz' || SCENARIOS.includes(s));
 
 function mainOf(variant) {
-  return variant === 'dist'
-    ? path.join(lib.ROOT, 'dist/src/main.js')
-    : path.join(__dirname, '.ab', variant, 'src/main.js');
+  const build = variant.split(':')[0];
+  return build === 'dist' ? path.join(lib.ROOT, 'dist/src/main.js') : path.join(__dirname, '.ab', build, 'src/main.js');
+}
+
+/** The `:NAME=value+NAME=value` settings of a variant. */
+function settingsOf(variant) {
+  const [, settings = ''] = variant.split(':');
+  return Object.fromEntries(
+    settings
+      .split('+')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')),
+  );
 }
 
 async function freePort() {
@@ -109,6 +121,7 @@ async function startGateway(sim, variant, { reset = true } = {}) {
     SYNC_POLL_BASE_MS: '3600000',
     SYNC_POLL_MAX_MS: '3600000',
     NODE_ENV: 'production',
+    ...settingsOf(variant),
   });
   if (PG_URL) env.REDIS_URL = String(opt('redis', 'redis://127.0.0.1:6379/3'));
   const logFd = fs.openSync(path.join(dir, 'gateway.log'), 'a');

@@ -6,6 +6,7 @@ import { AppModule, GatewayModuleOptions } from './app.module';
 import { FAMILIES } from './families';
 import { FamilyRegistry } from './families/family-registry';
 import { OPENAI_ERRORS } from './openai/openai.errors';
+import { setFastPaths } from './platform/config/fast-paths';
 import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
 import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
@@ -18,6 +19,8 @@ import { MetricsService } from './platform/metrics/metrics.service';
 
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
+  // First: every piece reads the switch when it is built.
+  setFastPaths(options.config.FAST_PATHS);
   const families = options.families ?? new FamilyRegistry(FAMILIES);
   const errors = new ErrorWriter([...families.errorDialects(), OPENAI_ERRORS]);
   const adapter = new TimedExpressAdapter({

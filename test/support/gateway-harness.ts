@@ -44,7 +44,7 @@ export async function startGateway(
     ADMIN_TOKEN,
     // Kept result files go to a directory of this harness, never the repository's data/.
     RESULT_STORE_DIR: mkdtempSync(join(tmpdir(), 'gw-results-')),
-    ...pick(process.env, ['DATABASE_URL', 'REDIS_URL']),
+    ...pick(process.env, ['DATABASE_URL', 'REDIS_URL', 'FAST_PATHS']),
     ...options.env,
   };
   const config = loadConfig(env);

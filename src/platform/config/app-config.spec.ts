@@ -32,6 +32,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ IDLE_SCAVENGE: 'false' }).IDLE_SCAVENGE).toBe(false);
   });
 
+  it('runs the hand-written speed pieces unless FAST_PATHS=false', () => {
+    expect(loadConfig({}).FAST_PATHS).toBe(true);
+    expect(loadConfig({ FAST_PATHS: 'false' }).FAST_PATHS).toBe(false);
+    expect(() => loadConfig({ FAST_PATHS: 'sometimes' })).toThrow(/FAST_PATHS/);
+  });
+
   it('parses numbers and booleans from strings', () => {
     const c = loadConfig({ PORT: '8080', CALLBACK_ALLOW_PRIVATE: 'true', DATABASE_URL: 'sqlite::memory:' });
     expect(c.PORT).toBe(8080);

@@ -83,9 +83,15 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(1024) SMALL_BODY_LIMIT_BYTES = 1024 * 1024;
   /**
    * Scavenge V8's young generation when no request is in flight and it is three quarters full, so that the pause falls
-   * between requests (needs node's `--expose-gc`, which `npm start` and the Docker image pass).
+   * between requests. Needs node's `--expose-gc`, which `npm start` and the Docker image do not pass
+   * (docs/hand-written.md, "idle scavenges"); and fast paths on (`FAST_PATHS`).
    */
   @Transform(toBool) @IsBoolean() IDLE_SCAVENGE = true;
+  /**
+   * The hand-written speed pieces (docs/hand-written.md). `false`: every one of them gives way to its
+   * library's own public path, with the same answers (the fallback when an upgrade breaks one).
+   */
+  @Transform(toBool) @IsBoolean() FAST_PATHS = true;
   /** Requests per minute for accounts without their own `rate_limit_rpm`. */
   @Transform(toInt) @IsInt() @Min(1) DEFAULT_RATE_LIMIT_RPM = 600;
   /** In-flight tasks for accounts without their own `max_concurrent_tasks`. */

@@ -8,18 +8,21 @@ import {
   QueryRunner,
 } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { fastPathsOn } from '../config/fast-paths';
+import {
+  PgLiterals,
+  PgQueryable,
+  SqliteStatement,
+  hydratedValue,
+  hydratingDriver,
+  markCommitted,
+  persistentValue,
+  pgClientOf,
+  pgPoolOf,
+  sqliteConnectionOf,
+} from '../internals/typeorm-internals';
 import { compileSqliteHydrator } from './row-hydrator';
 import { SqliteSerializer } from './sqlite-serializer';
-
-interface SqliteStatement {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-  raw(on: boolean): SqliteStatement;
-}
-interface SqliteDatabase {
-  prepare(sql: string): SqliteStatement;
-}
 
 interface EntityShape {
   metadata: EntityMetadata;
@@ -56,11 +59,17 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
  *
  * SQL is written with `?` placeholders and double-quoted identifiers (valid on both databases).
  *
- * Hand-written because: statement preparations per create 3.1 -> 0, creates -15 to -30% gateway CPU
- * (docs/hand-written.md).
+ * With fast paths off (`FAST_PATHS=false`, read when the instance is made) every method takes
+ * TypeORM's public path instead, with the same results: statements through a query runner (the
+ * transaction's, or the shared one), reads and updates through the query builder, inserts through
+ * `EntityManager.insert`, and statements meant for the COMMIT sent at once.
+ *
+ * Hand-written because: gateway CPU per create and query (docs/hand-written.md, "hot SQL").
  */
 export class HotSql {
   readonly isPostgres: boolean;
+  /** `FAST_PATHS` when the instance was made. */
+  readonly fast = fastPathsOn();
   private readonly prepared = new Map<string, SqliteStatement>();
   /** SQLite statements that answer rows as arrays in select-list order (`findOne`, `returning`). */
   private readonly preparedRaw = new Map<string, SqliteStatement>();
@@ -87,6 +96,10 @@ export class HotSql {
 
   /** Runs a write; the number of rows it changed. */
   async run(manager: EntityManager | undefined, sql: string, params: unknown[]): Promise<number> {
+    if (!this.fast) {
+      const result = await this.viaRunner(manager, sql, params);
+      return result.affected ?? result.records.length;
+    }
     if (!this.isPostgres) return this.sqliteWrite(manager, sql, params, (stmt) => stmt.run(...params).changes);
     const result = await this.pg(manager, sql, params);
     return result.affected ?? result.records.length;
@@ -123,7 +136,7 @@ export class HotSql {
 
   /** `TransactionRunner.run` on PostgreSQL: this transaction's `runAtCommit` statements wait for its COMMIT. */
   deferToCommit(runner: QueryRunner): void {
-    this.atCommit.set(runner, []);
+    if (this.fast) this.atCommit.set(runner, []);
   }
 
   /**
@@ -135,15 +148,14 @@ export class HotSql {
     const pending = this.atCommit.get(runner) ?? [];
     this.atCommit.delete(runner);
     if (pending.length === 0) return runner.commitTransaction();
-    const client = (runner as QueryRunner & { databaseConnection: PgQueryable & PgLiterals }).databaseConnection;
+    const client = pgClientOf(runner)!;
     const text = [...pending.map(({ sql, params }) => inlineParams(sql, params, client)), 'COMMIT'].join('; ');
     try {
       await client.query(text);
     } catch (error) {
       throw new QueryFailedError(text, [], error as Error);
     }
-    // What TypeORM's commitTransaction records once its own COMMIT is through.
-    Object.assign(runner, { isTransactionActive: false, transactionDepth: 0 });
+    markCommitted(runner);
   }
 
   /** The first row of a read, raw (column names as in the database). */
@@ -152,6 +164,8 @@ export class HotSql {
     sql: string,
     params: unknown[],
   ): Promise<Record<string, unknown> | undefined> {
+    if (!this.fast)
+      return (await this.viaRunner(manager, sql, params)).records[0] as Record<string, unknown> | undefined;
     if (!this.isPostgres)
       return this.sqlite(sql, params, (stmt) => stmt.get(...params) as Record<string, unknown> | undefined);
     const result = await this.pg(manager, sql, params);
@@ -164,7 +178,9 @@ export class HotSql {
     target: EntityTarget<T>,
     values: T,
   ): Promise<void> {
-    await this.run(manager, this.shape(target).insertSql, this.values(target, values));
+    // A copy: TypeORM writes generated and default columns back into what it inserts.
+    if (!this.fast) await (manager ?? this.dataSource.manager).insert(target, { ...values });
+    else await this.run(manager, this.shape(target).insertSql, this.values(target, values));
   }
 
   /** Every column value of `values`, converted, in the order of the INSERT text. */
@@ -209,6 +225,16 @@ export class HotSql {
   ): Promise<number> {
     const shape = this.shape(target);
     const keys = Object.keys(changes).filter((key) => (changes as Record<string, unknown>)[key] !== undefined);
+    if (!this.fast) {
+      const set = Object.fromEntries(keys.map((key) => [key, (changes as Record<string, unknown>)[key]]));
+      const result = await (manager ?? this.dataSource.manager)
+        .createQueryBuilder()
+        .update(target)
+        .set(set as never)
+        .where(...namedParams(where, whereParams))
+        .execute();
+      return result.affected ?? 0;
+    }
     const cacheKey = `${shape.metadata.tableName}|${where}|${keys.join(',')}`;
     let sql = this.updateTexts.get(cacheKey);
     if (!sql) {
@@ -229,6 +255,11 @@ export class HotSql {
     where: string,
     params: unknown[],
   ): Promise<T | null> {
+    if (!this.fast)
+      return (manager ?? this.dataSource.manager)
+        .createQueryBuilder(target, 'e')
+        .where(...namedParams(where, params))
+        .getOne();
     const shape = this.shape(target);
     let sql = shape.selectTexts.get(where);
     if (sql === undefined) {
@@ -256,6 +287,7 @@ export class HotSql {
     params: unknown[],
   ): Promise<T[]> {
     const shape = this.shape(target);
+    if (!this.fast) return this.returningViaBuilder(manager, shape, sql, params);
     const text = `${sql} RETURNING ${shape.selectList}`;
     if (this.isPostgres)
       return ((await this.pg(manager, text, params)).records as Record<string, unknown>[]).map((row) =>
@@ -265,15 +297,53 @@ export class HotSql {
     return rows.map((values) => this.hydrateValues<T>(shape, values));
   }
 
+  /** `returning` with fast paths off: the write returns the keys, the query builder reads the rows, in the same order. */
+  private async returningViaBuilder<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    shape: EntityShape,
+    sql: string,
+    params: unknown[],
+  ): Promise<T[]> {
+    const [key] = shape.metadata.primaryColumns;
+    const written = await this.viaRunner(manager, `${sql} RETURNING "${key.databaseName}"`, params);
+    const ids = (written.records as Record<string, unknown>[]).map((row) => row[key.databaseName]);
+    if (ids.length === 0) return [];
+    const rows = await (manager ?? this.dataSource.manager)
+      .createQueryBuilder(shape.metadata.target as EntityTarget<T>, 'e')
+      .where(`e.${key.propertyName} IN (:...ids)`, { ids })
+      .getMany();
+    const byId = new Map(rows.map((row) => [key.getEntityValue(row), row]));
+    return ids.map((id) => byId.get(id)).filter((row): row is T => row !== undefined);
+  }
+
+  /**
+   * A statement through TypeORM's query runner: the transaction's when `manager` has one, else
+   * (SQLite) the shared one or (PostgreSQL) one of the pool for this statement.
+   */
+  private async viaRunner(
+    manager: EntityManager | undefined,
+    sql: string,
+    params: unknown[],
+  ): Promise<{ affected?: number; records: unknown[] }> {
+    const own = manager?.queryRunner && !manager.queryRunner.isReleased ? manager.queryRunner : undefined;
+    const runner = own ?? this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(this.isPostgres ? numbered(sql) : sql, params, true);
+      return { affected: result.affected ?? undefined, records: result.records ?? [] };
+    } finally {
+      if (!own && this.isPostgres) await runner.release();
+    }
+  }
+
   private hydrateValues<T>(shape: EntityShape, values: unknown[]): T {
     if (shape.fromValues === undefined) {
-      const driver = this.dataSource.driver;
+      const dataSource = this.dataSource;
       shape.fromValues =
-        compileSqliteHydrator(shape.metadata, shape.columns, driver) ??
+        compileSqliteHydrator(shape.metadata, shape.columns, hydratingDriver(dataSource)) ??
         ((row: unknown[]) => {
           const entity = shape.metadata.create() as Record<string, unknown>;
           shape.columns.forEach(
-            (column, i) => (entity[column.propertyName] = driver.prepareHydratedValue(row[i], column)),
+            (column, i) => (entity[column.propertyName] = hydratedValue(dataSource, row[i], column)),
           );
           return entity;
         });
@@ -284,7 +354,7 @@ export class HotSql {
   private hydrate<T>(shape: EntityShape, row: Record<string, unknown>): T {
     const entity = shape.metadata.create() as Record<string, unknown>;
     for (const column of shape.columns)
-      entity[column.propertyName] = this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column);
+      entity[column.propertyName] = hydratedValue(this.dataSource, row[column.databaseName], column);
     return entity as T;
   }
 
@@ -292,7 +362,7 @@ export class HotSql {
     // A column left out takes its declared default, as TypeORM's insert does.
     if (value === undefined && column.default !== undefined && typeof column.default !== 'function')
       value = column.default;
-    const converted = this.dataSource.driver.preparePersistentValue(value, column) as unknown;
+    const converted = persistentValue(this.dataSource, value, column);
     return converted === undefined ? null : converted;
   }
 
@@ -335,9 +405,7 @@ export class HotSql {
     const cache = raw ? this.preparedRaw : this.prepared;
     let stmt = cache.get(sql);
     if (!stmt) {
-      stmt = (this.dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection.prepare(
-        sql,
-      );
+      stmt = sqliteConnectionOf(this.dataSource).prepare(sql);
       if (raw) stmt = stmt.raw(true);
       cache.set(sql, stmt);
     }
@@ -382,15 +450,10 @@ export class HotSql {
   ): Promise<{ affected?: number; records: unknown[] }> {
     let statement = this.pgStatements.get(sql);
     if (!statement) {
-      let n = 0;
-      statement = { name: `hot_${this.pgStatements.size + 1}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      statement = { name: `hot_${this.pgStatements.size + 1}`, text: numbered(sql) };
       this.pgStatements.set(sql, statement);
     }
-    const runner = manager?.queryRunner as (QueryRunner & { databaseConnection?: PgQueryable }) | undefined;
-    const client: PgQueryable =
-      runner && !runner.isReleased && runner.databaseConnection
-        ? runner.databaseConnection
-        : (this.dataSource.driver as unknown as { master: PgQueryable }).master;
+    const client: PgQueryable = pgClientOf(manager?.queryRunner) ?? pgPoolOf(this.dataSource);
     try {
       const result = await client.query({ name: statement.name, text: statement.text, values: params });
       return { affected: result.rowCount ?? undefined, records: result.rows };
@@ -400,15 +463,21 @@ export class HotSql {
   }
 }
 
-/** A pg Pool or Client: both take a named statement and answer rows and a row count. */
-interface PgQueryable {
-  query(
-    config: { name: string; text: string; values: unknown[] } | string,
-  ): Promise<{ rows: unknown[]; rowCount: number | null }>;
+/** PostgreSQL's numbered placeholders for `?` ones. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }
 
-export interface PgLiterals {
-  escapeLiteral(value: string): string;
+/** A `?` WHERE clause as the query builder takes it: named parameters and their values. */
+function namedParams(where: string, params: unknown[]): [string, Record<string, unknown>] {
+  let n = 0;
+  const values: Record<string, unknown> = {};
+  const text = where.replace(/\?/g, () => {
+    values[`p${n}`] = params[n];
+    return `:p${n++}`;
+  });
+  return [text, values];
 }
 
 /**

@@ -1,10 +1,6 @@
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityMetadata, ValueTransformer } from 'typeorm';
-
-/** The driver's own conversion of one database value (TypeORM's `prepareHydratedValue`). */
-interface HydratingDriver {
-  prepareHydratedValue(value: unknown, column: ColumnMetadata): unknown;
-}
+import type { HydratingDriver } from '../internals/typeorm-internals';
 
 /** Column types TypeORM's SQLite driver converts itself before any transformer (see `prepareHydratedValue`). */
 const DRIVER_CONVERTED = new Set<unknown>([
@@ -42,7 +38,8 @@ function conversionOf(column: ColumnMetadata, driver: HydratingDriver): ((value:
  *
  * Entities with embedded columns are not handled (null is returned, the caller hydrates generically).
  *
- * Hand-written because: a task row 16-27 -> 12-19 µs (docs/hand-written.md).
+ * Hand-written because: a task row's hydration time (docs/hand-written.md, "row hydrator"). Off with
+ * `FAST_PATHS=false` (TypeORM's query builder hydrates).
  */
 export function compileSqliteHydrator<T>(
   metadata: EntityMetadata,

@@ -1,12 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { setImmediate as nextTurn } from 'timers/promises';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
-
-/** The part of better-sqlite3's Database this needs. */
-export interface SqliteConnection {
-  readonly inTransaction: boolean;
-  prepare(sql: string): { run(): unknown };
-}
+import { SqliteConnection, sqliteConnectionOf, sqliteRunners, wrapQueries } from '../internals/typeorm-internals';
 
 /** Statements that change the database or its transaction state (anything else reads). */
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER)\b/i;
@@ -52,15 +47,9 @@ export class SqliteSerializer {
     dataSource: DataSource,
     private readonly holdLimitMs: number,
   ) {
-    const driver = dataSource.driver as unknown as {
-      databaseConnection: SqliteConnection;
-      createQueryRunner(mode: string): QueryRunner;
-    };
-    this.db = driver.databaseConnection;
-    const shared = driver.createQueryRunner('master');
-    const RunnerClass = shared.constructor as new (d: unknown) => QueryRunner;
-    this.runner = new RunnerClass(dataSource.driver);
-    Object.assign(this.runner, { manager: dataSource.createEntityManager(this.runner) });
+    this.db = sqliteConnectionOf(dataSource);
+    const { shared, own } = sqliteRunners(dataSource);
+    this.runner = own;
     this.holdOutsideWrites(shared);
   }
 
@@ -137,10 +126,6 @@ export class SqliteSerializer {
 
   /** TypeORM's shared runner (every repository call outside a unit): its writes go through `outside`. */
   private holdOutsideWrites(shared: QueryRunner): void {
-    const query = shared.query.bind(shared) as (...args: unknown[]) => Promise<unknown>;
-    Object.assign(shared, {
-      query: (sql: string, ...rest: unknown[]) =>
-        this.unitOpen && isWriteStatement(sql) ? this.outside(() => query(sql, ...rest)) : query(sql, ...rest),
-    });
+    wrapQueries(shared, (sql, run) => (this.unitOpen && isWriteStatement(sql) ? this.outside(run) : run()));
   }
 }

@@ -3,9 +3,11 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
+import { setFastPaths } from '../config/fast-paths';
 import { HotSql } from './hot-sql';
 import { SqliteSerializer } from './sqlite-serializer';
 import { TransactionRunner } from './transaction-runner';
+import { sqliteConnectionOf } from '../internals/typeorm-internals';
 
 interface Sqlite {
   prepare(sql: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown; all(): unknown[] };
@@ -32,7 +34,7 @@ describe('TransactionRunner on SQLite', () => {
     dir = mkdtempSync(join(tmpdir(), 'gw-group-commit-'));
     ds = new DataSource({ type: 'better-sqlite3', database: join(dir, 'db.sqlite') });
     await ds.initialize();
-    db = (ds.driver as unknown as { databaseConnection: Sqlite }).databaseConnection;
+    db = sqliteConnectionOf(ds) as unknown as Sqlite;
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(
       'CREATE TABLE parents (id TEXT PRIMARY KEY); CREATE TABLE items (name TEXT PRIMARY KEY, parent TEXT REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)',
@@ -75,6 +77,23 @@ describe('TransactionRunner on SQLite', () => {
     expect(rows()).toEqual(['a', 'c']);
     expect(committed()).toEqual(['a', 'c']);
     expect(db.inTransaction).toBe(false);
+  });
+
+  it('with fast paths off (FAST_PATHS=false), commits each call in a transaction of its own', async () => {
+    setFastPaths(false);
+    const own = new TransactionRunner(ds);
+    setFastPaths(true);
+    let seenByB: unknown[] = [];
+    const a = own.runAtomic(async (manager) => {
+      await manager!.query('INSERT INTO items (name) VALUES (?)', ['a']);
+      return 'A';
+    });
+    const b = own.runAtomic(async () => {
+      seenByB = committed();
+      return 'B';
+    });
+    await expect(Promise.all([a, b])).resolves.toEqual(['A', 'B']);
+    expect(seenByB).toEqual(['a']);
   });
 
   it("delivers a failed call's error only after the batch is over, so its caller's error path never runs inside the transaction", async () => {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { HotSql } from './hot-sql';
-import { SqliteConnection, SqliteSerializer } from './sqlite-serializer';
+import { fastPathsOn } from '../config/fast-paths';
+import { sqliteConnectionOf } from '../internals/typeorm-internals';
+import { SqliteSerializer } from './sqlite-serializer';
 
 /**
  * Runs a unit of work in one database transaction. SQLite has a single connection in TypeORM,
@@ -22,6 +24,8 @@ export class TransactionRunner {
   private pending: PendingWork[] = [];
 
   private readonly serializer?: SqliteSerializer;
+  /** SQLite group commit (`runAtomic`); off with `FAST_PATHS=false`: a transaction per call. */
+  private readonly groupCommit = fastPathsOn();
 
   constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';
@@ -58,9 +62,13 @@ export class TransactionRunner {
    * written to the WAL once per batch instead of once per call. Like `run`, it is queued: never
    * call it from inside a transaction's work, which it would wait for. The work gets the
    * transaction's manager on SQLite (pass it to every `HotSql` statement), none on PostgreSQL.
+   *
+   * Hand-written because: the commits it saves (docs/hand-written.md, "group commit"). With fast
+   * paths off (`FAST_PATHS=false`) each call is a transaction of its own, as `run`.
    */
   runAtomic<T>(work: (manager: EntityManager | undefined) => Promise<T>): Promise<T> {
     if (!this.serializer) return work(undefined);
+    if (!this.groupCommit) return this.run(work);
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ work, resolve, reject } as PendingWork);
       if (this.pending.length === 1) setImmediate(this.flushPending);
@@ -107,14 +115,14 @@ export class TransactionRunner {
       await this.sqliteGroupOnce(batch);
     } catch (error) {
       // Unexpected (a savepoint statement failed): nothing of the batch is committed, every call fails.
-      const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+      const db = sqliteConnectionOf(this.dataSource);
       if (db.inTransaction) this.sqliteControl?.rollback.run();
       for (const call of batch) call.reject(error);
     }
   }
 
   private async sqliteGroupOnce(batch: PendingWork[]): Promise<void> {
-    const db = (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    const db = sqliteConnectionOf(this.dataSource);
     const sql = (this.sqliteControl ??= {
       begin: db.prepare('BEGIN'),
       commit: db.prepare('COMMIT'),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import { setFastPaths } from '../config/fast-paths';
 import {
   WAL_CHECKPOINT_WORKER_LIMITS,
   WAL_RESTART_FRAMES,
@@ -146,5 +147,17 @@ describe('WalCheckpointer', () => {
     } finally {
       memory.close();
     }
+  });
+
+  it("leaves checkpoints to SQLite's automatic one when fast paths are off (FAST_PATHS=false)", () => {
+    setFastPaths(false);
+    try {
+      checkpointer = new WalCheckpointer(fakeDataSource(db, file));
+      checkpointer.onApplicationBootstrap();
+    } finally {
+      setFastPaths(true);
+    }
+    expect(workerOf(checkpointer)).toBeUndefined();
+    expect(autocheckpoint(db)).toBe(1000);
   });
 });

@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
+import { fastPathsOn } from '../config/fast-paths';
+import { sqliteConnectionOf } from '../internals/typeorm-internals';
 
 /** How often the WAL is copied back into the database file. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 250;
@@ -82,11 +84,9 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
   onApplicationBootstrap(): void {
     const options = this.dataSource.options;
     if (options.type !== 'better-sqlite3' || !options.database || options.database === ':memory:') return;
-    const db = (
-      this.dataSource.driver as unknown as {
-        databaseConnection: { pragma(s: string): unknown; inTransaction: boolean };
-      }
-    ).databaseConnection;
+    // FAST_PATHS=false: SQLite's own automatic checkpoint.
+    if (!fastPathsOn()) return;
+    const db = sqliteConnectionOf(this.dataSource);
     const finish = () => {
       // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports
       // again.

@@ -4,7 +4,9 @@ import { AccessLog } from '../logging/access-log';
 import { HttpMetrics } from '../metrics/http-metrics';
 import { urlHasNul } from './input-shape';
 import { CONTEXT, ContextResponse } from './request-context';
-import { installServerTiming, openRequestContext } from './request-id';
+import { fastPathsOn } from '../config/fast-paths';
+import { beforeHeaders, beforeHeadersOfEveryResponse } from '../internals/express-internals';
+import { openRequestContext, writeServerTiming } from './request-id';
 
 /** Whether the access line of a response is still to be written. */
 const ACCESS_PENDING = Symbol('gateway.accessPending');
@@ -26,7 +28,9 @@ export interface GatewayHttpParts {
  * and its caller are known (`RequestBodyGuard`).
  */
 export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog }: GatewayHttpParts) {
-  installServerTiming(app.response);
+  // Server-Timing as the headers go out: from the app's response prototype, or (fast paths off) per response.
+  const fast = fastPathsOn();
+  if (fast) beforeHeadersOfEveryResponse(app, writeServerTiming);
 
   function onFinish(this: Exchange): void {
     const elapsedNs = process.hrtime.bigint() - (this[CONTEXT] as { startedAt: bigint }).startedAt;
@@ -46,6 +50,7 @@ export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog
 
   return function gatewayHttp(req: Request, res: Response, next: NextFunction): void {
     openRequestContext(req, res);
+    if (!fast) beforeHeaders(res, writeServerTiming);
     const exchange = res as Exchange;
     exchange.on('finish', onFinish);
     exchange[ACCESS_PENDING] = accessLog.wants(req);

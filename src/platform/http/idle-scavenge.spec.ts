@@ -3,6 +3,7 @@ import { readFileSync } from 'fs';
 import * as http from 'http';
 import { join } from 'path';
 import request from 'supertest';
+import { setFastPaths } from '../config/fast-paths';
 import {
   IDLE_SCAVENGE_MIN_INTERVAL_MS,
   IdleScavenger,
@@ -174,6 +175,17 @@ describe('the collector', () => {
     expect(server.listenerCount('request')).toBe(1);
   });
 
+  it('attaches nothing when fast paths are off (FAST_PATHS=false): V8 collects as it would', () => {
+    const server = http.createServer();
+    setFastPaths(false);
+    try {
+      expect(startIdleScavenges(server, true, () => undefined)).toBeUndefined();
+    } finally {
+      setFastPaths(true);
+    }
+    expect(server.listenerCount('request')).toBe(0);
+  });
+
   it('reads the young generation of this process', () => {
     const young = readYoungGeneration();
     expect(young.capacity).toBeGreaterThan(0);
@@ -202,10 +214,12 @@ describe('the collector', () => {
     expect(out.after).toBeLessThan(out.before / 2);
   });
 
-  it('is exposed by `npm start` and the Docker image', () => {
+  it('is not exposed by `npm start` nor the Docker image: forced scavenges are off by default', () => {
     const root = join(__dirname, '../../..');
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    expect(pkg.scripts.start.split(/\s+/)).toContain('--expose-gc');
-    expect(readFileSync(join(root, 'Dockerfile'), 'utf8')).toMatch(/^CMD \[.*"--expose-gc".*\]$/m);
+    expect(pkg.scripts.start.split(/\s+/)).not.toContain('--expose-gc');
+    const cmd = /^CMD \[.*\]$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'));
+    expect(cmd?.[0]).toContain('dist/src/main.js');
+    expect(cmd?.[0]).not.toContain('--expose-gc');
   });
 });

@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from 'http';
 import { getHeapSpaceStatistics } from 'v8';
+import { fastPathsOn } from '../config/fast-paths';
 
 /** How full V8's young generation is, in bytes. */
 export interface YoungGeneration {
@@ -103,20 +104,23 @@ export function readYoungGeneration(): YoungGeneration {
 
 type ExposedGc = (options?: { type?: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
 
-/** A minor collection, when node runs with `--expose-gc` (as `npm start` and the Docker image do); else undefined. */
+/** A minor collection, when node runs with `--expose-gc` (not by default: docs/hand-written.md); else undefined. */
 export function minorCollection(global: { gc?: unknown } = globalThis as { gc?: unknown }): (() => void) | undefined {
   const gc = global.gc;
   if (typeof gc !== 'function') return undefined;
   return () => (gc as ExposedGc)({ type: 'minor' });
 }
 
-/** Attaches an idle scavenger to the server when it is wanted and node exposes the collector; returns it. */
+/**
+ * Attaches an idle scavenger to the server when it is wanted, fast paths are on (`FAST_PATHS`) and
+ * node exposes the collector; returns it.
+ */
 export function startIdleScavenges(
   server: Server,
   wanted: boolean,
   collect: (() => void) | undefined = minorCollection(),
 ): IdleScavenger | undefined {
-  if (!wanted || !collect) return undefined;
+  if (!wanted || !fastPathsOn() || !collect) return undefined;
   const scavenger = new IdleScavenger({ collect });
   scavenger.attach(server);
   return scavenger;

@@ -3,18 +3,11 @@ import type { Request, Response } from 'express';
 import { GatewayError } from '../errors';
 import { bodyShapeProblem } from './input-shape';
 import { findJsonSyntaxProblem } from './json-syntax';
-import { JsonValueCounter, MAX_BODY_VALUES, countJsonValues } from './json-values';
+import { MAX_BODY_VALUES, countJsonValues } from './json-values';
 
 const ANY_TYPE = (): boolean => true;
 /** `application/json` with any parameters, in any case (what `req.is` accepts), for a request without a body. */
 const JSON_TYPE = /^\s*application\/json\s*(;|$)/i;
-/** Content types read without body-parser (as clients send them); anything else goes through type-is and body-parser. */
-const PLAIN_JSON = new Set([
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/json;charset=utf-8',
-  'application/json; charset=UTF-8',
-]);
 const EMPTY = 'entity.empty';
 const TOO_MANY_VALUES = 'entity.too.many.values';
 
@@ -39,9 +32,7 @@ const parsers = new Map<number, { sized: BodyParser; chunked: BodyParser }>();
  * holding more than MAX_BODY_VALUES values is 413. Called once the route's credential is known
  * (`RequestBodyGuard`): nothing is read for a caller who would be refused.
  *
- * The usual body (plain `application/json` or UTF-8, a Content-Length, no Content-Encoding) is read
- * by `readPlain`; anything else (other charsets, compressed or chunked bodies) by body-parser
- * (Express's `json`), whose error types map to the gateway's errors.
+ * body-parser (Express's `json`) reads it; its error types map to the gateway's errors.
  */
 export async function readRequestBody(req: Request, res: Response, rules: BodyRules): Promise<void> {
   const { limitBytes } = rules;
@@ -55,14 +46,11 @@ export async function readRequestBody(req: Request, res: Response, rules: BodyRu
   const chunked = headers['transfer-encoding'] !== undefined;
   const type = headers['content-type'];
   if ((length === '0' || (length === undefined && !chunked)) && JSON_TYPE.test(type ?? '')) throw emptyBody();
-  let failure: { type?: string; body?: unknown } | undefined;
-  if (length !== undefined && !chunked && headers['content-encoding'] === undefined && PLAIN_JSON.has(type!)) {
-    failure = await new Promise((resolve) => readPlain(req, Number(length), resolve));
-  } else {
-    if (!req.is('application/json')) throw GatewayError.invalid('Content-Type must be application/json.', null);
-    const parse = parsersFor(limitBytes)[chunked ? 'chunked' : 'sized'];
-    failure = await new Promise((resolve) => parse(req, res, resolve as (error?: unknown) => void));
-  }
+  if (!req.is('application/json')) throw GatewayError.invalid('Content-Type must be application/json.', null);
+  const parse = parsersFor(limitBytes)[chunked ? 'chunked' : 'sized'];
+  const failure = await new Promise<{ type?: string; body?: unknown } | undefined>((resolve) =>
+    parse(req, res, resolve as (error?: unknown) => void),
+  );
   if (failure) throw readFailure(req, failure, limitBytes);
   const problem = bodyShapeProblem(req.body);
   if (problem) throw GatewayError.invalid(problem.message, problem.param);
@@ -101,49 +89,6 @@ function readFailure(req: Request, error: { type?: string; body?: unknown }, lim
     return GatewayError.invalid('Unsupported body encoding or charset.');
   }
   return GatewayError.invalid('The request body could not be read.');
-}
-
-/**
- * Hand-written because: body-parser (raw-body, type-is, iconv, an async scope per body) costs a
- * create 5-8% more CPU on the usual body (see docs/hand-written.md). Reads a body of known length
- * as UTF-8 JSON into `req.body` as body-parser would (BOM dropped, any JSON value) and calls `done`
- * with body-parser's error shape on failure. An empty body reads as `{}`, as there. Values are
- * counted as the pieces arrive: a body of too many is refused once its count is past the most,
- * and the rest of it is drained unread.
- */
-function readPlain(req: Request, length: number, done: (error?: { type: string; body?: string }) => void): void {
-  const chunks: Buffer[] = [];
-  const values = new JsonValueCounter(MAX_BODY_VALUES);
-  let received = 0;
-  let settled = false;
-  const settle = (error?: { type: string }): void => {
-    if (settled) return;
-    settled = true;
-    req.removeListener('data', onData);
-    if (error) return done(error);
-    let text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    try {
-      req.body = text.length === 0 ? {} : JSON.parse(text);
-    } catch {
-      return done({ type: 'entity.parse.failed', body: text });
-    }
-    done();
-  };
-  const onData = (chunk: Buffer): void => {
-    received += chunk.length;
-    chunks.push(chunk);
-    if (!values.add(chunk)) {
-      chunks.length = 0;
-      settle({ type: TOO_MANY_VALUES });
-      req.resume();
-    }
-  };
-  req.on('data', onData);
-  req.on('end', () => settle(received === length ? undefined : { type: 'request.size.invalid' }));
-  // A client that goes away (or is cut off by the request timeout) before the end.
-  req.on('error', () => settle({ type: 'request.aborted' }));
-  req.on('close', () => settle({ type: 'request.aborted' }));
 }
 
 function isBlank(text: Buffer | string): boolean {

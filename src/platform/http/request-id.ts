@@ -6,7 +6,7 @@ import { CONTEXT, ContextRequest, ContextResponse, RequestContext } from './requ
 const SAFE_INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /**
  * Gives the request its ID (kept from `X-Request-Id` when it is sane) and its context, and writes
- * `X-Request-Id` at once; `Server-Timing` follows when the headers go out (see `installServerTiming`).
+ * `X-Request-Id` at once; `Server-Timing` follows when the headers go out (see `writeServerTiming`).
  */
 export function openRequestContext(req: Request, res: Response): RequestContext {
   const incoming = req.headers['x-request-id'];
@@ -27,31 +27,8 @@ export function serverTiming(context: RequestContext, now: bigint = process.hrti
   return `gw;dur=${Math.max(0, totalMs - upstreamMs).toFixed(1)}, upstream;dur=${upstreamMs.toFixed(1)}`;
 }
 
-const INSTALLED = Symbol('gateway.serverTiming');
-
-/**
- * Writes `Server-Timing` just before the headers go out, for every response of one Express app:
- * one `writeHead` on the app's response prototype (Express gives each response that prototype)
- * instead of a closure patched onto each response.
- */
-export function installServerTiming(responsePrototype: object): void {
-  const proto = responsePrototype as ServerResponse & { [INSTALLED]?: true };
-  if (proto[INSTALLED]) return;
-  const writeHead = proto.writeHead;
-  proto.writeHead = function writeHeadWithTiming(
-    this: ContextResponse,
-    statusCode: number,
-    reason?: unknown,
-    headers?: unknown,
-  ) {
-    const context = this[CONTEXT];
-    if (context !== undefined && !this.headersSent) this.setHeader('Server-Timing', serverTiming(context));
-    return (writeHead as (this: ServerResponse, ...args: unknown[]) => ServerResponse).call(
-      this,
-      statusCode,
-      reason,
-      headers,
-    );
-  } as typeof proto.writeHead;
-  proto[INSTALLED] = true;
+/** Writes `Server-Timing` on a response whose headers are about to go out (see `beforeHeaders`). */
+export function writeServerTiming(res: ServerResponse): void {
+  const context = (res as ContextResponse)[CONTEXT];
+  if (context !== undefined) res.setHeader('Server-Timing', serverTiming(context));
 }

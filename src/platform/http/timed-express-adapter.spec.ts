@@ -1,7 +1,8 @@
 import { Controller, Get, Header, HttpCode, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'http';
+import { IncomingMessage, Server, ServerResponse } from 'http';
 import request from 'supertest';
+import { setFastPaths } from '../config/fast-paths';
 import { TimedExpressAdapter } from './timed-express-adapter';
 
 @Controller()
@@ -39,14 +40,40 @@ class AnswersModule {}
 
 describe('TimedExpressAdapter replies', () => {
   let app: INestApplication;
+  let viaResJson = 0;
   beforeAll(async () => {
     app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), {
       logger: false,
     });
-    app.getHttpAdapter().getInstance().set('etag', false);
+    const express = app.getHttpAdapter().getInstance();
+    express.set('etag', false);
+    const json = express.response.json;
+    express.response.json = function (this: unknown, ...args: unknown[]) {
+      viaResJson++;
+      return json.apply(this, args as [unknown]);
+    };
     await app.init();
   });
   afterAll(() => app.close());
+
+  it('writes object answers through res.json when no rewriter is set', async () => {
+    const before = viaResJson;
+    await request(app.getHttpServer()).get('/object').expect(200);
+    expect(viaResJson - before).toBe(1);
+  });
+
+  it('applies the answer rewriter to JSON answers only, with the same headers', async () => {
+    (app.getHttpAdapter() as TimedExpressAdapter).setAnswerRewriter((_req, json) => json.replace('é', 'e'));
+    try {
+      const res = await request(app.getHttpServer()).get('/object').expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify({ a: 'e', list: [1, 2] }))));
+      expect(res.body).toEqual({ a: 'e', list: [1, 2] });
+      expect((await request(app.getHttpServer()).get('/text').expect(200)).text).toBe('plain');
+    } finally {
+      (app.getHttpAdapter() as TimedExpressAdapter).setAnswerRewriter(undefined);
+    }
+  });
 
   it('writes object answers as Express res.json would', async () => {
     const res = await request(app.getHttpServer()).get('/object').expect(200);
@@ -72,17 +99,31 @@ describe('TimedExpressAdapter replies', () => {
   });
 });
 
-describe('TimedExpressAdapter server', () => {
+describe.each([
+  ['on', true],
+  ['off', false],
+])('TimedExpressAdapter server, fast paths %s', (_mode, on) => {
   let app: INestApplication;
   beforeAll(async () => {
+    setFastPaths(on);
     app = await NestFactory.create(AnswersModule, new TimedExpressAdapter({ headersMs: 1000, requestMs: 2000 }), {
       logger: false,
     });
     await app.init();
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    setFastPaths(true);
+    await app.close();
+  });
 
-  it("builds each request and response with the Express app's prototypes before Express sees them", async () => {
+  // Contract with the installed @nestjs/platform-express: the server `initHttpServer` makes is the one Nest serves on.
+  it('is the server Nest serves on, with the client deadlines', () => {
+    const server = app.getHttpServer() as Server;
+    expect(server.headersTimeout).toBe(1000);
+    expect(server.requestTimeout).toBe(2000);
+  });
+
+  it("builds each request and response with the Express app's prototypes before Express sees them (fast paths on), else Node's", async () => {
     const express = app.getHttpAdapter().getInstance();
     const server = app.getHttpServer() as Server;
     const seen: Array<[unknown, unknown]> = [];
@@ -97,7 +138,7 @@ describe('TimedExpressAdapter server', () => {
       server.removeListener('request', record);
     }
     expect(seen).toHaveLength(1);
-    expect(seen[0][0]).toBe(express.request);
-    expect(seen[0][1]).toBe(express.response);
+    expect(seen[0][0]).toBe(on ? express.request : IncomingMessage.prototype);
+    expect(seen[0][1]).toBe(on ? express.response : ServerResponse.prototype);
   });
 });

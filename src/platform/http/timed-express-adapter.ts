@@ -2,7 +2,8 @@ import { NestApplicationOptions, StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import * as http from 'http';
-import { expressMessageClasses } from './express-message-classes';
+import { fastPathsOn } from '../config/fast-paths';
+import { expressMessageClasses } from '../internals/express-internals';
 
 export interface ClientTimeouts {
   /** The request headers must arrive within this (ms). */
@@ -13,8 +14,6 @@ export interface ClientTimeouts {
   keepAliveMs?: number;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
 /** Takes a JSON answer's text and returns the text to send; must keep it valid JSON. */
 export type AnswerRewriter = (req: Request, json: string) => string;
 
@@ -22,15 +21,19 @@ export type AnswerRewriter = (req: Request, json: string) => string;
  * Express under Nest, on an HTTP server that cuts off slow-header and slow-body clients, so a
  * few of them cannot hold connections and memory for long. Node checks these deadlines only every
  * `connectionsCheckingInterval`, which can be set only when the server is created: hence this
- * adapter instead of setting the timeouts after the fact. The same server builds each request and
- * response with Express's prototypes already in place (see `expressMessageClasses`).
+ * adapter instead of setting the timeouts after the fact. With fast paths on (`FAST_PATHS`), the
+ * same server builds each request and response with Express's prototypes already in place (see
+ * `expressMessageClasses`).
  *
- * Hand-written because: Nest's adapter cannot pass `connectionsCheckingInterval` or the message
- * classes to the server it creates; `reply` skips Express's ETag hash and freshness check on
- * plain answers (docs/hand-written.md).
+ * Hand-written because: Nest's adapter cannot pass `connectionsCheckingInterval` to the server it
+ * creates; the message classes are a speed piece (docs/hand-written.md). This is
+ * the one file that relies on how Nest's Express adapter creates its server (`initHttpServer` sets
+ * `httpServer`); its spec fails when the installed version no longer does.
  */
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];
+  /** `FAST_PATHS` when the adapter was made: the message classes. */
+  private readonly fast = fastPathsOn();
 
   constructor(private readonly timeouts: ClientTimeouts) {
     super();
@@ -57,7 +60,7 @@ export class TimedExpressAdapter extends ExpressAdapter {
     this.httpServer = http.createServer(
       {
         // Requests and responses born with Express's prototypes (see expressMessageClasses).
-        ...expressMessageClasses(this.getInstance()),
+        ...(this.fast ? expressMessageClasses(this.getInstance()) : {}),
         ...(keepAliveMs ? { keepAliveTimeout: keepAliveMs } : {}),
         headersTimeout: headersMs,
         // Node requires the request deadline to be at least the headers deadline.
@@ -76,21 +79,17 @@ export class TimedExpressAdapter extends ExpressAdapter {
   }
 
   /**
-   * A handler's object answer is written directly: the same bytes and headers as Express's
-   * `res.json` (JSON.stringify, `application/json; charset=utf-8`, Content-Length), without its
-   * Content-Type lookups and freshness check. Whatever that check or Express's other rules could
-   * change (a conditional request, a status without a body, a Content-Type already chosen, HEAD,
-   * files, strings, buffers, errors) goes to Nest's own reply.
+   * A handler's object answer goes to Nest's own reply (Express's `res.json`), unless an answer
+   * rewriter is set: then its JSON text is rewritten and sent as `res.json` would send it. Whatever
+   * Express's rules could change (a conditional request, a status without a body, a Content-Type
+   * already chosen, HEAD, files, strings, buffers, errors) is never rewritten.
    */
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
+    if (!this.rewrite || !isPlainAnswer(response, body, statusCode)) return super.reply(response, body, statusCode);
     const json = JSON.stringify(body);
     if (json === undefined) return super.reply(response, body, statusCode);
-    const text = this.rewrite ? this.rewrite(response.req, json) : json;
-    if (statusCode) response.statusCode = statusCode;
-    response.setHeader('Content-Type', JSON_TYPE);
-    response.setHeader('Content-Length', String(Buffer.byteLength(text)));
-    return response.end(text);
+    if (statusCode) response.status(statusCode);
+    return response.set('Content-Type', 'application/json').send(this.rewrite(response.req, json));
   }
 }
 

@@ -1,7 +1,7 @@
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { GatewayError } from '../errors';
-import { installValidationMetadataCache } from './metadata-cache';
+import { installValidationMetadataCache } from '../internals/class-validator-internals';
 
 installValidationMetadataCache();
 

@@ -2,6 +2,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
 import { createTestUpstream } from '../../../test/upstream/test-upstream';
+import { setFastPaths } from '../../platform/config/fast-paths';
 import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamUnavailableError } from '../upstream.types';
 import type { UpstreamRequest } from './upstream-transport';
 
@@ -12,10 +13,16 @@ function channelAt(baseUrl: string, id = 'test-channel'): UpstreamChannel {
   return { id, family: 'ax', baseUrl, apiKey: 'sk-test-secret' };
 }
 
-describe('UpstreamTransport', () => {
+// Every case in both modes of FAST_PATHS: the lean adapter and axios' own node adapter behave alike.
+describe.each([
+  ['on', true],
+  ['off', false],
+])('UpstreamTransport, fast paths %s', (_mode, on) => {
   let upstream: FakeUpstream;
   let stack: ReturnType<typeof createTestUpstream>;
 
+  beforeAll(() => setFastPaths(on));
+  afterAll(() => setFastPaths(true));
   beforeEach(async () => {
     upstream = await startFakeUpstream();
     stack = createTestUpstream();
@@ -23,6 +30,12 @@ describe('UpstreamTransport', () => {
   afterEach(async () => {
     stack.close();
     await upstream.close();
+  });
+
+  it("sends through the lean adapter only when fast paths are on, else through axios' own (it asks for compression)", async () => {
+    upstream.handle((_req, res) => sendJson(res, 200, { ok: true }));
+    await stack.transport.send(channelAt(upstream.baseUrl), GET);
+    expect(upstream.requests[0].headers['accept-encoding']).toBe(on ? 'identity' : 'gzip, compress, deflate, br');
   });
 
   it('returns answers below 500 with the body parsed, or as text when it is not JSON', async () => {

@@ -19,9 +19,10 @@ import {
   UpstreamTiming,
   UpstreamUnavailableError,
 } from '../upstream.types';
+import { fastPathsOn } from '../../platform/config/fast-paths';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { annotateActiveSpan, tracingStarted, withSpan } from '../../platform/telemetry/spans';
-import { createLeanHttpAdapter, leanAxiosInstance } from './lean-http-adapter';
+import { createLeanHttpAdapter, leanAxiosInstance, libraryAxiosInstance } from './lean-http-adapter';
 import { parseJsonLeniently } from './lenient';
 import { UpstreamAgents } from './upstream-agents';
 import { UpstreamBreakers } from './upstream-breakers';
@@ -88,15 +89,16 @@ export class UpstreamTransport {
     // A call not on the wire within the connect time limit (its pool full, its connection slow) fails
     // then, as surely not sent, instead of at the whole call's limit: a create can still go to the
     // next channel in time.
-    this.axios = leanAxiosInstance(
-      http.axiosRef,
-      createLeanHttpAdapter({
-        httpAgent: agents.http,
-        httpsAgent: agents.https,
-        maxResponseBytes: options.maxResponseBytes,
-        sendTimeoutMs: options.connectTimeoutMs,
-      }),
-    );
+    // With fast paths off (FAST_PATHS=false), axios' own node adapter does the same.
+    const adapterOptions = {
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
+      maxResponseBytes: options.maxResponseBytes,
+      sendTimeoutMs: options.connectTimeoutMs,
+    };
+    this.axios = fastPathsOn()
+      ? leanAxiosInstance(http.axiosRef, createLeanHttpAdapter(adapterOptions))
+      : libraryAxiosInstance(http.axiosRef, adapterOptions);
   }
 
   /**

@@ -1,4 +1,12 @@
 import { MetadataStorage, getMetadataStorage } from 'class-validator';
+import { fastPathsOn } from '../config/fast-paths';
+
+/**
+ * The one file that relies on class-validator's internals (pinned in package.json; the spec beside
+ * it fails when the installed version no longer behaves as relied on): `MetadataStorage`'s
+ * `getTargetValidationMetadatas` and `groupByPropertyName` are what `validate` calls for every
+ * (nested) object, and `addValidationMetadata` / `addConstraintMetadata` are how every rule is added.
+ */
 
 type ValidationMetadata = Parameters<MetadataStorage['addValidationMetadata']>[0];
 
@@ -19,15 +27,16 @@ export function typeChecksFirst(metadata: ValidationMetadata[]): ValidationMetad
 }
 
 /**
- * class-validator looks up a class's rules on every validation of every (nested) object: it
- * filters the rules of the class and walks every validated class for inherited ones, then groups
- * them by property, each time. The answer only changes when rules are added (when a decorated
- * class is loaded), so it is kept per class and dropped whenever a rule is added. Lookups with
- * validation groups are not kept (the gateway uses none).
+ * Puts each class's rules in `typeChecksFirst`'s order (always: it decides which message a client
+ * reads) and, while fast paths are on (`FAST_PATHS`), keeps them. class-validator looks up a
+ * class's rules on every validation of every (nested) object: it filters the rules of the class
+ * and walks every validated class for inherited ones, then groups them by property, each time. The
+ * answer only changes when rules are added (when a decorated class is loaded), so it is kept per
+ * class and dropped whenever a rule is added. Lookups with validation groups are not kept (the
+ * gateway uses none). With fast paths off, every lookup and grouping is class-validator's own.
  *
- * Hand-written because: gateway CPU per create 0.99 -> 0.75 ms (family B), 0.80 -> 0.73 ms (family C)
- * (docs/hand-written.md). class-validator offers no cache of its own. Each class's rules are kept
- * in `typeChecksFirst`'s order.
+ * Hand-written because: class-validator offers no cache of its own; gateway CPU per create
+ * (docs/hand-written.md, "class-validator metadata cache").
  */
 export function installValidationMetadataCache(storage: MetadataStorage = getMetadataStorage()): void {
   const marked = storage as MetadataStorage & { [INSTALLED]?: true };
@@ -43,7 +52,8 @@ export function installValidationMetadataCache(storage: MetadataStorage = getMet
 
   const lookUp = storage.getTargetValidationMetadatas.bind(storage);
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    if (groups && groups.length > 0) return typeChecksFirst(lookUp(target, schema, always, strictGroups, groups));
+    if ((groups && groups.length > 0) || !fastPathsOn())
+      return typeChecksFirst(lookUp(target, schema, always, strictGroups, groups));
     let bySchema = byTarget.get(target);
     if (bySchema === undefined) {
       bySchema = new Map();
@@ -60,6 +70,7 @@ export function installValidationMetadataCache(storage: MetadataStorage = getMet
 
   const group = storage.groupByPropertyName.bind(storage);
   storage.groupByPropertyName = (metadata) => {
+    if (!fastPathsOn()) return group(metadata);
     let result = grouped.get(metadata);
     if (result === undefined) {
       result = group(metadata);

@@ -9,7 +9,8 @@ import {
   getMetadataStorage,
   validateSync,
 } from 'class-validator';
-import { installValidationMetadataCache } from './metadata-cache';
+import { setFastPaths } from '../config/fast-paths';
+import { installValidationMetadataCache } from './class-validator-internals';
 
 class Base {
   @IsString() name: string;
@@ -22,6 +23,39 @@ const errorsOf = (value: object): string[] =>
   validateSync(value, { forbidUnknownValues: true })
     .map((e) => e.property)
     .sort();
+
+// Contract: what the gateway relies on in the installed class-validator.
+describe('class-validator internals', () => {
+  it('validate looks rules up through the global storage, by getTargetValidationMetadatas and groupByPropertyName', () => {
+    class Probe {
+      @IsString() a: string;
+    }
+    const storage = getMetadataStorage();
+    const lookUp = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    const group = jest.spyOn(storage, 'groupByPropertyName');
+    try {
+      expect(validateSync(Object.assign(new Probe(), { a: 1 }))).toHaveLength(1);
+      expect(lookUp).toHaveBeenCalledWith(Probe, undefined, false, false, undefined);
+      expect(group).toHaveBeenCalled();
+    } finally {
+      lookUp.mockRestore();
+      group.mockRestore();
+    }
+  });
+
+  it('adds every rule of a decorator through addValidationMetadata', () => {
+    const add = jest.spyOn(getMetadataStorage(), 'addValidationMetadata');
+    try {
+      class Later {
+        b: unknown;
+      }
+      IsInt()(Later.prototype, 'b');
+      expect(add).toHaveBeenCalledWith(expect.objectContaining({ target: Later, propertyName: 'b', name: 'isInt' }));
+    } finally {
+      add.mockRestore();
+    }
+  });
+});
 
 describe('validation metadata cache', () => {
   beforeAll(() => installValidationMetadataCache());
@@ -65,6 +99,21 @@ describe('validation metadata cache', () => {
       Object.keys(validateSync(Object.assign(new Written(), value), { stopAtFirstError: true })[0].constraints ?? {});
     expect(first({ n: 'abc', tags: [] })).toEqual(['isInt']);
     expect(first({ n: 5, tags: 'abcd' })).toEqual(['isArray']);
+  });
+
+  it('keeps nothing while fast paths are off (FAST_PATHS=false), still in type-checks-first order', () => {
+    const global = getMetadataStorage();
+    setFastPaths(false);
+    try {
+      const a = global.getTargetValidationMetadatas(Child, '', false, false);
+      expect(a).not.toBe(global.getTargetValidationMetadatas(Child, '', false, false));
+      expect(global.groupByPropertyName(a)).not.toBe(global.groupByPropertyName(a));
+      expect(errorsOf(Object.assign(new Child(), { name: 1, size: 'x' }))).toEqual(['name', 'size']);
+    } finally {
+      setFastPaths(true);
+    }
+    const b = global.getTargetValidationMetadatas(Child, '', false, false);
+    expect(global.groupByPropertyName(b)).toBe(global.groupByPropertyName(b));
   });
 
   it('does not keep lookups with validation groups', () => {

@@ -1,0 +1,57 @@
+import type { IncomingMessage, Server } from 'http';
+import { IncomingMessage as NodeIncomingMessage } from 'http';
+import { getMetadataStorage } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { fastPathsOn } from '../../src/platform/config/fast-paths';
+import { HotSql } from '../../src/platform/database/hot-sql';
+import { Harness, startGateway } from '../support/gateway-harness';
+
+class Probe {}
+
+/**
+ * FAST_PATHS reaches every piece of a gateway built with it: on, the hand-written pieces run; off,
+ * the libraries' own paths (each piece's spec shows both give the same answers).
+ */
+describe.each([
+  ['true', true],
+  ['false', false],
+])('FAST_PATHS=%s', (setting, on) => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway({ env: { FAST_PATHS: setting } });
+  });
+  afterAll(() => gw.close());
+
+  it('is the setting the pieces read', () => {
+    expect(gw.config.FAST_PATHS).toBe(on);
+    expect(fastPathsOn()).toBe(on);
+  });
+
+  it("builds requests with Node's class only when off; answers through Express's res.send in both modes", async () => {
+    const express = gw.app.getHttpAdapter().getInstance();
+    const server = gw.app.getHttpServer() as Server;
+    const send = jest.spyOn(express.response, 'send');
+    const born: unknown[] = [];
+    let sent = 0;
+    const record = (req: IncomingMessage) => born.push(Object.getPrototypeOf(req));
+    server.prependListener('request', record);
+    try {
+      const res = await gw.http().get('/healthz').expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['server-timing']).toMatch(/^gw;dur=\d/);
+      sent = send.mock.calls.length;
+    } finally {
+      server.removeListener('request', record);
+      send.mockRestore();
+    }
+    expect(sent).toBe(1);
+    expect(born).toEqual([on ? express.request : NodeIncomingMessage.prototype]);
+  });
+
+  it('runs hot SQL through TypeORM and keeps no validation rules only when off', () => {
+    expect(HotSql.of(gw.app.get(DataSource)).fast).toBe(on);
+    const storage = getMetadataStorage();
+    const rules = storage.getTargetValidationMetadatas(Probe, '', false, false);
+    expect(rules === storage.getTargetValidationMetadatas(Probe, '', false, false)).toBe(on);
+  });
+});
