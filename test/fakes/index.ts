@@ -14,3 +14,4 @@ export * from './redis';
 export * from './result-files';
 export * from './task-engine';
 export * from './transactions';
+export * from './operator-sessions';
