@@ -3,7 +3,7 @@ import { CallbackOutboxRepository } from '../../src/core/tasks/client-callbacks-
 import { CallbackDeliveryEntity } from '../../src/core/tasks/entities/callback-delivery.entity';
 import { offline, offlineManager } from './offline';
 
-/** The client-callback outbox in memory, with the SQL's rules: due by next attempt, a claim taken once per attempt. */
+/** The client-callback outbox in memory, with the SQL's rules: due by next attempt, claimed for one attempt at a time. */
 export class InMemoryCallbackOutboxRepository extends CallbackOutboxRepository {
   readonly rows = new Map<string, CallbackDeliveryEntity>();
 
@@ -22,19 +22,12 @@ export class InMemoryCallbackOutboxRepository extends CallbackOutboxRepository {
     this.rows.set(delivery.id, { ...delivery });
   }
 
-  override async due(now: number, limit: number): Promise<CallbackDeliveryEntity[]> {
+  override async claimDue(now: number, leaseUntil: number, limit: number): Promise<CallbackDeliveryEntity[]> {
     return [...this.rows.values()]
-      .filter((d) => d.nextAttemptAt !== null && d.nextAttemptAt <= now)
+      .filter((d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now)
       .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0))
       .slice(0, limit)
-      .map((d) => ({ ...d }));
-  }
-
-  override async claim(id: string, expectedAttempts: number, leaseUntil: number): Promise<boolean> {
-    const row = this.rows.get(id);
-    if (!row || row.attempts !== expectedAttempts || row.status !== 'pending') return false;
-    Object.assign(row, { nextAttemptAt: leaseUntil, attempts: expectedAttempts + 1 });
-    return true;
+      .map((d) => ({ ...Object.assign(d, { nextAttemptAt: leaseUntil, attempts: d.attempts + 1 }) }));
   }
 
   override async update(id: string, changes: Partial<CallbackDeliveryEntity>): Promise<void> {

@@ -41,12 +41,15 @@ export class ResultFilesRepository {
     return this.hot.returning(undefined, ResultFileEntity, sql, [owner, leaseUntil, now, now, limit]);
   }
 
-  /** Records an attempt's outcome, only while `owner` still holds the lease (a taken-over lease wins). */
-  async settle(id: string, owner: string, changes: Partial<ResultFileEntity>): Promise<boolean> {
+  /** Records an attempt's outcome, only while `owner` still holds the lease (a taken-over lease wins); in `manager`'s transaction when given. */
+  async settle(
+    id: string,
+    owner: string,
+    changes: Partial<ResultFileEntity>,
+    manager?: EntityManager,
+  ): Promise<boolean> {
     const done = { ...changes, leaseOwner: null, leaseUntil: null };
-    return (
-      (await this.hot.update(undefined, ResultFileEntity, done, '"id" = ? AND "lease_owner" = ?', [id, owner])) > 0
-    );
+    return (await this.hot.update(manager, ResultFileEntity, done, '"id" = ? AND "lease_owner" = ?', [id, owner])) > 0;
   }
 
   findById(id: string): Promise<ResultFileEntity | null> {

@@ -18,8 +18,13 @@ describe('ResultKeepWorker pacing', () => {
         return Promise.resolve(Array.from({ length: batches.shift() ?? 0 }, (_, i) => ({ taskId: `t${i}` })));
       },
     } as unknown as ResultFilesRepository;
-    const keeper = { enabled: true, keep: () => Promise.resolve() } as unknown as ResultKeeper;
-    return { asked, worker: new ResultKeepWorker(files, keeper, new ManualClock(), config) };
+    const recorded: number[] = [];
+    const keeper = {
+      enabled: true,
+      attempt: (file: unknown) => Promise.resolve({ file, changes: {} }),
+      record: (outcomes: unknown[]) => Promise.resolve(void recorded.push(outcomes.length)),
+    } as unknown as ResultKeeper;
+    return { asked, recorded, worker: new ResultKeepWorker(files, keeper, new ManualClock(), config) };
   }
 
   async function advance(ms: number): Promise<void> {
@@ -45,5 +50,12 @@ describe('ResultKeepWorker pacing', () => {
     // Three cycles within a few milliseconds, long before a sync interval is up.
     expect(asked).toHaveLength(3);
     expect(asked[2] - start).toBeLessThan(10);
+  });
+
+  it('records the outcomes of a cycle’s downloads together, once per cycle', async () => {
+    const { recorded, worker: w } = worker([4, 3]);
+    await expect(w.runCycle()).resolves.toBe(4);
+    await expect(w.runCycle()).resolves.toBe(3);
+    expect(recorded).toEqual([4, 3]);
   });
 });

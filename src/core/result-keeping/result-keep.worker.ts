@@ -6,7 +6,7 @@ import { Clock } from '../../platform/time/clock';
 import { WorkerLoop } from '../../platform/workers/worker-loop';
 import { runPool } from '../tasks/run-pool';
 import { ResultFilesRepository } from './result-files.repository';
-import { ResultKeeper } from './result-keeper.service';
+import { KeepOutcome, ResultKeeper } from './result-keeper.service';
 
 /**
  * Works the keep queue off the request path: each cycle leases due downloads (the lease is one
@@ -48,14 +48,17 @@ export class ResultKeepWorker implements OnApplicationBootstrap, OnApplicationSh
     const limit = this.config.RESULT_DOWNLOAD_CONCURRENCY;
     const leaseUntil = now + this.config.RESULT_DOWNLOAD_TIMEOUT_MS + 1000;
     const due = await untraced(() => this.files.claimDue(this.owner, now, leaseUntil, limit));
+    const outcomes: KeepOutcome[] = [];
     await runPool(due, limit, (file) =>
       withTaskSpan(
         'result.download',
         file.traceContext,
         { 'gateway.task_id': file.taskId, 'gateway.result_slot': file.slot, 'gateway.result_attempt': file.attempts },
-        () => this.keeper.keep(file, this.owner),
+        async () => void outcomes.push(await this.keeper.attempt(file)),
       ),
     );
+    // The cycle's outcomes commit together: one transaction for the batch, not one per file.
+    await this.keeper.record(outcomes, this.owner);
     return due.length;
   }
 

@@ -15,6 +15,7 @@ import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
 import { ResultMetrics } from './result-metrics';
+import { FakeTransactionRunner } from '../../../test/fakes';
 
 /** What the keeper asks of its repository: the outcome of each attempt, recorded under the lease. */
 class FakeFiles {
@@ -74,8 +75,9 @@ function setup(env: Record<string, string> = {}) {
   const repo = files as unknown as ResultFilesRepository;
   const metrics = new ResultMetrics(new MetricsService(), repo);
   const store = new FsObjectStore(dir);
-  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config, downloads);
-  return { dir, files, keeper, metrics, store };
+  const transactions = new FakeTransactionRunner();
+  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config, downloads, transactions);
+  return { dir, files, keeper, metrics, store, transactions };
 }
 
 const file = (url: string, attempts = 1): ResultFileEntity =>
@@ -119,6 +121,19 @@ describe('ResultKeeper.keep', () => {
       }),
     ]);
     expect(readFileSync(join(dir, '_1/task_1.v0'))).toEqual(video);
+  });
+
+  it('records the outcomes of several attempts in one transaction, kept and failed alike', async () => {
+    const { files, keeper, transactions } = setup();
+    const outcomes = await Promise.all([
+      keeper.attempt(file(`${up.origin}/ok`)),
+      keeper.attempt(file(`${up.origin}/down`)),
+      keeper.attempt(file(`${up.origin}/html`)),
+    ]);
+    expect(files.settled).toEqual([]);
+    await keeper.record(outcomes, 'w1');
+    expect(transactions.runs).toBe(1);
+    expect(files.settled.map((s) => s.status)).toEqual(['stored', 'pending', 'skipped']);
   });
 
   it('reads a file that declares a small size whole, and streams a larger or undeclared one', async () => {

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Transform, pipeline } from 'stream';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
+import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { Clock } from '../../platform/time/clock';
 import type { TaskEntity } from '../tasks/entities/task.entity';
 import { ObjectStore } from './object-store';
@@ -26,6 +27,18 @@ const MEDIA_TYPE = /^(video|image|audio)\//i;
 export const SMALL_RESULT_BYTES = 1024 * 1024;
 /** The upstream says its copy is gone for good (expired link): no retry can bring it back. */
 const GONE_STATUSES = new Set([401, 403, 404, 410]);
+
+/** What one attempt for a file came to, before it is recorded: `kept` when its copy is in the store. */
+export interface KeepOutcome {
+  readonly file: ResultFileEntity;
+  readonly changes: Partial<ResultFileEntity>;
+  readonly kept?: { readonly key: string; readonly size: number };
+  readonly error?: unknown;
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
 
 /** A download that cannot succeed: the file is left at the upstream and not tried again. */
 class NotKept extends Error {
@@ -55,6 +68,7 @@ export class ResultKeeper {
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly downloads: ResultDownloads,
+    private readonly transactions: TransactionRunner,
   ) {}
 
   get enabled(): boolean {
@@ -86,13 +100,21 @@ export class ResultKeeper {
     }
   }
 
-  /** One attempt for a leased file (its `attempts` already counts this one); records the outcome under the lease. */
+  /** One attempt for a leased file (its `attempts` already counts this one), its outcome recorded under the lease. */
   async keep(file: ResultFileEntity, owner: string): Promise<void> {
+    await this.record([await this.attempt(file)], owner);
+  }
+
+  /**
+   * One attempt for a leased file: the download into the store, and what the file's row becomes
+   * (stored, retried later, or not kept), not yet recorded (see `record`).
+   */
+  async attempt(file: ResultFileEntity): Promise<KeepOutcome> {
     const key = resultStorageKey(file.taskId, file.slot);
     try {
       const { size, contentType } = await this.download(file, key);
       const now = this.clock.nowMs();
-      const recorded = await this.files.settle(file.id, owner, {
+      const changes: Partial<ResultFileEntity> = {
         status: 'stored',
         storageKey: key,
         sizeBytes: size,
@@ -102,43 +124,66 @@ export class ResultKeeper {
         storedAt: now,
         expiresAt: file.createdAt + this.config.RESULT_RETENTION_DAYS * DAY_MS,
         updatedAt: now,
-      });
-      if (recorded) {
-        this.metrics.keptFiles.inc();
-        this.metrics.keptBytes.inc(size);
-      } else if ((await this.files.findById(file.id))?.status === 'removed') {
-        // Its task was deleted while the copy was being made: the copy goes too.
-        await this.store.delete(key);
-      }
+      };
+      return { file, changes, kept: { key, size } };
     } catch (error) {
-      await this.failed(file, owner, error);
+      return { file, changes: this.afterFailure(file, error), error };
     }
   }
 
-  private async failed(file: ResultFileEntity, owner: string, error: unknown): Promise<void> {
-    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  /**
+   * Records attempts' outcomes in one transaction (one commit for a cycle's files), each only while
+   * `owner` still holds its file's lease (a taken-over lease wins); then counts and logs them.
+   */
+  async record(outcomes: readonly KeepOutcome[], owner: string): Promise<void> {
+    if (outcomes.length === 0) return;
+    const recorded = await this.transactions.run(async (tx) => {
+      const done: boolean[] = [];
+      for (const { file, changes } of outcomes) done.push(await this.files.settle(file.id, owner, changes, tx));
+      return done;
+    });
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.kept && recorded[i]) {
+        this.metrics.keptFiles.inc();
+        this.metrics.keptBytes.inc(outcome.kept.size);
+      } else if (outcome.kept) {
+        // Its task was deleted while the copy was being made: the copy goes too.
+        if ((await this.files.findById(outcome.file.id))?.status === 'removed')
+          await this.store.delete(outcome.kept.key);
+      } else this.countFailure(outcome);
+    }
+  }
+
+  /** The row's changes after a failed attempt: not kept for good, retried with back-off, or given up. */
+  private afterFailure(file: ResultFileEntity, error: unknown): Partial<ResultFileEntity> {
+    const message = errorText(error);
     const now = this.clock.nowMs();
-    const log = { taskId: file.taskId, slot: file.slot, attempt: file.attempts, reason: message };
-    if (error instanceof NotKept) {
-      await this.files.settle(file.id, owner, {
+    if (error instanceof NotKept)
+      return {
         status: error.reason === 'upstream_gone' ? 'failed' : 'skipped',
         nextAttemptAt: null,
         lastError: message,
         updatedAt: now,
-      });
+      };
+    const giveUp = file.attempts >= this.config.RESULT_DOWNLOAD_MAX_ATTEMPTS;
+    const delay = this.config.RESULT_RETRY_BASE_MS * Math.pow(2, file.attempts - 1) * (0.5 + Math.random());
+    return {
+      status: giveUp ? 'failed' : 'pending',
+      nextAttemptAt: giveUp ? null : now + Math.round(delay),
+      lastError: message,
+      updatedAt: now,
+    };
+  }
+
+  private countFailure({ file, error, changes }: KeepOutcome): void {
+    const log = { taskId: file.taskId, slot: file.slot, attempt: file.attempts, reason: errorText(error) };
+    if (error instanceof NotKept) {
       this.metrics.notKept.inc({ reason: error.reason });
       this.logger.warn(log, 'result file not kept; it stays at the upstream');
       return;
     }
     this.metrics.downloadFailures.inc();
-    const giveUp = file.attempts >= this.config.RESULT_DOWNLOAD_MAX_ATTEMPTS;
-    const delay = this.config.RESULT_RETRY_BASE_MS * Math.pow(2, file.attempts - 1) * (0.5 + Math.random());
-    await this.files.settle(file.id, owner, {
-      status: giveUp ? 'failed' : 'pending',
-      nextAttemptAt: giveUp ? null : now + Math.round(delay),
-      lastError: message,
-      updatedAt: now,
-    });
+    const giveUp = changes.status === 'failed';
     if (giveUp) this.metrics.notKept.inc({ reason: 'attempts_exhausted' });
     this.logger.warn(
       log,

@@ -1,6 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { accountFactory, callbackDeliveryFactory } from '../../../../test/factories';
-import { InMemoryAccountsRepository, InMemoryCallbackOutboxRepository } from '../../../../test/fakes';
+import {
+  FakeTransactionRunner,
+  InMemoryAccountsRepository,
+  InMemoryCallbackOutboxRepository,
+} from '../../../../test/fakes';
 import { CallbackReceiver, startCallbackReceiver } from '../../../../test/support/callback-receiver';
 import { loadConfig } from '../../../platform/config/app-config';
 import { ManualClock } from '../../../platform/time/clock';
@@ -32,7 +36,13 @@ function setup(
     WORKERS_ENABLED: 'false',
     ...env,
   });
-  const worker = new CallbackDeliveryWorker(outbox, new InMemoryAccountsRepository(ACCOUNT), clock, config);
+  const worker = new CallbackDeliveryWorker(
+    outbox,
+    new InMemoryAccountsRepository(ACCOUNT),
+    new FakeTransactionRunner(),
+    clock,
+    config,
+  );
   return { worker, outbox, clock };
 }
 
@@ -108,11 +118,38 @@ describe('CallbackDeliveryWorker', () => {
     const other = new CallbackDeliveryWorker(
       f.outbox,
       new InMemoryAccountsRepository(ACCOUNT),
+      new FakeTransactionRunner(),
       f.clock,
       loadConfig({ CALLBACK_ALLOW_PRIVATE: 'true', WORKERS_ENABLED: 'false' }),
     );
     await Promise.all([f.worker.runCycle(), other.runCycle()]);
     expect(receiver.received).toHaveLength(1);
     expect(f.outbox.row('msg_1')).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('claims a batch in one go, reads each account once and records every outcome in one transaction', async () => {
+    answers = [204, 500, 204];
+    const clock = new ManualClock();
+    const rows = ['msg_a', 'msg_b', 'msg_c'].map((id, i) =>
+      callbackDeliveryFactory.build({
+        id,
+        accountId: 'acct_1',
+        url: receiver.url,
+        nextAttemptAt: clock.nowMs() - 10 + i,
+      }),
+    );
+    const outbox = new InMemoryCallbackOutboxRepository(...rows);
+    const accounts = new InMemoryAccountsRepository(ACCOUNT);
+    const lookups = jest.spyOn(accounts, 'findByIds');
+    const transactions = new FakeTransactionRunner();
+    const config = loadConfig({ CALLBACK_ALLOW_PRIVATE: 'true', WORKERS_ENABLED: 'false' });
+    const worker = new CallbackDeliveryWorker(outbox, accounts, transactions, clock, config);
+    await expect(worker.runCycle()).resolves.toBe(3);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    expect(lookups).toHaveBeenCalledWith(['acct_1']);
+    expect(transactions.runs).toBe(1);
+    const statuses = ['msg_a', 'msg_b', 'msg_c'].map((id) => outbox.row(id).status).sort();
+    expect(statuses).toEqual(['delivered', 'delivered', 'pending']);
+    expect(receiver.received).toHaveLength(3);
   });
 });

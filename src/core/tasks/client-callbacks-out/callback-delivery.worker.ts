@@ -4,6 +4,7 @@ import { useAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import { AppConfig } from '../../../platform/config/app-config';
 import { untraced, withTaskSpan } from '../../../platform/telemetry/spans';
+import { TransactionRunner } from '../../../platform/database/transaction-runner';
 import { Clock } from '../../../platform/time/clock';
 import { AccountsRepository } from '../../accounts/repositories/accounts.repository';
 import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
@@ -32,6 +33,7 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
   constructor(
     private readonly outbox: CallbackOutboxRepository,
     private readonly accounts: AccountsRepository,
+    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
@@ -44,54 +46,73 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
     return this.loop.stop();
   }
 
+  /**
+   * One cycle: claims up to a batch of due deliveries in one statement, reads their accounts'
+   * secrets in one more, sends them through a bounded pool, and records every outcome in one
+   * transaction. A crash before that record leaves each claimed delivery due again once its lease
+   * (twice the time limit) has run out: at least once, never lost.
+   */
   async runCycle(): Promise<number> {
-    const due = await untraced(() => this.outbox.due(this.clock.nowMs(), BATCH));
-    await runPool(due, CONCURRENCY, (delivery) =>
+    const now = this.clock.nowMs();
+    const claimed = await untraced(() => this.outbox.claimDue(now, now + this.config.CALLBACK_TIMEOUT_MS * 2, BATCH));
+    if (claimed.length === 0) return 0;
+    const accountIds = [...new Set(claimed.map((delivery) => delivery.accountId))];
+    const secrets = new Map(
+      (await this.accounts.findByIds(accountIds)).map((account) => [account.id, account.webhookSecret]),
+    );
+    const outcomes: Array<{
+      delivery: CallbackDeliveryEntity;
+      error: string | null;
+      changes: Partial<CallbackDeliveryEntity>;
+    }> = [];
+    await runPool(claimed, CONCURRENCY, (delivery) =>
       withTaskSpan(
         'callback.deliver',
         delivery.traceContext,
         {
           'gateway.task_id': delivery.taskId,
           'gateway.delivery_id': delivery.id,
-          'gateway.attempt': delivery.attempts + 1,
+          'gateway.attempt': delivery.attempts,
         },
-        () => this.attempt(delivery),
+        async () => {
+          const secret = secrets.get(delivery.accountId);
+          const error = secret === undefined ? 'account not found' : await this.post(delivery, secret);
+          outcomes.push({ delivery, error, changes: this.outcome(delivery, error) });
+        },
       ),
     );
-    return due.length;
+    await this.transactions.run(async (tx) => {
+      for (const { delivery, error } of outcomes)
+        await this.outbox.update(delivery.id, this.outcome(delivery, error), tx);
+    });
+    for (const { delivery, error, changes } of outcomes) if (error !== null) this.logFailure(delivery, error, changes);
+    return claimed.length;
   }
 
-  private async attempt(delivery: CallbackDeliveryEntity): Promise<void> {
-    const now = this.clock.nowMs();
-    if (!(await this.outbox.claim(delivery.id, delivery.attempts, now + this.config.CALLBACK_TIMEOUT_MS * 2))) return;
-    const attempts = delivery.attempts + 1;
-    const account = await this.accounts.findById(delivery.accountId);
-    let error: string | null = 'account not found';
-    if (account) error = await this.post(delivery, account.webhookSecret);
-    if (error === null) {
-      await this.outbox.update(delivery.id, {
-        status: 'delivered',
-        attempts,
-        nextAttemptAt: null,
-        lastError: null,
-        updatedAt: this.clock.nowMs(),
-      });
-      return;
-    }
-    const giveUp = attempts >= this.config.CALLBACK_MAX_ATTEMPTS;
-    const delay = this.config.CALLBACK_RETRY_BASE_MS * Math.pow(2, attempts - 1) * (0.8 + Math.random() * 0.4);
-    const nextAttemptAt = giveUp ? null : this.clock.nowMs() + Math.round(delay);
-    await this.outbox.update(delivery.id, {
+  /** The row's changes after an attempt (`delivery.attempts` already counts it): delivered, retried later, or abandoned. */
+  private outcome(delivery: CallbackDeliveryEntity, error: string | null): Partial<CallbackDeliveryEntity> {
+    const updatedAt = this.clock.nowMs();
+    if (error === null) return { status: 'delivered', nextAttemptAt: null, lastError: null, updatedAt };
+    const giveUp = delivery.attempts >= this.config.CALLBACK_MAX_ATTEMPTS;
+    const delay = this.config.CALLBACK_RETRY_BASE_MS * Math.pow(2, delivery.attempts - 1) * (0.8 + Math.random() * 0.4);
+    return {
       status: giveUp ? 'failed' : 'pending',
-      attempts,
-      nextAttemptAt,
+      nextAttemptAt: giveUp ? null : updatedAt + Math.round(delay),
       lastError: error.slice(0, 500),
-      updatedAt: this.clock.nowMs(),
-    });
+      updatedAt,
+    };
+  }
+
+  private logFailure(
+    delivery: CallbackDeliveryEntity,
+    error: string,
+    { nextAttemptAt }: Partial<CallbackDeliveryEntity>,
+  ): void {
+    const giveUp = delivery.attempts >= this.config.CALLBACK_MAX_ATTEMPTS;
     const attempt = {
       taskId: delivery.taskId,
       deliveryId: delivery.id,
-      attempt: attempts,
+      attempt: delivery.attempts,
       maxAttempts: this.config.CALLBACK_MAX_ATTEMPTS,
       reason: error.slice(0, 500),
     };

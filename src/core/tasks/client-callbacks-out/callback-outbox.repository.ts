@@ -7,12 +7,14 @@ import { CallbackDeliveryEntity } from '../entities/callback-delivery.entity';
 @Injectable()
 export class CallbackOutboxRepository {
   private readonly hot: HotSql;
+  private readonly isPostgres: boolean;
 
   constructor(
     @InjectRepository(CallbackDeliveryEntity) private readonly repo: Repository<CallbackDeliveryEntity>,
     dataSource: DataSource,
   ) {
     this.hot = HotSql.of(dataSource);
+    this.isPostgres = dataSource.options.type === 'postgres';
   }
 
   /**
@@ -23,33 +25,24 @@ export class CallbackOutboxRepository {
     await this.hot.insertAtCommit(manager, CallbackDeliveryEntity, delivery);
   }
 
-  /** Due deliveries, oldest first; delivered and abandoned ones have no next attempt and are never scanned. */
-  due(now: number, limit: number): Promise<CallbackDeliveryEntity[]> {
-    return this.repo
-      .createQueryBuilder('c')
-      .where('c.next_attempt_at <= :now', { now })
-      .orderBy('c.next_attempt_at', 'ASC')
-      .take(limit)
-      .getMany();
+  /**
+   * Takes up to `limit` due deliveries for one attempt each, oldest due first, in one statement:
+   * their attempt is counted and their next attempt moved to `leaseUntil`, so no other worker sends
+   * them meanwhile (PostgreSQL skips rows another instance is claiming: FOR UPDATE SKIP LOCKED). The
+   * rows come back as changed. Delivered and abandoned deliveries have no next attempt and are never scanned.
+   */
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<CallbackDeliveryEntity[]> {
+    const lock = this.isPostgres ? ' FOR UPDATE SKIP LOCKED' : '';
+    const sql =
+      'UPDATE "callback_deliveries" SET "next_attempt_at" = ?, "attempts" = "attempts" + 1 WHERE "id" IN (' +
+      'SELECT "id" FROM "callback_deliveries" WHERE "next_attempt_at" <= ? AND "status" = \'pending\' ' +
+      `ORDER BY "next_attempt_at" LIMIT ?${lock})`;
+    return this.hot.returning(undefined, CallbackDeliveryEntity, sql, [leaseUntil, now, limit]);
   }
 
-  /** Takes a delivery for one attempt, so two workers never send it at once. */
-  async claim(id: string, expectedAttempts: number, leaseUntil: number): Promise<boolean> {
-    const result = await this.repo
-      .createQueryBuilder()
-      .update(CallbackDeliveryEntity)
-      .set({ nextAttemptAt: leaseUntil, attempts: expectedAttempts + 1 })
-      .where('id = :id AND attempts = :expectedAttempts AND status = :pending', {
-        id,
-        expectedAttempts,
-        pending: 'pending',
-      })
-      .execute();
-    return (result.affected ?? 0) === 1;
-  }
-
-  async update(id: string, changes: Partial<CallbackDeliveryEntity>): Promise<void> {
-    await this.repo.update({ id }, changes);
+  /** Records an attempt's outcome; in `manager`'s transaction when given (a cycle's outcomes commit together). */
+  async update(id: string, changes: Partial<CallbackDeliveryEntity>, manager?: EntityManager): Promise<void> {
+    await this.hot.update(manager, CallbackDeliveryEntity, changes, '"id" = ?', [id]);
   }
 
   forTask(taskId: string): Promise<CallbackDeliveryEntity[]> {
