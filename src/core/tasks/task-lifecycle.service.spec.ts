@@ -115,4 +115,38 @@ describe('TaskLifecycle', () => {
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     expect(f.callbacks.for(task.id)).toHaveLength(1);
   });
+
+  describe('first poll', () => {
+    /** Four tasks of the kind that each ran `runMs`, then the first poll delay of a new one. */
+    async function firstDelayAfter(runMs: number, env: Record<string, string> = {}): Promise<number> {
+      const f = newFakes(env);
+      for (let i = 0; i < 4; i++) {
+        const task = f.seedTask({ createdAt: f.clock.nowMs() });
+        f.clock.advance(runMs);
+        await f.lifecycle.applySnapshot(task, snapshot({ state: 'succeeded' }));
+      }
+      const fresh = f.seedTask({ createdAt: f.clock.nowMs(), syncAttempts: 0 });
+      await f.lifecycle.applySnapshot(fresh, snapshot({ state: 'queued' }));
+      return f.tasks.row(fresh.id).syncDueAt! - f.clock.nowMs();
+    }
+
+    it('comes just before the usual run time of the kind once tasks of it have finished', async () => {
+      const delay = await firstDelayAfter(40_000);
+      expect(delay).toBeGreaterThanOrEqual(0.85 * 40_000);
+      expect(delay).toBeLessThan(40_000);
+    });
+
+    it.each([
+      ['tasks of the kind are quicker than the base delay', 200, {}],
+      ['learning is off', 120_000, { SYNC_FIRST_POLL_LEARNED: 'false' }],
+    ])('stays at the base delay when %s', async (_name, runMs, env) => {
+      const delay = await firstDelayAfter(runMs as number, env as Record<string, string>);
+      expect(delay).toBeGreaterThanOrEqual(800);
+      expect(delay).toBeLessThanOrEqual(1200);
+    });
+
+    it('is capped at the longest poll delay', async () => {
+      expect(await firstDelayAfter(3_600_000)).toBe(60_000);
+    });
+  });
 });

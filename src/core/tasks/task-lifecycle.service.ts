@@ -15,6 +15,7 @@ import { TaskEntity, TaskPhase } from './entities/task.entity';
 import { TaskFamilies } from './task-families';
 import { isTerminal, outerStatusOf, phaseOf, progressOf } from './task-status';
 import { TasksRepository } from './tasks.repository';
+import { TaskDurations, durationKind } from './task-durations';
 
 /**
  * Moves a task record forward: from upstream snapshots, or by the gateway's own decision
@@ -24,6 +25,8 @@ import { TasksRepository } from './tasks.repository';
 @Injectable()
 export class TaskLifecycle {
   private readonly logger = new Logger('TaskLifecycle');
+  /** Recent run times by kind of task, for timing first polls. */
+  private readonly durations = new TaskDurations();
 
   constructor(
     private readonly tasks: TasksRepository,
@@ -72,7 +75,7 @@ export class TaskLifecycle {
     const attempts = task.syncAttempts + 1;
     Object.assign(changes, {
       syncAttempts: attempts,
-      syncDueAt: now + this.pollDelay(attempts),
+      syncDueAt: now + (attempts === 1 ? this.firstPollDelay(task) : this.pollDelay(attempts)),
       leaseOwner: null,
       leaseUntil: null,
     });
@@ -129,6 +132,19 @@ export class TaskLifecycle {
       updatedAt: this.clock.nowMs(),
     };
     return this.end(task, 'cancelled', changes, alongside);
+  }
+
+  /**
+   * The wait before a new task's first poll: the base delay, or, once tasks of its kind have
+   * finished on this instance, just under the shortest usual run time of the kind (a low quantile,
+   * with jitter, capped at the longest poll delay), so a task that runs for minutes is polled a
+   * few times near its end instead of all the way there. Then the back-off resumes from the base.
+   */
+  firstPollDelay(task: TaskEntity): number {
+    const typical = this.config.SYNC_FIRST_POLL_LEARNED ? this.durations.typical(durationKind(task)) : undefined;
+    const base = this.pollDelay(1);
+    if (typical === undefined) return base;
+    return Math.max(base, Math.min(Math.round(typical * (0.85 + Math.random() * 0.1)), this.config.SYNC_POLL_MAX_MS));
   }
 
   /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */
@@ -205,6 +221,7 @@ export class TaskLifecycle {
     });
     if (!outcome) return { task: (await this.tasks.findById(task.id)) ?? task, ended: false };
     this.metrics.tasksFinished.inc({ family: task.family, phase });
+    if (phase === 'succeeded') this.durations.observe(durationKind(task), now - task.createdAt);
     if (outcome.closed)
       Object.assign(final, {
         billingState: charge ? 'settled' : 'released',

@@ -111,6 +111,11 @@ export class AppConfig {
   /** First delay between polls of one task; grows 1.5x per poll up to SYNC_POLL_MAX_MS. */
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_BASE_MS = 1000;
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_MAX_MS = 60000;
+  /**
+   * Time a new task's first poll from how long recent tasks of its kind took on this instance
+   * (just under a low quantile of them); false: always SYNC_POLL_BASE_MS.
+   */
+  @Transform(toBool) @IsBoolean() SYNC_FIRST_POLL_LEARNED = true;
   /** First retry delay of a client callback; doubles per attempt. */
   @Transform(toInt) @IsInt() @Min(10) CALLBACK_RETRY_BASE_MS = 5000;
   @Transform(toInt) @IsInt() @Min(1) @Max(30) CALLBACK_MAX_ATTEMPTS = 10;
