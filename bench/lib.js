@@ -179,6 +179,24 @@ function round(value, digits = 2) {
   return Math.round(value * f) / f;
 }
 
+/** A number with `digits` decimals for a table; anything else as it is (`null`, `NaN`). */
+function fmt(value, digits = 2) {
+  return Number.isFinite(value) ? value.toFixed(digits) : String(value);
+}
+
+/** `--name value`, `--name=value` and bare `--flag` (true) into an object. */
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) continue;
+    if (m[2] !== undefined) out[m[1]] = m[2];
+    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out[m[1]] = argv[++i];
+    else out[m[1]] = true;
+  }
+  return out;
+}
+
 function markdownTable(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
@@ -216,6 +234,8 @@ module.exports = {
   machine,
   percentiles,
   round,
+  fmt,
+  parseArgs,
   markdownTable,
   sleep,
   freePort,

@@ -25,8 +25,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const lib = require('./lib');
+const gatewayProcess = require('./gateway-process');
 
-const args = parseArgs(process.argv.slice(2));
+const { fmt } = lib;
+
+const args = lib.parseArgs(process.argv.slice(2));
 const QUICK = args.quick === true;
 const RSS_ONLY = args['rss-run'] === true;
 const SYNC_LOAD = args['sync-load'] === true;
@@ -49,7 +52,7 @@ const OUT = path.resolve(args.out ?? path.join(__dirname, QUICK ? 'results.quick
 const ONLY = args.only ? String(args.only).split(',') : null;
 /** Upstream task duration: 1 h, so no task changes state during a run (see README, "Sync worker during the run"). */
 const SIM_TASK_MS = SYNC_LOAD ? 3000 : 3_600_000;
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const { ADMIN_TOKEN } = gatewayProcess;
 /** `--timeline FILE`: the mix's second-by-second record (answers, latencies, open tasks, CPU), as JSON lines. */
 const TIMELINE = args.timeline ? path.resolve(String(args.timeline)) : null;
 /** Extra node/V8 flags for the gateway process (experiments, e.g. --node-args=--max-old-space-size=128). */
@@ -404,114 +407,25 @@ function extraChannels(sim, count) {
 }
 
 /** The production build as an operator runs it, against the simulator as an external upstream. */
-async function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD } = {}) {
-  const dir = lib.tempDir(`gw-bench-${tag}-`);
-  if (PG_URL) await resetPostgres();
-  const port = await lib.freePort();
-  const logFile = path.join(dir, 'gateway.log');
-  const logFd = fs.openSync(logFile, 'a');
-  const env = {
-    PORT: String(port),
-    DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
-    // Kept result files (the mix's finished tasks) go to the run's own directory.
-    RESULT_STORE_DIR: path.join(dir, 'results'),
-    ...(REDIS_URL ? { REDIS_URL } : {}),
-    LOG_LEVEL: 'info',
-    ADMIN_TOKEN,
-    DEMO_SEED: 'false',
-    DEFAULT_RATE_LIMIT_RPM: '100000000',
-    DEFAULT_MAX_CONCURRENT_TASKS: '100000000',
-    ...lib.requireDist('simulator/upstream-env.js').simulatorUpstreamEnv(sim),
-    ...(CHANNELS > 1 ? { UPSTREAM_CHANNELS: JSON.stringify(extraChannels(sim, CHANNELS - 1)) } : {}),
-    // Without --sync-load, tasks are not due for a poll during the run (the worker still runs its cycle every second).
-    ...(defaultPolls ? {} : { SYNC_POLL_BASE_MS: '3600000', SYNC_POLL_MAX_MS: '3600000' }),
-    NODE_ENV: 'production',
-  };
-  for (const key of Object.keys(process.env))
-    if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key) && !(key in env)) delete process.env[key];
-  const { spawn } = require('node:child_process');
+function startGateway(sim, tag, extraArgs = [], { defaultPolls = SYNC_LOAD } = {}) {
   const profileArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`] : [];
-  if (NODE_ARGS.length) profileArgs.push(...NODE_ARGS);
-  const child = spawn(process.execPath, [...lib.START_FLAGS, ...profileArgs, ...extraArgs, MAIN], {
-    cwd: lib.ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', logFd, logFd],
+  return gatewayProcess.startGateway(sim, {
+    tag,
+    main: MAIN,
+    pgUrl: PG_URL,
+    redisUrl: REDIS_URL,
+    nodeArgs: [...profileArgs, ...NODE_ARGS],
+    extraArgs,
+    defaultPolls,
+    env: CHANNELS > 1 ? { UPSTREAM_CHANNELS: JSON.stringify(extraChannels(sim, CHANNELS - 1)) } : {},
+    // --keep-logs: leave the gateway's log and database for a look afterwards.
+    keepLogs: args['keep-logs'] === true,
+    log,
   });
-  fs.closeSync(logFd);
-  // A bench that dies (an exception, Ctrl-C) takes its gateway with it: one left running would keep
-  // polling and settling in the next run's PostgreSQL database.
-  const reap = () => child.kill('SIGKILL');
-  process.once('exit', reap);
-  child.once('exit', () => process.removeListener('exit', reap));
-  const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`gateway exited (code ${child.exitCode}): ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > until) throw new Error('gateway did not answer /healthz within 30 s');
-    await lib.sleep(100);
-  }
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
-    headers: admin,
-    body: { name: 'bench', balance: 1_000_000_000_000_000 },
-  });
-  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
-    headers: admin,
-    body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] },
-  });
-  const key = await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, {
-    headers: admin,
-    body: { name: 'bench' },
-  });
-  log(`gateway up on ${url} (pid ${child.pid}, db and log in ${dir})`);
-  return {
-    name: 'gateway',
-    url,
-    pid: child.pid,
-    apiKey: key.key,
-    accountId: account.id,
-    served: 0,
-    requestsServed() {
-      return this.served;
-    },
-    logBytes: () => fs.statSync(logFile).size,
-    async stop() {
-      await lib.stopChild(child, 15_000);
-      // --keep-logs: leave the gateway's log and database for a look afterwards.
-      if (args['keep-logs'] === true) log(`kept ${dir}`);
-      else fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
-async function startForwarder(sim) {
-  const { child, match } = await lib.startChild('forwarder', [path.join(__dirname, 'forwarder.js')], {
-    env: {
-      FWD_PORT: '0',
-      FWD_AX_BASE_URL: sim.endpoints.ax.baseUrl,
-      FWD_AX_API_KEY: sim.endpoints.ax.apiKey,
-      FWD_VD_BASE_URL: sim.endpoints.vd.baseUrl,
-      FWD_VD_API_KEY: sim.endpoints.vd.apiKey,
-    },
-    ready: /forwarder listening on (\d+)/,
-  });
-  const url = `http://127.0.0.1:${match[1]}`;
-  log(`forwarder up on ${url} (pid ${child.pid})`);
-  return {
-    name: 'forwarder',
-    url,
-    pid: child.pid,
-    apiKey: 'unused-by-the-forwarder',
-    served: 0,
-    stop: () => lib.stopChild(child),
-  };
+function startForwarder(sim) {
+  return gatewayProcess.startForwarder(sim, { log });
 }
 
 /**
@@ -579,25 +493,6 @@ function rssSplit(pid) {
     };
   } catch {
     return { anonMb: NaN, fileMb: NaN, threads: NaN };
-  }
-}
-
-async function resetPostgres() {
-  const { Client } = require(require.resolve('pg', { paths: [lib.ROOT] }));
-  const client = new Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query('DROP SCHEMA IF EXISTS public CASCADE');
-    await client.query('CREATE SCHEMA public');
-    // The previous run's dirty pages written out now, not by a timed checkpoint during the next
-    // measured run: each run pays for its own writes only.
-    await client
-      .query('CHECKPOINT')
-      .catch((error) =>
-        log(`  CHECKPOINT not run (${error.message}): the previous run's writes may still be flushed during this one`),
-      );
-  } finally {
-    await client.end();
   }
 }
 
@@ -1171,24 +1066,8 @@ function cpuRatio(r) {
     : 'n/a';
 }
 
-function fmt(value, digits = 2) {
-  return Number.isFinite(value) ? value.toFixed(digits) : String(value);
-}
-
 function mapValues(obj, fn) {
   return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, fn(v)]));
-}
-
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) continue;
-    if (m[2] !== undefined) out[m[1]] = m[2];
-    else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out[m[1]] = argv[++i];
-    else out[m[1]] = true;
-  }
-  return out;
 }
 
 function log(message) {
