@@ -2,14 +2,14 @@
 const REMEMBERED = 32;
 /** Below this many finished tasks of a kind, nothing is learned yet. */
 const ENOUGH = 4;
-/** The quantile of recent run times the first poll aims just before: most tasks of the kind take longer. */
+/** The quantile of recent run times the first poll aims at: most tasks of the kind take at least this long. */
 const QUANTILE = 0.2;
 
 /**
  * How long tasks of one kind (family, action, model) have recently taken from creation to their
- * observed end, on this instance. The first poll of a new task of that kind is timed from it, so a
- * kind that takes minutes is not polled a dozen times on the way (nor seen late by a long back-off),
- * and one that takes seconds still starts at the base delay.
+ * observed end, on this instance. The polls of a new task of that kind are timed from it (see
+ * `TaskLifecycle.nextPollDelay`), so a kind that takes minutes is not polled a dozen times on the
+ * way (nor seen late after a long back-off), and one that takes seconds still starts at the base delay.
  */
 export class TaskDurations {
   private readonly runTimes = new Map<string, number[]>();

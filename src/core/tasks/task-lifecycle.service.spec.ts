@@ -130,10 +130,28 @@ describe('TaskLifecycle', () => {
       return f.tasks.row(fresh.id).syncDueAt! - f.clock.nowMs();
     }
 
-    it('comes just before the usual run time of the kind once tasks of it have finished', async () => {
+    it('comes at the usual run time of the kind once tasks of it have finished', async () => {
       const delay = await firstDelayAfter(40_000);
-      expect(delay).toBeGreaterThanOrEqual(0.85 * 40_000);
-      expect(delay).toBeLessThan(40_000);
+      expect(delay).toBeGreaterThanOrEqual(0.95 * 40_000);
+      expect(delay).toBeLessThanOrEqual(1.05 * 40_000);
+    });
+
+    it('then backs off again from a twentieth of that run time (or the base, if longer)', async () => {
+      const f = newFakes();
+      for (let i = 0; i < 4; i++) {
+        const task = f.seedTask({ createdAt: f.clock.nowMs() });
+        f.clock.advance(200_000);
+        await f.lifecycle.applySnapshot(task, snapshot({ state: 'succeeded' }));
+      }
+      const task = f.seedTask({ createdAt: f.clock.nowMs(), syncAttempts: 1 });
+      await f.lifecycle.applySnapshot(task, snapshot({ state: 'running' }));
+      const second = f.tasks.row(task.id).syncDueAt! - f.clock.nowMs();
+      expect(second).toBeGreaterThanOrEqual(0.8 * 10_000);
+      expect(second).toBeLessThanOrEqual(1.2 * 10_000);
+      await f.lifecycle.applySnapshot(f.tasks.row(task.id), snapshot({ state: 'running' }));
+      const third = f.tasks.row(task.id).syncDueAt! - f.clock.nowMs();
+      expect(third).toBeGreaterThanOrEqual(0.8 * 15_000);
+      expect(third).toBeLessThanOrEqual(1.2 * 15_000);
     });
 
     it.each([

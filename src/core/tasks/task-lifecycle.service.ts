@@ -75,7 +75,7 @@ export class TaskLifecycle {
     const attempts = task.syncAttempts + 1;
     Object.assign(changes, {
       syncAttempts: attempts,
-      syncDueAt: now + (attempts === 1 ? this.firstPollDelay(task) : this.pollDelay(attempts)),
+      syncDueAt: now + this.nextPollDelay(task, attempts),
       leaseOwner: null,
       leaseUntil: null,
     });
@@ -135,16 +135,21 @@ export class TaskLifecycle {
   }
 
   /**
-   * The wait before a new task's first poll: the base delay, or, once tasks of its kind have
-   * finished on this instance, just under the shortest usual run time of the kind (a low quantile,
-   * with jitter, capped at the longest poll delay), so a task that runs for minutes is polled a
-   * few times near its end instead of all the way there. Then the back-off resumes from the base.
+   * The wait before a task's next poll (`attempts` counts the snapshots recorded, this one
+   * included). Until tasks of its kind have finished on this instance: the back-off of `pollDelay`.
+   * Then the first poll comes at the shortest usual run time of the kind (a low quantile, with
+   * jitter, capped at the longest poll delay), and the back-off starts over after it from the base
+   * or a twentieth of that run time, whichever is longer: a task that runs for minutes is polled a
+   * few times near its end instead of all the way there, and seen ending sooner.
    */
-  firstPollDelay(task: TaskEntity): number {
+  nextPollDelay(task: TaskEntity, attempts: number): number {
     const typical = this.config.SYNC_FIRST_POLL_LEARNED ? this.durations.typical(durationKind(task)) : undefined;
-    const base = this.pollDelay(1);
-    if (typical === undefined) return base;
-    return Math.max(base, Math.min(Math.round(typical * (0.85 + Math.random() * 0.1)), this.config.SYNC_POLL_MAX_MS));
+    if (typical === undefined) return this.pollDelay(attempts);
+    const max = this.config.SYNC_POLL_MAX_MS;
+    if (attempts === 1)
+      return Math.max(this.pollDelay(1), Math.min(Math.round(typical * (0.95 + Math.random() * 0.1)), max));
+    const base = Math.max(this.config.SYNC_POLL_BASE_MS, typical / 20);
+    return Math.round(Math.min(base * Math.pow(1.5, attempts - 2), max) * (0.8 + Math.random() * 0.4));
   }
 
   /** Back-off between polls of one task: 1x, 1.5x, 2.25x ... of the base, capped, with jitter. */

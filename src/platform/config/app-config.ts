@@ -112,8 +112,8 @@ export class AppConfig {
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_BASE_MS = 1000;
   @Transform(toInt) @IsInt() @Min(10) SYNC_POLL_MAX_MS = 60000;
   /**
-   * Time a new task's first poll from how long recent tasks of its kind took on this instance
-   * (just under a low quantile of them); false: always SYNC_POLL_BASE_MS.
+   * Time a task's polls from how long recent tasks of its kind took on this instance (the first at a
+   * low quantile of them, then the back-off); false: the back-off from SYNC_POLL_BASE_MS alone.
    */
   @Transform(toBool) @IsBoolean() SYNC_FIRST_POLL_LEARNED = true;
   /** First retry delay of a client callback; doubles per attempt. */
