@@ -52,6 +52,10 @@ const VARIANTS = String(args.variants ?? 'dist')
   .filter(Boolean)
   .map(gatewayProcess.variantOf);
 const PORTKEY = args.portkey === true;
+/** Extra node flags for the gateway, e.g. `--node-args "--cpu-prof --cpu-prof-dir=DIR"` to profile it. */
+const NODE_ARGS = String(args['node-args'] ?? '')
+  .split(/\s+/)
+  .filter(Boolean);
 const PORTKEY_VERSION = '1.15.2';
 const PORTKEY_DIR = path.join(__dirname, '.portkey');
 const OUT = path.resolve(String(args.out ?? path.join(__dirname, 'task-life.json')));
@@ -281,6 +285,7 @@ function startLifeGateway(sim, variant, tag, { extraArgs = [], env = {} } = {}) 
     pgUrl: PG_URL,
     redisUrl: REDIS_URL,
     extraArgs,
+    nodeArgs: extraArgs.length ? [] : NODE_ARGS,
     defaultPolls: true,
     env: {
       RESULT_STORE: 'fs',
@@ -584,6 +589,7 @@ async function keepPart() {
               pgUrl: PG_URL,
               redisUrl: REDIS_URL,
               defaultPolls: true,
+              nodeArgs: NODE_ARGS,
               env: { RESULT_STORE: store, ...(FAST_PATHS_OFF ? { FAST_PATHS: 'false' } : {}), ...variant.env },
               keepLogs: args['keep-logs'] === true,
               log,

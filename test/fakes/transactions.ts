@@ -15,6 +15,11 @@ export class FakeTransactionRunner extends TransactionRunner {
     return work(offlineManager);
   }
 
+  override runGrouped<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    this.runs += 1;
+    return work(offlineManager);
+  }
+
   override runAtomic<T>(work: (manager: undefined) => Promise<T>): Promise<T> {
     this.runs += 1;
     return work(undefined);

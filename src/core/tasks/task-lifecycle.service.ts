@@ -200,7 +200,12 @@ export class TaskLifecycle {
     const charge = phase === 'succeeded' ? await this.finalCharge(finished) : null;
     // The terminal switch, the billing close, the slot and the callback commit together: a crash
     // can never leave a finished task holding money, and a second finisher changes nothing.
-    const outcome = await this.transactions.run(async (tx) => {
+    // Settlements grouped (one commit for those of a sync batch on SQLite); one with work alongside
+    // (an operator's audit entry, written through TypeORM) gets a transaction of its own.
+    const transaction = alongside
+      ? this.transactions.run.bind(this.transactions)
+      : this.transactions.runGrouped.bind(this.transactions);
+    const outcome = await transaction(async (tx: EntityManager) => {
       if (!(await this.tasks.updateIfOpen(task.id, final, tx))) return null;
       // The family's own records of what the task produced, committed with the switch (winner only).
       if (phase === 'succeeded') await this.families.onSucceeded(finished, tx);

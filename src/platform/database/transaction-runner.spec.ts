@@ -79,6 +79,30 @@ describe('TransactionRunner on SQLite', () => {
     expect(db.inTransaction).toBe(false);
   });
 
+  it('runGrouped joins the same group commit with a manager: one transaction, a failing call undone alone', async () => {
+    const inside: boolean[] = [];
+    const a = runner.runGrouped(async (manager) => {
+      await HotSql.of(ds).run(manager, 'INSERT INTO items (name) VALUES (?)', ['a']);
+      inside.push(db.inTransaction);
+      return 'A';
+    });
+    const b = runner.runGrouped(async (manager) => {
+      await HotSql.of(ds).run(manager, 'INSERT INTO items (name) VALUES (?)', ['b']);
+      throw new Error('b fails');
+    });
+    const c = runner.runAtomic(async () => {
+      inside.push(db.inTransaction, committed().length === 0);
+      insert('c');
+      return 'C';
+    });
+    await expect(a).resolves.toBe('A');
+    await expect(b).rejects.toThrow('b fails');
+    await expect(c).resolves.toBe('C');
+    // c ran inside a's transaction, before anything was committed.
+    expect(inside).toEqual([true, true, true]);
+    expect(committed()).toEqual(['a', 'c']);
+  });
+
   it('with fast paths off (FAST_PATHS=false), commits each call in a transaction of its own', async () => {
     setFastPaths(false);
     const own = new TransactionRunner(ds);

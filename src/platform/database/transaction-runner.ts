@@ -75,6 +75,18 @@ export class TransactionRunner {
     });
   }
 
+  /**
+   * Work of several statements that must commit together, many of which come at once (a sync
+   * batch's settlements): on PostgreSQL a transaction of its own, as `run`; on SQLite it joins this
+   * turn's group commit, as `runAtomic` (its own savepoint, so a failing call is undone alone), so
+   * the settlements of one batch share one COMMIT. Write through `HotSql` or TypeORM calls that open
+   * no transaction of their own (no `save`, no `transaction`). With fast paths off: `run`.
+   */
+  runGrouped<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (!this.serializer || !this.groupCommit) return this.run(work);
+    return this.runAtomic((manager) => work(manager as EntityManager));
+  }
+
   /** The calls of this turn, queued behind any transaction already queued. */
   private readonly flushPending = (): void => {
     const batch = this.pending;
