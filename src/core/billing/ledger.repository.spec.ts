@@ -78,26 +78,21 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   const account = () => ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
 
   const settlementRows = async (tx: EntityManager, suffix: string): Promise<void> => {
-    await ledger.addEntry(tx, {
-      id: `led_r${suffix}`,
-      accountId: 'acct_1',
-      kind: 'release',
-      amount: 1_000,
-      taskId: 't',
-      reason: "hold closed at 'settlement'",
-      priceVersion: 3,
-      createdAt: 1,
-    });
-    await ledger.addEntry(tx, {
-      id: `led_c${suffix}`,
-      accountId: 'acct_1',
-      kind: 'charge',
-      amount: 400,
-      taskId: 't',
-      reason: null,
-      priceVersion: null,
-      createdAt: 1,
-    });
+    const entries = [
+      ['r', 'release', 1_000, "hold closed at 'settlement'", 3],
+      ['c', 'charge', 400, null, null],
+    ] as const;
+    for (const [prefix, kind, amount, reason, priceVersion] of entries)
+      await ledger.addEntry(tx, {
+        id: `led_${prefix}${suffix}`,
+        accountId: 'acct_1',
+        kind,
+        amount,
+        taskId: 't',
+        reason,
+        priceVersion,
+        createdAt: 1,
+      });
     await ledger.addUsage(tx, {
       id: `use_${suffix}`,
       taskId: 't',

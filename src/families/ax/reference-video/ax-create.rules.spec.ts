@@ -823,30 +823,19 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
   });
 
   it('keeps given values', () => {
-    const out = accept(
-      flashBody({
-        'input.negative_prompt': 'dark',
-        parameters: {
-          size: '832*1088',
-          duration: 10,
-          shot_type: 'multi',
-          audio: false,
-          watermark: true,
-          seed: 2147483647,
-        },
-      }),
-    );
+    const given = {
+      size: '832*1088',
+      duration: 10,
+      shot_type: 'multi',
+      audio: false,
+      watermark: true,
+      seed: 2147483647,
+    };
+    const out = accept(flashBody({ 'input.negative_prompt': 'dark', parameters: given }));
     expect(out.upstreamBody).toEqual({
       model: 'wx2.6-r2v-flash',
       input: { prompt: 'character1 dances', negative_prompt: 'dark', reference_urls: [IMG] },
-      parameters: {
-        size: '832*1088',
-        duration: 10,
-        shot_type: 'multi',
-        audio: false,
-        watermark: true,
-        seed: 2147483647,
-      },
+      parameters: { ...given },
     });
   });
 
