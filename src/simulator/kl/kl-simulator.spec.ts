@@ -2,7 +2,7 @@ import * as jwt from 'jsonwebtoken';
 import { fetchBytes, getJson, looksLikeMp4, postJson, sleep, sleepUntil } from '../../../test/simulator/spec-helpers';
 import { SPEC_TASK_MS, simulatorForSpec, startCallbackReceiver } from '../../../test/simulator/spec-simulator';
 
-describe('kl simulator (family A)', () => {
+describe('kl simulator', () => {
   const spec = simulatorForSpec((sim) => ({ authorization: `Bearer ${sim.endpoints.kl.apiKey}` }));
   const url = (path: string) => `${spec.sim.endpoints.kl.baseUrl}/v1${path}`;
   const post = (path: string, body: unknown, headers = spec.auth) => postJson(url(path), body, headers);

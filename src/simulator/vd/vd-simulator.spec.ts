@@ -9,7 +9,7 @@ import {
 } from '../../../test/simulator/spec-helpers';
 import { SPEC_TASK_MS, simulatorForSpec, startCallbackReceiver } from '../../../test/simulator/spec-simulator';
 
-describe('vd simulator (family C)', () => {
+describe('vd simulator', () => {
   const spec = simulatorForSpec((sim) => ({ authorization: `Token ${sim.endpoints.vd.apiKey}` }));
   const create = (body: unknown, headers = spec.auth) =>
     postJson(`${spec.sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, body, headers);

@@ -7,7 +7,7 @@ const answer = (output: Record<string, unknown>, extra: Record<string, unknown> 
   ...extra,
 });
 
-describe('family B status table', () => {
+describe('ax status table', () => {
   const expected: Record<string, string> = {
     PENDING: 'queued',
     RUNNING: 'running',

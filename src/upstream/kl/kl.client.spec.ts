@@ -231,7 +231,7 @@ describe('KlClient', () => {
       );
     });
 
-    it('treats a 404 with code 1202 (invalid method) or without a family A body as a rejection, never as a lost task', async () => {
+    it('treats a 404 with code 1202 (invalid method) or without a kl body as a rejection, never as a lost task', async () => {
       upstream.answerJson(404, { code: 1202, message: 'invalid request method', request_id: 'r' });
       const error = await stack.kl.fetch(channel, 'multi_elements', 'up-1').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(failures.UpstreamRejectedError);

@@ -11,7 +11,7 @@ export interface KlEnvelopeData {
 }
 
 /**
- * Unwraps the family A envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
+ * Unwraps the kl envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
  * `code` inside a 2xx answer become the typed errors. Returns `data`, or undefined when the answer
  * is not an envelope at all (the caller decides how lenient to be about that).
  */

@@ -5,7 +5,7 @@ import { KL_STATUS, normaliseKlStatus } from './kl.status';
 import { klVoiceOwner } from './kl.voices';
 
 /**
- * Family A task `data` (editing task or custom voice; one shape serves both) -> snapshot.
+ * kl task `data` (editing task or custom voice; one shape serves both) -> snapshot.
  * `raw` is the whole envelope as received.
  */
 export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot {

@@ -4,7 +4,7 @@ import type { UpstreamTaskSnapshot, UpstreamTaskState } from '../upstream.types'
 import { VD_CANCELLED_CODE, VD_STATUS, normaliseVdStatus } from './vd.status';
 
 /**
- * Family C task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
+ * vd task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
  * creations: [...]}` and the creation answer `{task_id, state, credits, ...}`.
  */
 export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {

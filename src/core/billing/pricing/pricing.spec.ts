@@ -46,7 +46,7 @@ const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({
   ...over,
 });
 
-describe('family B pricing', () => {
+describe('ax pricing', () => {
   const p = ax('wx2.7-r2v');
 
   it('charges the per-second price of the resolution tier for each second', () => {
@@ -106,7 +106,7 @@ describe('family B pricing', () => {
   });
 });
 
-describe('family C pricing', () => {
+describe('vd pricing', () => {
   const p = vd('vdq3');
 
   it('charges the per-second price of the resolution', () => {
@@ -157,7 +157,7 @@ describe('family C pricing', () => {
   });
 });
 
-describe('family A pricing', () => {
+describe('kl pricing', () => {
   const p = kl('kl-v1-6');
   const edit = (mode: 'std' | 'pro', durationSeconds: 5 | 10): BillableUsage => ({
     kind: 'kl-edit',
@@ -260,7 +260,7 @@ describe('final charge', () => {
     expect(final(8 + 12)).toEqual(estimate);
   });
 
-  it('bills family B and family A edits by output seconds too', () => {
+  it('bills ax and kl edits by output seconds too', () => {
     const axu = axUsage({ durationSeconds: 10, referenceImages: 2 });
     expect(finalCharge(FAMILY_REGISTRY, table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(
       4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image,

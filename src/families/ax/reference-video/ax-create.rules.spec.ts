@@ -129,7 +129,7 @@ describe('validateAxCreateRequest: body and model', () => {
     expectRejected(newBody({ model }), 'model');
   });
 
-  it.each(['wx9-r2v', 'kl-v1', 'vdq3'])('answers 404 model_not_found for %s (unknown or not family B)', (model) => {
+  it.each(['wx9-r2v', 'kl-v1', 'vdq3'])('answers 404 model_not_found for %s (unknown or not ax)', (model) => {
     const err = errorOf(newBody({ model }));
     expect({ status: err.status, code: err.code, param: err.param }).toEqual({
       status: 404,

@@ -1,5 +1,5 @@
 /**
- * Family C request validation beyond the per-model matrix: mode detection, model errors, media
+ * vd request validation beyond the per-model matrix: mode detection, model errors, media
  * references, Base64 redaction, seeds, callback URL, and the shape of what is handed on.
  */
 import { GatewayError } from '../../../platform/errors';

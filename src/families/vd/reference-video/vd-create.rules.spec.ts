@@ -1,5 +1,5 @@
 /**
- * Table-driven walk of the family C rule matrix: for every model and mode, every rule is tried at
+ * Table-driven walk of the vd rule matrix: for every model and mode, every rule is tried at
  * its boundary (accepted) and just past it (rejected with 400 `invalid_request` and the exact
  * `param`), and the defaults are checked in the echo.
  *
@@ -469,12 +469,12 @@ function allCases(matrix: Matrix): Case[] {
 
 // ---- the walk ------------------------------------------------------------------------------------
 
-describe('family C rule table', () => {
+describe('vd rule table', () => {
   it('says what the written-out matrix says, row by row', () => {
     expect(matrixFromTable()).toEqual(STATED_MATRIX);
   });
 
-  it('covers exactly the family C models of the catalogue', () => {
+  it('covers exactly the vd models of the catalogue', () => {
     const catalogue = FAMILY_REGISTRY.all()
       .filter((m) => m.family === 'vd')
       .map((m) => m.name);

@@ -23,7 +23,7 @@ function paramOf(fn: () => unknown): string | null {
   throw new Error('expected a 400');
 }
 
-describe('family C media checks', () => {
+describe('vd media checks', () => {
   it('accepts png/jpeg/jpg/webp URLs and URLs without an extension', () => {
     for (const url of [
       'https://x.example/a.png',
