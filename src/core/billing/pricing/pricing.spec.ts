@@ -3,11 +3,12 @@ import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { join } from 'path';
 import { BillableUsage } from '../billable-usage';
 import { GatewayError } from '../../../platform/errors';
-import { AxBillableUsage, AxModelPrice } from '../../../families/ax/ax.pricing';
+import { AxModelPrice } from '../../../families/ax/ax.pricing';
 import { KlModelPrice } from '../../../families/kl/kl.pricing';
 import { VdBillableUsage, VdModelPrice } from '../../../families/vd/vd.pricing';
 import { loadPriceTable, PriceTable, validatePriceTable } from './price-table';
 import { estimateCharge, finalCharge } from './pricing';
+import { axUsage } from '../../../../test/factories/billing';
 
 const SHIPPED = join(__dirname, '../../../../config/prices.json');
 const table = loadPriceTable(SHIPPED, FAMILY_REGISTRY);
@@ -24,17 +25,7 @@ function tableWith(edit: (raw: any) => void): PriceTable {
   return validatePriceTable(raw, FAMILY_REGISTRY);
 }
 
-type AxUsage = AxBillableUsage;
 type VdUsage = VdBillableUsage;
-const axUsage = (over: Partial<AxUsage> = {}): AxUsage => ({
-  kind: 'ax-r2v',
-  resolution: '720P',
-  durationSeconds: 5,
-  referenceImages: 0,
-  referenceVideos: 0,
-  audio: null,
-  ...over,
-});
 const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({
   kind: 'vd-r2v',
   mode: 'non-subject',
