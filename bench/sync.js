@@ -25,7 +25,7 @@
  * Results go to the OS temp directory (a quick run: bench/sync-results.quick.json, git-ignored), so
  * that a run never changes a tracked file; `--out bench/sync-results.json` records a new reference run.
  *
- * --stub replaces the family B client's poll with an in-memory answer (database cost only).
+ * --stub replaces the ax client's poll with an in-memory answer (database cost only).
  */
 process.env.LOG_LEVEL = process.env.LOG_LEVEL || 'silent';
 const sql = require('./sql-counter');
@@ -72,7 +72,7 @@ async function startSimulatorProcess() {
   return { child, vars };
 }
 
-/** Creates `count` tasks in the simulator (family B), returning their upstream IDs. */
+/** Creates `count` tasks in the simulator (ax), returning their upstream IDs. */
 async function createUpstreamTasks(vars, count) {
   const http = require('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * CPU per validation of the family B and C create bodies (those of bench/cost.js), with the
+ * CPU per validation of the ax and vd create bodies (those of bench/cost.js), with the
  * class-validator metadata cache (fast paths on) and without (FAST_PATHS=false), alternated.
  *
  *   npm run build && node bench/validation-cache.js

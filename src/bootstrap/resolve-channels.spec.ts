@@ -33,7 +33,7 @@ describe('resolveChannels', () => {
   });
 
   it('stops the start when a real channel cannot name a catalogue model upstream', async () => {
-    // An operator's map file that names only one family C model.
+    // An operator's map file that names only one vd model.
     const file = join(mkdtempSync(join(tmpdir(), 'gw-maps-')), 'models.json');
     writeFileSync(file, JSON.stringify({ vd: { vdq3: 'viduq3' } }));
     const env = {

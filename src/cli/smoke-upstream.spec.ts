@@ -61,7 +61,7 @@ describe('npm run smoke:upstream', () => {
         expect(report).not.toContain(secret);
     });
 
-    it('skips the family A task (not the auth check) without a voice sample', async () => {
+    it('skips the kl task (not the auth check) without a voice sample', async () => {
       const out = sink();
       const code = await runSmokeUpstream(
         { ...FAST, UPSTREAM_KL_BASE_URL: sim.endpoints.kl.baseUrl, UPSTREAM_KL_API_KEY: sim.endpoints.kl.apiKey },

@@ -1,6 +1,6 @@
 /**
  * Delivers upstream-style callbacks: a POST of the task's query body at each moment a family
- * schedules (family A: every status change; family C: the terminal state). Delivery errors are
+ * schedules (kl: every status change; vd: the terminal state). Delivery errors are
  * ignored, as a fire-and-forget upstream would.
  */
 export class CallbackDispatcher {

@@ -2,7 +2,7 @@ import { HANG, NativeErrors, SimAnswer } from './http/sim-answer';
 
 /**
  * Test triggers written into a prompt (or voice name, or session video URL) as `sim:<word>`.
- * `long` (family A sessions only) makes the initialised source video 10 s instead of 5 s, so that
+ * `long` (kl sessions only) makes the initialised source video 10 s instead of 5 s, so that
  * 10-second editing tasks can be exercised; `throttle` makes a create call answer the native 429.
  */
 export type SimMarker = 'fail' | 'reject' | 'error500' | 'hang' | 'slow' | 'throttle' | 'long';

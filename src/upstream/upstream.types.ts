@@ -12,7 +12,7 @@ export interface UpstreamChannel {
   readonly family: UpstreamFamily;
   readonly baseUrl: string;
   readonly apiKey?: string;
-  /** Vendors that accept a key pair (e.g. family A's HS256 JWT): used when both are set. */
+  /** Vendors that accept a key pair (e.g. kl's HS256 JWT): used when both are set. */
   readonly accessKey?: string;
   readonly secretKey?: string;
   /**
@@ -134,7 +134,7 @@ export class UpstreamTaskNotFoundError extends Error {
 }
 
 /**
- * The upstream answered normally but says it has lost the task (e.g. family B `task_status: UNKNOWN`
+ * The upstream answered normally but says it has lost the task (e.g. ax `task_status: UNKNOWN`
  * for an invalid or expired task ID). Unlike a bare not-found, the answer itself is the verdict, so
  * one confirming re-poll is enough to end the task; `reason` is the text to end it with.
  */
@@ -162,7 +162,7 @@ export interface UpstreamTiming {
 export interface SubmitOptions {
   /** Gateway callback URL to hand to the upstream (only when PUBLIC_BASE_URL is set). */
   callbackUrl?: string;
-  /** Caller-visible ID that helps reconcile an unknown outcome (e.g. family A external_task_id). */
+  /** Caller-visible ID that helps reconcile an unknown outcome (e.g. kl external_task_id). */
   clientReference?: string;
   /** Upstream latency of this call, added by the client. */
   timing?: UpstreamTiming;

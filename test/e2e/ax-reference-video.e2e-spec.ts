@@ -16,7 +16,7 @@ function newProtocolBody(prompt = 'Image 1 walks on the beach', extra: Record<st
   };
 }
 
-describe('family B through the simulator', () => {
+describe('ax through the simulator', () => {
   let gw: SimulatedGateway;
   let acct: TestAccount;
 
@@ -191,13 +191,13 @@ describe('family B through the simulator', () => {
       });
       const lacking = await create({ ...newProtocolBody(), model: 'wx2.6-r2v' }, cap).expect(403);
       expect(lacking.body.error).toMatchObject({ code: 'permission_denied', param: 'model' });
-      // A family A model is no model of this route at all: 404 naming the route that serves it.
+      // A kl model is no model of this route at all: 404 naming the route that serves it.
       const wrong = await create({ ...newProtocolBody(), model: 'kl-v1' }, cap).expect(404);
       expect(wrong.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });
       expect(wrong.body.error.message).toContain('family kl model; send it to POST /kl/v1/');
     });
 
-    it('requires a model on family B', async () => {
+    it('requires a model on ax', async () => {
       const res = await create({ input: { prompt: 'x' } }).expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'model' });
     });

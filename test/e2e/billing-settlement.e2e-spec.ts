@@ -201,7 +201,7 @@ describe('billing: hold, settle and release through a task’s life', () => {
     expect((await accountMoney(gw, acct)).balance).toBe(0);
   });
 
-  it('usage rows speak one language across families: one action name, snake_case facts, output seconds for family C too', async () => {
+  it('usage rows speak one language across families: one action name, snake_case facts, output seconds for vd too', async () => {
     const acct = await gw.admin.account({ models: ['vdq2'], balance: BALANCE });
     const res = await gw
       .http()
@@ -211,7 +211,7 @@ describe('billing: hold, settle and release through a task’s life', () => {
       .expect(200);
     await ended(gw, res.body.task_id);
     const [row] = (await usageRows(gw, acct)).items;
-    // The family C upstream reports no per-output seconds: the requested duration is what was billed.
+    // The vd upstream reports no per-output seconds: the requested duration is what was billed.
     expect(row).toMatchObject({ action: 'reference2video', model: 'vdq2' });
     expect(row.usage).toMatchObject({
       kind: 'vd-r2v',

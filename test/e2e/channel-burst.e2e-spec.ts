@@ -6,7 +6,7 @@ import { Harness, startGateway } from '../support/gateway-harness';
 import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
 
 /**
- * A burst of creates over four family B channels (weights 1 and 3 in the first tier, a backup
+ * A burst of creates over four ax channels (weights 1 and 3 in the first tier, a backup
  * tier, one channel for one model only) while finished tasks' files are being kept. The weight-3
  * channel's vendor serves files from its own host and refuses them (a 403, as an expired or
  * hotlink-protected link is), keeping idle connections for 65 s as CDNs do: its creates and polls

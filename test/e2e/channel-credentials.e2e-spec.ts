@@ -8,7 +8,7 @@ import { SwitchableUpstream, startSwitchableUpstream } from '../support/switchab
 
 /**
  * An upstream that refuses the gateway's own credential (each vendor says it its own way: the
- * simulator's family A 401 code 1000, family B 401 `InvalidApiKey`, family C 401 `Unauthorized`) is
+ * simulator's kl 401 code 1000, ax 401 `InvalidApiKey`, vd 401 `Unauthorized`) is
  * the gateway's fault, never the client's: creates go to another channel or get a 503, the channel
  * is shown unhealthy with the reason, and a task whose queries are refused waits.
  */

@@ -10,7 +10,7 @@ import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
 import { SwitchableUpstream, refusingBaseUrl, startSwitchableUpstream } from '../support/switchable-upstream';
 
 /**
- * Channel routing over loopback doubles: several family B channels in front of the built-in
+ * Channel routing over loopback doubles: several ax channels in front of the built-in
  * simulator, some behind a switchable server that refuses, fails or hangs on demand.
  */
 const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
@@ -21,7 +21,7 @@ const body = (model = 'wx2.7-r2v') => ({
 // Tasks stay open (no polling): these tests look at where creates go, not at task lives.
 const ENV = { ...FAST_ENV, WORKERS_ENABLED: 'false' };
 
-describe('channel routing (family B over simulator channels)', () => {
+describe('channel routing (ax over simulator channels)', () => {
   jest.setTimeout(60_000);
   let sim: RunningSimulator;
   const open: Array<{ close(): Promise<void> }> = [];

@@ -93,7 +93,7 @@ describe('answers that say what to do', () => {
     expect(res.body.code).toBe(1302);
   });
 
-  it('one capability rule for reads: an account with family C models only reads neither family A nor B', async () => {
+  it('one capability rule for reads: an account with vd models only reads neither kl nor ax', async () => {
     await get('/kl/v1/videos/multi-elements', vdOnly).expect(403);
     await get(VOICES, vdOnly).expect(403);
     await get('/ax/api/v1/tasks/task_0000000000000000000000000', vdOnly).expect(403);
@@ -136,7 +136,7 @@ describe('answers that say what to do', () => {
     });
 
     it.each(['/ax/api/v1/services/aigc/video-generation/video-synthesis', '/vd/ent/v2/reference2video', '/v1/videos'])(
-      'a family A model sent to %s is 404 naming the family A routes, not 403',
+      'a kl model sent to %s is 404 naming the kl routes, not 403',
       async (path) => {
         const res = await post(path, { model: 'kl-v1', prompt: 'x' }).expect(404);
         expect(res.body.error).toMatchObject({ code: 'model_not_found', param: 'model' });

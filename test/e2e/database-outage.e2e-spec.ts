@@ -10,7 +10,7 @@ const vdBody = (tag: string) => ({
   prompt: `@cat chases a butterfly ${tag}`,
 });
 
-/** What every answer during an outage must be: 503 service_unavailable, Retry-After, family C's native fields. */
+/** What every answer during an outage must be: 503 service_unavailable, Retry-After, vd's native fields. */
 function expectUnavailable(res: { status: number; headers: Record<string, string>; body: unknown }): void {
   expect(res.status).toBe(503);
   expect(res.headers['retry-after']).toBe('2');
@@ -73,7 +73,7 @@ if (onPostgres) {
         expectUnavailable(res);
         expect(ms).toBeLessThan(2000);
       }
-      const during = await create('during, family C');
+      const during = await create('during, vd');
       expectUnavailable(during);
       expect(during.body).toMatchObject({ code: 503, reason: 'InternalServiceFailure' });
 
@@ -116,7 +116,7 @@ if (onPostgres) {
     });
     afterAll(() => gw.close());
 
-    it('answers 503 service_unavailable with family C’s native fields, not 500; the next create works', async () => {
+    it('answers 503 service_unavailable with vd’s native fields, not 500; the next create works', async () => {
       const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       const open = jest.spyOn(gw.app.get(TasksRepository), 'open').mockRejectedValueOnce(refused);
       const res = await gw

@@ -8,7 +8,7 @@ import { SimulatedGateway, eventually, startSimulatedGateway } from '../support/
 
 /**
  * The process died after the upstream accepted a task and before its answer was recorded. Where
- * the upstream can find the task by the reference the gateway sent (family A: our task ID as
+ * the upstream can find the task by the reference the gateway sent (kl: our task ID as
  * external_task_id), the record is adopted and followed to its end; the caller never got an
  * answer, so nothing is charged.
  */

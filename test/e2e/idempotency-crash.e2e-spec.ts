@@ -62,7 +62,7 @@ describe('Idempotency-Key survives a crash', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
 
-  it('family C: the rebuilt answer is the created answer (not the query answer)', async () => {
+  it('vd: the rebuilt answer is the created answer (not the query answer)', async () => {
     const body = { model: 'vdq3', prompt: 'the cat walks', images: ['https://example.com/a.png'] };
     const first = await post(VD_CREATE, body, 'crash-vd').expect(200);
     await forget('crash-vd');

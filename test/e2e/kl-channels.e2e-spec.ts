@@ -5,14 +5,14 @@ import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
 import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
 
 /**
- * Family A over two upstream channels (two simulators, i.e. two upstream accounts): an upstream
+ * kl over two upstream channels (two simulators, i.e. two upstream accounts): an upstream
  * session exists only on the channel that initialised it, so every editing task on a session goes
  * to that channel, whatever the round-robin pick would say; a voice made from a result video goes
  * to the video's channel.
  */
 const BASE = '/kl/v1/videos/multi-elements';
 
-describe('family A channel affinity with two kl channels', () => {
+describe('kl channel affinity with two kl channels', () => {
   let gw: Harness;
   let sims: RunningSimulator[];
   let acct: TestAccount;

@@ -1,7 +1,7 @@
 import { Harness, startGateway } from '../support/gateway-harness';
 
 /**
- * `/docs-json`: every family A route documents its 200 answer with a typed schema; the documentation routes sit after
+ * `/docs-json`: every kl route documents its 200 answer with a typed schema; the documentation routes sit after
  * the API's.
  */
 const ROUTES: Array<[string, 'get' | 'post']> = [
@@ -27,7 +27,7 @@ interface Schema {
   items?: Schema;
 }
 
-describe('family A in /docs-json', () => {
+describe('kl in /docs-json', () => {
   let gw: Harness;
   let doc: {
     paths: Record<
@@ -65,7 +65,7 @@ describe('family A in /docs-json', () => {
     return Object.assign({}, ...(schema.allOf ?? []).map(properties), schema.properties ?? {});
   };
 
-  it('lists every family A path, and no other kl path', () => {
+  it('lists every kl path, and no other kl path', () => {
     const kl = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/kl/'))
       .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));

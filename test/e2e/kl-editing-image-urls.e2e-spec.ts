@@ -4,7 +4,7 @@ import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
- * Family A editing tasks with images given by URL: the gateway reads each image's first bytes
+ * kl editing tasks with images given by URL: the gateway reads each image's first bytes
  * before the upstream call and refuses what the rules would refuse as Base64, or what it cannot
  * reach, with a 400 naming the field. Loopback addresses are refused unless the operator allows them.
  */
@@ -12,7 +12,7 @@ const BASE = '/kl/v1/videos/multi-elements';
 const VIDEO = 'https://example.com/clip.mp4';
 const PROMPT = 'Using the context of <<<video_1>>>, seamlessly add the hat from <<<image_1>>>';
 
-describe('family A editing: images given by URL', () => {
+describe('kl editing: images given by URL', () => {
   let images: MediaServer;
   let gw: SimulatedGateway;
   let acct: TestAccount;

@@ -7,7 +7,7 @@ import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 /**
- * Family A editing through the simulator (every editing endpoint): sessions with the gateway's own
+ * kl editing through the simulator (every editing endpoint): sessions with the gateway's own
  * record and limits, per-call session billing, editing tasks, query and list, cross-account 404s.
  */
 const BASE = '/kl/v1/videos/multi-elements';
@@ -15,7 +15,7 @@ const VIDEO = 'https://example.com/clip.mp4';
 const OPS = { init: 1, add: 2, delete: 3, clear: 4, preview: 5 };
 const IMAGE = png(400, 400).toString('base64');
 
-describe('family A editing through the simulator', () => {
+describe('kl editing through the simulator', () => {
   let gw: SimulatedGateway;
   let acct: TestAccount;
   let other: TestAccount;

@@ -11,12 +11,12 @@ const MASK = { size: [720, 1280], counts: 'PPYo0_gP' };
 const PNG = { size: [720, 1280], base64: 'iVBORw0KGgo=' };
 
 /**
- * Family A session answers, with the upstream's answers chosen by the test (a door in front of the
+ * kl session answers, with the upstream's answers chosen by the test (a door in front of the
  * simulator that passes calls through or answers what it is told): only the documented fields of
  * the upstream's `data` reach the caller, a non-zero `data.status` on add or delete is a failure
  * that changes and charges nothing, and a session the upstream lost is said to be expired.
  */
-describe('family A session answers', () => {
+describe('kl session answers', () => {
   let sim: RunningSimulator;
   let door: SwitchableUpstream;
   let gw: Harness;
@@ -61,7 +61,7 @@ describe('family A session answers', () => {
     const row = await gw.app.get(KlSessionsRepository).findForAccount(s.session_id, acct.id);
     return { id: s.session_id, upstreamId: row?.upstreamSessionId as string };
   }
-  /** The door answers the next calls with this family A envelope. */
+  /** The door answers the next calls with this kl envelope. */
   const upstreamAnswers = (data: unknown, status = 200, code = 0, message = 'SUCCEED') => {
     door.mode = 'answer';
     door.answer = { status, body: { code, message, request_id: 'upstream-req', data } };

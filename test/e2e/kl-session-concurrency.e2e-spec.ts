@@ -13,11 +13,11 @@ const POINT = { x: 0.5, y: 0.5 };
 type Point = typeof POINT;
 
 /**
- * Family A session marks under concurrency, across two gateway instances sharing one database and
+ * kl session marks under concurrency, across two gateway instances sharing one database and
  * one upstream: a session's upstream calls are serialised, so that after any mix of racing add, clear
  * and delete calls the gateway's recorded marks are exactly what the upstream holds.
  */
-describe('family A session marks under concurrent mutations on two instances', () => {
+describe('kl session marks under concurrent mutations on two instances', () => {
   jest.setTimeout(120_000);
   let a: SimulatedGateway;
   let b: SimulatedGateway;

@@ -18,7 +18,7 @@ const DELETE = '/kl/v1/general/delete-voices';
 const BALANCE = 100_000_000;
 const VOICE_PRICE = 5000;
 
-describe('family A voices through the simulator', () => {
+describe('kl voices through the simulator', () => {
   let gw: SimulatedGateway;
   let acct: TestAccount;
 
@@ -287,7 +287,7 @@ describe('family A voices through the simulator', () => {
     );
   });
 
-  it('applies the family A model rule and the voices capability', async () => {
+  it('applies the kl model rule and the voices capability', async () => {
     const unknown = await create({
       model_name: 'kl-v9',
       voice_name: 'n',
@@ -511,7 +511,7 @@ describe('family A voices through the simulator', () => {
   });
 });
 
-describe('family A presets while the upstream fails', () => {
+describe('kl presets while the upstream fails', () => {
   let gw: Harness;
   let acct: TestAccount;
   const clock = new ManualClock(new Date());
@@ -545,7 +545,7 @@ describe('family A presets while the upstream fails', () => {
   });
 });
 
-describe('family A preset trial audio, served by the gateway', () => {
+describe('kl preset trial audio, served by the gateway', () => {
   let gw: Harness;
   let acct: TestAccount;
   const clock = new ManualClock(new Date());

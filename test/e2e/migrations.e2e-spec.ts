@@ -15,7 +15,7 @@ describe('migration: one action name per kind of work', () => {
   });
   afterAll(() => gw.close());
 
-  it('renames family B usage rows from r2v to reference2video and leaves the others alone', async () => {
+  it('renames ax usage rows from r2v to reference2video and leaves the others alone', async () => {
     const ds = gw.app.get(DataSource);
     const row = (id: string, model: string, action: string): UsageRecordEntity => ({
       id,

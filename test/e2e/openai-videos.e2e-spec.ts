@@ -51,7 +51,7 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       return video.status === 'completed' || video.status === 'failed' ? video : null;
     }, 8000);
 
-  it('family C: create as the SDK sends it (multipart), retrieve until completed, download the kept bytes, delete', async () => {
+  it('vd: create as the SDK sends it (multipart), retrieve until completed, download the kept bytes, delete', async () => {
     const created = await client.videos.create({
       model: 'vdq3' as never,
       prompt: 'A cat plays in a sunny garden.',
@@ -140,7 +140,7 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     expect(usage.body.balance).toBeLessThan(100_000_000);
   });
 
-  it('family B: both protocols take the same size and seconds; an uploaded file becomes an inline image', async () => {
+  it('ax: both protocols take the same size and seconds; an uploaded file becomes an inline image', async () => {
     const newer = await client.videos.create({
       model: 'wx2.7-r2v' as never,
       prompt: 'A dog runs.',
@@ -208,7 +208,7 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     });
   });
 
-  it('family B: a video deleted here is gone from the native query too, and its files are not kept after all', async () => {
+  it('ax: a video deleted here is gone from the native query too, and its files are not kept after all', async () => {
     const video = await client.videos.create({
       model: 'wx2.7-r2v' as never,
       prompt: 'A dog runs.',

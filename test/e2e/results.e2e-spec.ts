@@ -164,7 +164,7 @@ describe('kept results', () => {
     expect((await gw.admin.get(`/admin/v1/tasks/${id}/results`).expect(200)).body.files[0].status).toBe('removed');
   });
 
-  it('keeps every file of a family C creation (video, cover and watermarked copy)', async () => {
+  it('keeps every file of a vd creation (video, cover and watermarked copy)', async () => {
     const res = await gw
       .http()
       .post(VD_CREATE)

@@ -22,7 +22,7 @@ const nonSubjectBody = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('family C through the simulator', () => {
+describe('vd through the simulator', () => {
   let gw: SimulatedGateway;
   let acct: TestAccount;
 
@@ -102,7 +102,7 @@ describe('family C through the simulator', () => {
     expect(done.creations).toEqual([]);
   });
 
-  it('another account’s task is 404 with family C native fields', async () => {
+  it('another account’s task is 404 with vd native fields', async () => {
     const res = await create(subjectBody()).expect(200);
     const other = await gw.admin.account({ models: ['vdq3'] });
     const q = await creations(res.body.task_id, other).expect(404);

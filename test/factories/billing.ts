@@ -1,6 +1,7 @@
 import { LedgerEntryEntity } from '../../src/core/billing/entities/ledger-entry.entity';
 import { PriceVersionEntity } from '../../src/core/billing/entities/price-version.entity';
 import { UsageRecordEntity } from '../../src/core/billing/entities/usage-record.entity';
+import type { AxBillableUsage } from '../../src/families/ax/ax.pricing';
 import { FIXED_NOW, defineFactory } from './factory';
 
 export const ledgerEntryFactory = defineFactory<LedgerEntryEntity>(LedgerEntryEntity, (n) => ({
@@ -31,3 +32,14 @@ export const priceVersionFactory = defineFactory<PriceVersionEntity>(PriceVersio
   table: {},
   createdAt: FIXED_NOW,
 }));
+
+/** An ax create's billable usage: 720P, 5 s, no references, no audio field; `over` changes any of it. */
+export const axUsage = (over: Partial<AxBillableUsage> = {}): AxBillableUsage => ({
+  kind: 'ax-r2v',
+  resolution: '720P',
+  durationSeconds: 5,
+  referenceImages: 0,
+  referenceVideos: 0,
+  audio: null,
+  ...over,
+});

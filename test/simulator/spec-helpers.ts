@@ -2,8 +2,6 @@
  * Helpers for the simulator's own specs.
  * Everything goes over real HTTP with Node's global fetch, as the gateway's clients do.
  */
-import * as http from 'node:http';
-import { AddressInfo } from 'node:net';
 
 export interface JsonReply {
   status: number;
@@ -31,47 +29,6 @@ export function sleep(ms: number): Promise<void> {
 /** Sleeps until the wall clock reaches `epochMs` (task phases are computed from the clock). */
 export function sleepUntil(epochMs: number): Promise<void> {
   return sleep(Math.max(0, epochMs - Date.now()));
-}
-
-export interface ReceivedCallback {
-  headers: http.IncomingHttpHeaders;
-  body: any;
-}
-
-/** A tiny HTTP server standing in for the gateway's callback endpoint. */
-export async function startCallbackReceiver(): Promise<{
-  url: string;
-  received: ReceivedCallback[];
-  waitForCount(count: number, timeoutMs: number): Promise<void>;
-  close(): Promise<void>;
-}> {
-  const received: ReceivedCallback[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/callback`,
-    received,
-    async waitForCount(count, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} callbacks, got ${received.length}`);
-        await sleep(10);
-      }
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
 }
 
 /** True when the bytes start with an ISO-BMFF `ftyp` box, as every MP4 does. */

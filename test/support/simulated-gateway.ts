@@ -72,7 +72,7 @@ export function bearer(account: TestAccount): [string, string] {
   return ['Authorization', `Bearer ${account.key}`];
 }
 
-/** A family B task (`wx2.7-r2v`, one reference image) created by `account`; its public ID. */
+/** An ax task (`wx2.7-r2v`, one reference image) created by `account`; its public ID. */
 export async function createAxTask(gw: Harness, account: TestAccount): Promise<string> {
   const created = await gw
     .http()

@@ -20,6 +20,8 @@ export interface FakeUpstream {
   readonly baseUrl: string;
   readonly requests: ReceivedRequest[];
   handle(handler: FakeHandler): void;
+  /** From now on, answers every request with this status and JSON body. */
+  answerJson(status: number, body: unknown): void;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startFakeUpstream(
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     handle: (next) => (handler = next),
+    answerJson: (status, body) => (handler = (_request, response) => sendJson(response, status, body)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,6 +7,7 @@ import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { UsageRecordEntity } from './entities/usage-record.entity';
 import { LedgerRepository } from './ledger.repository';
+import { accountFactory } from '../../../test/factories/accounts';
 
 /**
  * The account row's update at the close of a hold (`closeHold`): part of its transaction, and on
@@ -62,42 +63,29 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
     await ds.query('DELETE FROM "ledger_entries"');
     await ds.query('DELETE FROM "usage_records"');
     await ds.query('DELETE FROM "accounts"');
-    await ds.getRepository(AccountEntity).insert({
-      id: 'acct_1',
-      name: 'a',
-      balance: 9_000,
-      held: 1_000,
-      disabled: false,
-      inFlightTasks: 1,
-      webhookSecret: 'w',
-      createdAt: 1,
-      updatedAt: 1,
-    } as never);
+    await ds
+      .getRepository(AccountEntity)
+      .insert(accountFactory.build({ id: 'acct_1', name: 'a', balance: 9_000, held: 1_000, inFlightTasks: 1 }));
   });
 
   const account = () => ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' });
 
   const settlementRows = async (tx: EntityManager, suffix: string): Promise<void> => {
-    await ledger.addEntry(tx, {
-      id: `led_r${suffix}`,
-      accountId: 'acct_1',
-      kind: 'release',
-      amount: 1_000,
-      taskId: 't',
-      reason: "hold closed at 'settlement'",
-      priceVersion: 3,
-      createdAt: 1,
-    });
-    await ledger.addEntry(tx, {
-      id: `led_c${suffix}`,
-      accountId: 'acct_1',
-      kind: 'charge',
-      amount: 400,
-      taskId: 't',
-      reason: null,
-      priceVersion: null,
-      createdAt: 1,
-    });
+    const entries = [
+      ['r', 'release', 1_000, "hold closed at 'settlement'", 3],
+      ['c', 'charge', 400, null, null],
+    ] as const;
+    for (const [prefix, kind, amount, reason, priceVersion] of entries)
+      await ledger.addEntry(tx, {
+        id: `led_${prefix}${suffix}`,
+        accountId: 'acct_1',
+        kind,
+        amount,
+        taskId: 't',
+        reason,
+        priceVersion,
+        createdAt: 1,
+      });
     await ledger.addUsage(tx, {
       id: `use_${suffix}`,
       taskId: 't',

@@ -10,16 +10,10 @@ import { PricingService } from './pricing.service';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { AuditTrail } from '../audit/audit.service';
 import { AuditChange, ChangeOrigin } from '../audit/audit.types';
+import { axUsage } from '../../../test/factories/billing';
 
 const SHIPPED = join(__dirname, '../../../config/prices.json');
-const usage = {
-  kind: 'ax-r2v',
-  resolution: '720P',
-  durationSeconds: 5,
-  referenceImages: 0,
-  referenceVideos: 0,
-  audio: null,
-} as const;
+const usage = axUsage();
 
 /** The price_versions table as one or more instances share it; `beforeInsert` lets a rival instance act first. */
 class SharedVersions {

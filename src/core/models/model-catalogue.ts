@@ -13,7 +13,7 @@ export interface ModelDescriptor {
   /** Public model name, as callers send it. */
   readonly name: string;
   readonly family: FamilyId;
-  /** The wire protocol variant the family uses for this model (e.g. family B's old and new protocol). */
+  /** The wire protocol variant the family uses for this model (e.g. ax's old and new protocol). */
   readonly protocol: string;
   readonly capabilities: readonly Capability[];
 }

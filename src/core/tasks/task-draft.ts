@@ -8,7 +8,7 @@ import type { FamilyId, ModelDescriptor } from '../models/model-catalogue';
 export interface TaskDraft {
   family: FamilyId;
   /**
-   * Task kind within the family, also the family A list `action` (`multi_elements`, `custom_voices`,
+   * Task kind within the family, also the kl list `action` (`multi_elements`, `custom_voices`,
    * `reference2video`).
    */
   action: string;

@@ -17,7 +17,7 @@ export function endedWithoutResult(phase: TaskPhase): boolean {
   return phase === 'failed' || phase === 'cancelled' || phase === 'rejected';
 }
 
-/** Family A list-item outer status: SUCCESS only ever with 100%. */
+/** kl list-item outer status: SUCCESS only ever with 100%. */
 export function outerStatusOf(phase: TaskPhase, state: UpstreamTaskState | null): OuterStatus {
   if (phase === 'submitting') return 'NOT_START';
   if (phase === 'succeeded') return 'SUCCESS';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { CHANNEL, newFakes, snapshot } from '../../../test/fakes';
+import { CHANNEL, Fakes, newFakes, snapshot } from '../../../test/fakes';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import {
   UpstreamCredentialsRefusedError,
@@ -8,21 +8,25 @@ import {
 } from '../../upstream/upstream.types';
 import { DEFAULT_PG_SYNC_WRITES, TaskSyncService } from './task-sync.service';
 
+/** The task ended failed with `failureCode`, its hold released. */
+function expectFailedReleased(f: Fakes, taskId: string, failureCode: string): void {
+  expect(f.tasks.row(taskId)).toMatchObject({ phase: 'failed', failureCode, billingState: 'released' });
+}
+
+/** The task still holds its amount, its lease given back, and is due again after a back-off. */
+function expectHeldDueLater(f: Fakes, taskId: string, fields: Record<string, unknown>): void {
+  const row = f.tasks.row(taskId);
+  expect(row).toMatchObject({ billingState: 'held', leaseOwner: null, ...fields });
+  expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+}
+
 describe('TaskSyncService.sync', () => {
   it('poll: a running snapshot keeps the task active and schedules the next poll', async () => {
     const f = newFakes();
     const task = f.seedTask();
     const result = await f.sync.sync(task);
     expect(result.phase).toBe('active');
-    const row = f.tasks.row(task.id);
-    expect(row).toMatchObject({
-      phase: 'active',
-      nativeStatus: 'RUNNING',
-      syncAttempts: 1,
-      leaseOwner: null,
-      billingState: 'held',
-    });
-    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expectHeldDueLater(f, task.id, { phase: 'active', nativeStatus: 'RUNNING', syncAttempts: 1 });
     expect(f.client.fetches).toEqual([{ operation: 'r2v', id: 'up-1' }]);
   });
 
@@ -58,22 +62,14 @@ describe('TaskSyncService.sync', () => {
     const task = f.seedTask({ deadlineAt: f.clock.nowMs() + 1000 });
     f.clock.advance(1000);
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({
-      phase: 'failed',
-      failureCode: 'deadline_exceeded',
-      billingState: 'released',
-    });
+    expectFailedReleased(f, task.id, 'deadline_exceeded');
   });
 
   it('reconcile, upstream cannot look up by reference: creation_unconfirmed, hold released, slot freed', async () => {
     const f = newFakes();
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({
-      phase: 'failed',
-      failureCode: 'creation_unconfirmed',
-      billingState: 'released',
-    });
+    expectFailedReleased(f, task.id, 'creation_unconfirmed');
     expect(f.client.fetches).toHaveLength(0);
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
     // The caller was told the creation failed and never got this ID: no client callback.
@@ -107,11 +103,7 @@ describe('TaskSyncService.sync', () => {
     f.client.onFetch = () => Promise.reject(new UpstreamTaskNotFoundError('404'));
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({
-      phase: 'failed',
-      failureCode: 'creation_unconfirmed',
-      billingState: 'released',
-    });
+    expectFailedReleased(f, task.id, 'creation_unconfirmed');
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
   });
 
@@ -121,9 +113,7 @@ describe('TaskSyncService.sync', () => {
     f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('503'));
     const task = f.seedTask({ phase: 'submitting', upstreamTaskId: null });
     await f.sync.sync(task);
-    const row = f.tasks.row(task.id);
-    expect(row).toMatchObject({ phase: 'submitting', billingState: 'held', syncAttempts: 1, leaseOwner: null });
-    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expectHeldDueLater(f, task.id, { phase: 'submitting', syncAttempts: 1 });
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
   });
 
@@ -131,11 +121,7 @@ describe('TaskSyncService.sync', () => {
     const f = newFakes();
     const task = f.seedTask({ channelId: 'gone' });
     await f.sync.sync(task);
-    expect(f.tasks.row(task.id)).toMatchObject({
-      phase: 'failed',
-      failureCode: 'channel_removed',
-      billingState: 'released',
-    });
+    expectFailedReleased(f, task.id, 'channel_removed');
     expect(f.account().inFlightTasks).toBe(0);
   });
 
@@ -144,15 +130,7 @@ describe('TaskSyncService.sync', () => {
     f.client.onFetch = () => Promise.reject(new UpstreamUnavailableError('502', 502));
     const task = f.seedTask({ syncAttempts: 2 });
     await f.sync.sync(task);
-    const row = f.tasks.row(task.id);
-    expect(row).toMatchObject({
-      phase: 'active',
-      billingState: 'held',
-      syncAttempts: 3,
-      leaseOwner: null,
-      leaseUntil: null,
-    });
-    expect(row.syncDueAt).toBeGreaterThan(f.clock.nowMs());
+    expectHeldDueLater(f, task.id, { phase: 'active', syncAttempts: 3, leaseUntil: null });
     expect(f.account()).toEqual({ balance: 900, held: 100, inFlightTasks: 1 });
     expect(f.callbacks.queued).toHaveLength(0);
   });
@@ -218,11 +196,7 @@ describe('TaskSyncService.sync', () => {
     await f.sync.sync(task);
     expect(f.tasks.row(task.id)).toMatchObject({ phase: 'active', syncAttempts: 4 });
     await f.sync.sync(f.tasks.row(task.id));
-    expect(f.tasks.row(task.id)).toMatchObject({
-      phase: 'failed',
-      failureCode: 'upstream_task_lost',
-      billingState: 'released',
-    });
+    expectFailedReleased(f, task.id, 'upstream_task_lost');
     expect(f.account()).toEqual({ balance: 1000, held: 0, inFlightTasks: 0 });
   });
 

@@ -198,7 +198,7 @@ export class TaskSyncService {
 
   private async recordFailedSync(task: TaskEntity, error: unknown): Promise<TaskEntity> {
     const attempts = task.syncAttempts + 1;
-    // The upstream saying it lost the task (family B UNKNOWN) ends it once a re-poll confirms: the first answer is kept
+    // The upstream saying it lost the task (ax UNKNOWN) ends it once a re-poll confirms: the first answer is kept
     // as the native status.
     const lost = error instanceof UpstreamTaskLostError ? error : null;
     if (lost && task.nativeStatus === lost.nativeStatus)

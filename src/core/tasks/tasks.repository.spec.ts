@@ -7,6 +7,7 @@ import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
 import { TaskEntity } from './entities/task.entity';
 import { TasksRepository } from './tasks.repository';
 import { taskRecord } from '../../../test/factories/tasks';
+import { accountFactory } from '../../../test/factories/accounts';
 
 /**
  * The repository's hot statements: `open` (slot, hold, hold entry and record together or not at
@@ -26,17 +27,7 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     await ds.initialize();
     tasks = new TasksRepository(ds.getRepository(TaskEntity), ds);
     transactions = new TransactionRunner(ds);
-    await ds.getRepository(AccountEntity).insert({
-      id: 'acct_1',
-      name: 'a',
-      balance: 10_000,
-      held: 0,
-      disabled: false,
-      inFlightTasks: 0,
-      webhookSecret: 'w',
-      createdAt: 1,
-      updatedAt: 1,
-    } as never);
+    await ds.getRepository(AccountEntity).insert(accountFactory.build({ id: 'acct_1', name: 'a', balance: 10_000 }));
   });
   afterAll(() => ds.destroy());
 

@@ -7,7 +7,7 @@ export const UPSTREAM_THROTTLE_RETRY_AFTER_SECONDS = 5;
 /**
  * An upstream's refusal as the client's error. The upstream's own code and message travel along,
  * so the family's native error fields show them instead of the gateway's code table.
- * Throttling (the upstream's 429: family A 1302, family B `Throttling.*`, family C 429) is not the
+ * Throttling (the upstream's 429: kl 1302, ax `Throttling.*`, vd 429) is not the
  * client's fault and is worth retrying: 429 with `Retry-After`. Any other refusal is the client's 400.
  * `what`: the refused thing, for the message.
  */

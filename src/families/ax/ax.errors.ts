@@ -2,7 +2,7 @@ import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
 import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error-responses';
 import { nativeCodeAndMessage } from '../common/native-error';
 
-/** Family B native codes, from the upstream API's own table. */
+/** ax native codes, from the upstream API's own table. */
 const AX_CODES: NativeCodeTable<string> = {
   byStatus: {
     400: 'InvalidParameter',
@@ -25,6 +25,6 @@ export const AX_ERRORS: ErrorDialect = {
   nativeFields: (err, requestId) => ({ ...nativeCodeAndMessage(err, AX_CODES, String), request_id: requestId }),
 };
 
-/** Family B's documented error answers, with its native fields. */
+/** ax's documented error answers, with its native fields. */
 export const AxErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
   ApiErrorResponses({ name: 'AxErrorAnswer', dialect: AX_ERRORS }, causes);

@@ -7,7 +7,7 @@ import { presentAxCreatedAnswer, presentAxTask } from './reference-video/ax-task
 
 const capabilities = ['reference2video'];
 
-/** Family B: reference-to-video with two request protocols chosen by model (`/ax/api/v1/...`). */
+/** ax: reference-to-video with two request protocols chosen by model (`/ax/api/v1/...`). */
 export const AX_FAMILY: FamilyDefinition = {
   id: AX_FAMILY_ID,
   models: [

@@ -4,7 +4,7 @@ import { IdempotencyGuard } from '../common/idempotency.guard';
 import { AxReferenceVideoController } from './reference-video/ax-reference-video.controller';
 import { FamilyTasksService } from '../common/family-tasks.service';
 
-/** Family B's HTTP face: its controller over the shared task service, on the task engine. */
+/** ax's HTTP face: its controller over the shared task service, on the task engine. */
 @Module({
   imports: [TasksModule],
   controllers: [AxReferenceVideoController],

@@ -2,7 +2,7 @@ import { IsOptional } from 'class-validator';
 import type { BillableUsage } from '../../core/billing/billable-usage';
 import { BP_ONE, BasisPoints, Nested, Price, PricingRule, timed } from '../../core/billing/pricing';
 
-/** Family B's cost-affecting facts: resolution, duration, references, flash audio. */
+/** ax's cost-affecting facts: resolution, duration, references, flash audio. */
 export interface AxBillableUsage extends BillableUsage {
   kind: 'ax-r2v';
   /** `720P` / `1080P`; the old protocol's `size` is mapped to its tier. */
@@ -14,7 +14,7 @@ export interface AxBillableUsage extends BillableUsage {
   audio: boolean | null;
 }
 
-/** Family B: price per output second by resolution tier (`size` is mapped to its tier). */
+/** ax: price per output second by resolution tier (`size` is mapped to its tier). */
 export class AxPerSecond {
   @Price() '720P': number;
   @Price() '1080P': number;

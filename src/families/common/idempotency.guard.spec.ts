@@ -1,10 +1,11 @@
 import { ExecutionContext, HttpCode, Post } from '@nestjs/common';
-import { GUARDS_METADATA, HTTP_CODE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { HTTP_CODE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { IdempotencyKeyTakenError, IdempotencyService, IdempotencyStart } from '../../core/tasks/idempotency.service';
 import { TaskFamilies } from '../../core/tasks/task-families';
 import { GatewayError } from '../../platform/errors';
 import { Ctx } from '../../platform/http/ctx.decorator';
 import { CONTEXT, RequestContext } from '../../platform/http/request-context';
+import { routeGuards } from '../../platform/internals/nest-internals';
 import { IdempotencyGuard, Idempotent } from './idempotency.guard';
 
 class Controller {
@@ -69,7 +70,7 @@ describe('Idempotent (guard and wrapped handler)', () => {
   it('keeps the route metadata on the handler Nest calls, with the guard', () => {
     expect(Reflect.getMetadata(PATH_METADATA, Controller.prototype.create)).toBe('create');
     expect(Reflect.getMetadata(HTTP_CODE_METADATA, Controller.prototype.create)).toBe(200);
-    expect(Reflect.getMetadata(GUARDS_METADATA, Controller.prototype.create)).toEqual([IdempotencyGuard]);
+    expect(routeGuards(Controller, Controller.prototype.create)).toEqual([IdempotencyGuard]);
     expect(Controller.prototype.create.name).toBe('create');
   });
 

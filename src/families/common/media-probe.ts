@@ -451,7 +451,7 @@ const BARE_BASE64_MIN_LENGTH = 256;
 export interface RedactOptions {
   /**
    * Also replace long strings made only of the Base64 alphabet (for APIs that take prefix-less
-   * Base64, like family A's `image_list[].image`). Off by default: a long one-word prompt would
+   * Base64, like kl's `image_list[].image`). Off by default: a long one-word prompt would
    * match too, so only turn it on where such text cannot occur.
    */
   bareBase64?: boolean;

@@ -40,7 +40,7 @@ describe('family error dialects', () => {
       message: 'nope',
       metadata: { trace_id: 'r1' },
     });
-    // Family A envelope codes are integers: a word from the upstream gives way to the table's 1201.
+    // kl envelope codes are integers: a word from the upstream gives way to the table's 1201.
     expect(KL_ERRORS.nativeFields(rejected, 'r1')).toEqual({
       code: 1201,
       message: 'nope',

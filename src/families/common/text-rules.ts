@@ -25,20 +25,20 @@ export function truncateChars(text: string, max: number): string {
 
 /**
  * The longest string a client may send in each kind of field, so no field is stored or forwarded
- * unbounded. Fields with a rule of their own (prompts, voice names, family C's payload) keep it.
+ * unbounded. Fields with a rule of their own (prompts, voice names, vd's payload) keep it.
  */
 export const TEXT_LIMITS = {
   /** Any http(s) URL: callback, voice, video, watermark URLs and media links. */
   url: 2048,
   /** Identifiers: the caller's external_task_id, and IDs the gateway or an upstream minted. */
   id: 255,
-  /** Short names and labels (a family C subject's name). */
+  /** Short names and labels (a vd subject's name). */
   name: 255,
   /** A model name (the catalogue's names are far shorter; the stored column holds 100). */
   model: 100,
   /** Enumerated words (ratio, size, resolution): their rules name the values; this bounds the echo. */
   word: 64,
-  /** Pass-through JSON metadata (family C meta_data). */
+  /** Pass-through JSON metadata (vd meta_data). */
   metadata: 65_536,
 } as const;
 

@@ -5,7 +5,7 @@ import { ModelSelector, bodyFields } from '../../core/accounts/guards/model-acce
 import { KL_DEFAULT_MODEL } from './kl.ids';
 
 /**
- * Family A's rule: `model_name`, else `model`, else the endpoint's
+ * kl's rule: `model_name`, else `model`, else the endpoint's
  * default. `check` may refuse a named model before the guard looks it up (the editing-task endpoint).
  */
 export function klModelSelector(defaultModel: string, check?: (name: string, param: string) => void): ModelSelector {
@@ -23,10 +23,10 @@ export function klModelSelector(defaultModel: string, check?: (name: string, par
   };
 }
 
-/** Every family A create or manage POST but the editing task: default `kl-v1`. */
+/** Every kl create or manage POST but the editing task: default `kl-v1`. */
 export const klModelSelection: ModelSelector = klModelSelector(KL_DEFAULT_MODEL);
 
-/** The fields the model rule reads, accepted on every family A POST body (and never forwarded upstream). */
+/** The fields the model rule reads, accepted on every kl POST body (and never forwarded upstream). */
 export class KlModelFieldsDto {
   @ApiPropertyOptional({
     example: 'kl-v1',

@@ -3,7 +3,7 @@ import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error
 import { nativeCodeAndMessage } from '../common/native-error';
 import { KL_PAGE_MAX } from './tasks/kl-task-list';
 
-/** Family A envelope codes, from the upstream API's own table. */
+/** kl envelope codes, from the upstream API's own table. */
 const KL_CODES: NativeCodeTable<number> = {
   byStatus: { 400: 1201, 401: 1000, 403: 1103, 409: 1201, 413: 1201, 422: 1201, 429: 1302, 500: 5000, 503: 5001 },
   modelNotFound: 1203,
@@ -23,7 +23,7 @@ export const KL_ERRORS: ErrorDialect = {
   }),
 };
 
-/** The IDs of family A resources a request body names. */
+/** The IDs of kl resources a request body names. */
 export type KlIdField = 'session_id' | 'video_id' | 'voice_id';
 
 const NOT_FOUND_MESSAGES: Record<KlIdField, string> = {
@@ -52,11 +52,11 @@ export function klSessionBusy(): GatewayError {
   );
 }
 
-/** Family A's documented error answers: the envelope with its native code. */
+/** kl's documented error answers: the envelope with its native code. */
 export const KlErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
   ApiErrorResponses({ name: 'KlErrorAnswer', dialect: KL_ERRORS }, causes);
 
-/** The failures of family A's own routes, beside the common ones. */
+/** The failures of kl's own routes, beside the common ones. */
 export const KL_ERROR_CAUSES = {
   listQuery: {
     name: 'invalid_query',

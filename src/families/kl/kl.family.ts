@@ -19,7 +19,7 @@ const klCreated = (task: TaskEntity, requestId: string) => ({ body: klEnvelope(k
 
 const capabilities = ['editing.selection', 'editing.task', 'voices'];
 
-/** Family A: editing sessions and tasks, custom and preset voices (`/kl/v1/...`). */
+/** kl: editing sessions and tasks, custom and preset voices (`/kl/v1/...`). */
 export const KL_FAMILY: FamilyDefinition = {
   id: KL_FAMILY_ID,
   models: ['kl-v1', 'kl-v1-6'].map((name) => ({ name, family: KL_FAMILY_ID, protocol: 'kl-v1', capabilities })),

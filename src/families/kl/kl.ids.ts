@@ -1,4 +1,4 @@
-/** Family A's names: its ID (URL segment, upstream protocol), its task actions and models. */
+/** kl's names: its ID (URL segment, upstream protocol), its task actions and models. */
 export const KL_FAMILY_ID = 'kl';
 /** Editing tasks (`/kl/v1/videos/multi-elements`); also the list item `action`. */
 export const KL_MULTI_ELEMENTS = 'multi_elements';

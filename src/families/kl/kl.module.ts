@@ -16,7 +16,7 @@ import { KlVoicesController } from './voices/kl-voices.controller';
 import { KlVoicesRepository } from './voices/kl-voices.repository';
 import { KlVoicesService } from './voices/kl-voices.service';
 
-/** Family A's HTTP face: sessions, editing tasks and voices, each a controller over its service. */
+/** kl's HTTP face: sessions, editing tasks and voices, each a controller over its service. */
 @Module({
   imports: [
     TasksModule,

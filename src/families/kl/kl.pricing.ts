@@ -2,7 +2,7 @@ import { IsOptional } from 'class-validator';
 import type { BillableUsage } from '../../core/billing/billable-usage';
 import { Nested, Price, PricingRule, flat, timed } from '../../core/billing/pricing';
 
-/** Family A's billable work: editing tasks by mode and seconds, custom voices, session calls. */
+/** kl's billable work: editing tasks by mode and seconds, custom voices, session calls. */
 export interface KlEditUsage extends BillableUsage {
   kind: 'kl-edit';
   mode: 'std' | 'pro';
@@ -17,13 +17,13 @@ export interface KlSessionOpUsage extends BillableUsage {
   operation: KlSessionOperation;
 }
 
-/** Family A editing: price per output second by `mode`. */
+/** kl editing: price per output second by `mode`. */
 export class KlEditPerSecond {
   @Price() std: number;
   @Price() pro: number;
 }
 
-/** Family A session operations, per call; an absent operation costs 0. */
+/** kl session operations, per call; an absent operation costs 0. */
 export class KlSessionOps {
   @IsOptional() @Price() init?: number;
   @IsOptional() @Price() add?: number;

@@ -2,7 +2,7 @@ import { ErrorDialect, NativeCodeTable } from '../../platform/errors';
 import { ApiErrorResponses, ErrorCause } from '../../platform/http/openapi/error-responses';
 import { nativeCodeAndMessage } from '../common/native-error';
 
-/** Family C native reasons, from the upstream API's own table. */
+/** vd native reasons, from the upstream API's own table. */
 const VD_REASONS: NativeCodeTable<string> = {
   byStatus: {
     400: 'BadRequest',
@@ -28,6 +28,6 @@ export const VD_ERRORS: ErrorDialect = {
   },
 };
 
-/** Family C's documented error answers, with its native fields. */
+/** vd's documented error answers, with its native fields. */
 export const VdErrorResponses = (...causes: ErrorCause[]): MethodDecorator & ClassDecorator =>
   ApiErrorResponses({ name: 'VdErrorAnswer', dialect: VD_ERRORS }, causes);

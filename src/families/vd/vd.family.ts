@@ -6,7 +6,7 @@ import { VD_FAMILY_ID, VD_REFERENCE2VIDEO } from './vd.ids';
 import { VdModule } from './vd.module';
 import { VD_PRICING_RULE, VdModelPrice } from './vd.pricing';
 
-/** Family C: reference-to-video in subject and non-subject mode (`/vd/ent/v2/...`). */
+/** vd: reference-to-video in subject and non-subject mode (`/vd/ent/v2/...`). */
 export const VD_FAMILY: FamilyDefinition = {
   id: VD_FAMILY_ID,
   models: VD_MODEL_NAMES.map((name) => ({

@@ -4,7 +4,7 @@ import { IdempotencyGuard } from '../common/idempotency.guard';
 import { VdReferenceVideoController } from './reference-video/vd-reference-video.controller';
 import { FamilyTasksService } from '../common/family-tasks.service';
 
-/** Family C's HTTP face: its controller over the shared task service, on the task engine. */
+/** vd's HTTP face: its controller over the shared task service, on the task engine. */
 @Module({
   imports: [TasksModule],
   controllers: [VdReferenceVideoController],

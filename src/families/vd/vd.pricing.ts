@@ -2,7 +2,7 @@ import { IsNotEmptyObject, IsOptional } from 'class-validator';
 import type { BillableUsage } from '../../core/billing/billable-usage';
 import { BP_ONE, BasisPoints, MAX_BASIS_POINTS, Nested, Price, PricingRule, timed } from '../../core/billing/pricing';
 
-/** Family C's cost-affecting facts: resolution, duration, audio, off-peak, reference videos. */
+/** vd's cost-affecting facts: resolution, duration, audio, off-peak, reference videos. */
 export interface VdBillableUsage extends BillableUsage {
   kind: 'vd-r2v';
   mode: 'subject' | 'non-subject';
@@ -13,7 +13,7 @@ export interface VdBillableUsage extends BillableUsage {
   referenceVideos: number;
 }
 
-/** Family C: each model prices the resolutions it accepts. */
+/** vd: each model prices the resolutions it accepts. */
 export class VdPerSecond {
   @IsOptional() @Price() '360p'?: number;
   @IsOptional() @Price() '540p'?: number;

@@ -24,7 +24,7 @@ function thrown(fn: () => unknown): GatewayError {
 }
 
 describe('the /v1/videos mapping table', () => {
-  describe('family B', () => {
+  describe('ax', () => {
     it('maps size and seconds onto resolution and ratio (new protocol) or W*H size (old protocol)', () => {
       const newer = AX_FACE.nativeBody(
         { model: 'wx2.7-r2v', prompt: 'p', seconds: 4, size: '1280x720', image: URL },
@@ -65,7 +65,7 @@ describe('the /v1/videos mapping table', () => {
     });
   });
 
-  describe('family C', () => {
+  describe('vd', () => {
     it('maps size onto resolution and aspect_ratio, seconds onto duration, the reference onto images', () => {
       const body = VD_FACE.nativeBody(
         { model: 'vdq3', prompt: 'p', seconds: 8, size: '720x1280', image: URL },

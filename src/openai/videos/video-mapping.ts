@@ -73,9 +73,9 @@ function sizeFor(sizes: Readonly<Record<string, SizeRow>>, row: SizeRow): string
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const secondsText = (value: unknown): string | null => (typeof value === 'number' ? String(value) : null);
 
-// ---- family B ------------------------------------------------------------------------------------
+// ---- ax ------------------------------------------------------------------------------------
 
-/** Family B's sizes are its old protocol's `W*H` list; the new protocol takes the same pairs as resolution and ratio. */
+/** ax's sizes are its old protocol's `W*H` list; the new protocol takes the same pairs as resolution and ratio. */
 const AX_SIZES: Readonly<Record<string, SizeRow>> = Object.freeze(
   Object.fromEntries(
     Object.entries(AX_OLD_SIZES).map(([size, { tier, ratio }]) => [
@@ -133,9 +133,9 @@ export const AX_FACE: FaceMapping = {
   },
 };
 
-// ---- family C ------------------------------------------------------------------------------------
+// ---- vd ------------------------------------------------------------------------------------
 
-/** Family C's resolutions at its five ratios, with the pixel sizes they stand for. */
+/** vd's resolutions at its five ratios, with the pixel sizes they stand for. */
 const VD_SIZES: Readonly<Record<string, SizeRow>> = Object.freeze(
   Object.fromEntries(
     (

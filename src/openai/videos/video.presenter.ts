@@ -20,7 +20,7 @@ export function videoStatus(task: TaskEntity): VideoStatus {
   return queued.includes(task.nativeStatus) && task.progress <= 0 ? 'queued' : 'in_progress';
 }
 
-/** The Video object of a task of family B or C, wherever it was created; `expiresAt`: the kept copy's (ms). */
+/** The Video object of a task of ax or vd, wherever it was created; `expiresAt`: the kept copy's (ms). */
 export function presentVideo(task: TaskEntity, expiresAt: number | null): VideoResponse {
   const status = videoStatus(task);
   const facts = VIDEO_FAMILIES[task.family]?.mapping.facts(task.requestSnapshot ?? {}) ?? {

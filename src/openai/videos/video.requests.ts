@@ -31,7 +31,7 @@ export function readListQuery(query: Record<string, unknown>): VideoListQuery {
   };
 }
 
-/** `variant` of `GET /v1/videos/{id}/content`: the families produce a video and (family C) a thumbnail. */
+/** `variant` of `GET /v1/videos/{id}/content`: the families produce a video and (vd) a thumbnail. */
 export function readVariant(query: Record<string, unknown>): VideoContentVariant {
   const variant = query.variant ?? 'video';
   if (variant === 'video' || variant === 'thumbnail') return variant;

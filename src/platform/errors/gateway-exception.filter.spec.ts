@@ -78,7 +78,7 @@ describe('GatewayExceptionFilter', () => {
     warned.mockRestore();
   });
 
-  it('keeps a GatewayError as it is, with its headers and the family C native fields', () => {
+  it('keeps a GatewayError as it is, with its headers and the vd native fields', () => {
     const { host, res } = hostFor('/vd/ent/v2/reference2video');
     filter.catch(GatewayError.rateLimited('slow down', 7), host);
     expect(res.statusCode).toBe(429);

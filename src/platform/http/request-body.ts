@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata, Type } from '@nestjs/common';
-import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
+import { routeGuards } from '../internals/nest-internals';
 import { CredentialGuard } from './credential-guard';
 import { OtherBodyReader, discardBody, readRequestBody, tooLarge } from './json-body';
 
@@ -95,11 +95,7 @@ export class RequestBodyGuard implements CanActivate {
 
   /** The first credential guard the route lists (the controller's guards run before the handler's). */
   private credentialGuardOf(controller: Type, handler: object): CredentialGuard | null {
-    const listed = [
-      ...((Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[] | undefined) ?? []),
-      ...((Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? []),
-    ];
-    for (const guard of listed) {
+    for (const guard of routeGuards(controller, handler)) {
       if (guard instanceof CredentialGuard) return guard;
       if (typeof guard === 'function' && guard.prototype instanceof CredentialGuard)
         return this.modules.get(guard as Type<CredentialGuard>, { strict: false });

@@ -1,6 +1,6 @@
 /** Time formats of the native wire shapes, in one place. All UTC. */
 
-/** Family B: `YYYY-MM-DD HH:mm:ss.SSS`. */
+/** ax: `YYYY-MM-DD HH:mm:ss.SSS`. */
 export function axTimestamp(ms: number | null | undefined): string | undefined {
   if (ms === null || ms === undefined) return undefined;
   const iso = new Date(ms).toISOString();
@@ -9,12 +9,12 @@ export function axTimestamp(ms: number | null | undefined): string | undefined {
   return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}` : iso.replace('T', ' ').replace('Z', '');
 }
 
-/** Family C: ISO 8601 with fractional seconds and `Z`. */
+/** vd: ISO 8601 with fractional seconds and `Z`. */
 export function isoTimestamp(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** Family A list items: Unix seconds. */
+/** kl list items: Unix seconds. */
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }

@@ -5,7 +5,7 @@ export function axError(status: number, code: string, message: string): SimAnswe
   return json(status, { request_id: uuid(), code, message });
 }
 
-/** Family B errors: `{request_id, code, message}` with a word code. */
+/** ax errors: `{request_id, code, message}` with a word code. */
 export const AX_ERRORS: NativeErrors = {
   badRequest: (message) => axError(400, 'InvalidParameter', message),
   unauthorized: (message) => axError(401, 'InvalidApiKey', message),

@@ -5,7 +5,7 @@ const TASK_MS = 400;
 const AX_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-describe('ax simulator (family B)', () => {
+describe('ax simulator', () => {
   let sim: RunningSimulator;
   let headers: Record<string, string>;
   const createUrl = () => `${sim.endpoints.ax.baseUrl}/api/v1/services/aigc/video-generation/video-synthesis`;

@@ -38,7 +38,7 @@ interface AxTask {
   readonly usage: AxUsagePlan;
 }
 
-/** Family B (`ax`): asynchronous video synthesis under `/api/v1`. */
+/** ax: asynchronous video synthesis under `/api/v1`. */
 export function createAxSimulator(context: FamilyContext): FamilySimulator {
   const tasks = new Map<string, AxTask>();
   const forced = new ForcedPatches();

@@ -4,7 +4,7 @@ import { AX_ERRORS } from './ax-errors';
 import { AX_SIM_MODELS } from './ax-models';
 import { createAxSimulator } from './ax-simulator';
 
-/** Family B's double: bearer API key. */
+/** ax's double: bearer API key. */
 export const AX_SIM_VENDOR: SimVendor = {
   id: 'ax',
   errors: AX_ERRORS,

@@ -6,7 +6,7 @@ import { Chaos, ChaosKind, ChaosStatusWords, mutateBody } from '../chaos';
 import { RecordedRequest, SimFamily } from '../sim-types';
 import { NativeErrors, SimAnswer, SimHandler, SimRequest } from './sim-answer';
 
-/** Generous: family A editing images may arrive as Base64 (10 MB each). */
+/** Generous: kl editing images may arrive as Base64 (10 MB each). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface SimServerOptions {

@@ -4,7 +4,7 @@ import { KL_ERRORS } from './kl-envelope';
 import { KL_SIM_MODELS } from './kl-models';
 import { createKlSimulator } from './kl-simulator';
 
-/** Family A's double: API key or an access/secret key pair (HS256 JWT). */
+/** kl's double: API key or an access/secret key pair (HS256 JWT). */
 export const KL_SIM_VENDOR: SimVendor = {
   id: 'kl',
   errors: KL_ERRORS,

@@ -9,7 +9,7 @@ export interface KlAuthKeys {
 }
 
 /**
- * Family A accepts `Bearer <api key>` or `Bearer <HS256 JWT>` signed with the secret key, with
+ * kl accepts `Bearer <api key>` or `Bearer <HS256 JWT>` signed with the secret key, with
  * `iss` = access key and a mandatory `exp` (`nbf` enforced when present).
  * Returns why the header is refused, or undefined when it is accepted.
  */

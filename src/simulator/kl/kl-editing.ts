@@ -13,7 +13,7 @@ import { KlEditingTask, KlTaskStore, klTaskHeader, klCreatedData } from './kl-ta
 const EDIT_MODES = ['addition', 'swap', 'removal'];
 const FAILURE_MESSAGE = 'Failure to pass the risk control system';
 
-/** Family A editing tasks (`/v1/videos/multi-elements`). */
+/** kl editing tasks (`/v1/videos/multi-elements`). */
 export class KlEditing {
   constructor(
     private readonly baseUrl: string,

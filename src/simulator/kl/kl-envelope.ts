@@ -1,7 +1,7 @@
 import { json, NativeErrors, SimAnswer } from '../http/sim-answer';
 import { uuid } from '../ids';
 
-/** Family A wraps every answer, success or error, in `{code, message, request_id, data}`. */
+/** kl wraps every answer, success or error, in `{code, message, request_id, data}`. */
 export function klEnvelope(data: unknown): { code: number; message: string; request_id: string; data: unknown } {
   return { code: 0, message: 'SUCCEED', request_id: uuid(), data };
 }

@@ -25,7 +25,7 @@ export interface KlSession {
   readonly frames: Map<number, Point[]>;
 }
 
-/** Family A editing sessions: init, add/delete/clear marks, preview. */
+/** kl editing sessions: init, add/delete/clear marks, preview. */
 export class KlSessions {
   private readonly sessions = new Map<string, KlSession>();
 

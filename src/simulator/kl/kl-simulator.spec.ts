@@ -1,31 +1,14 @@
 import * as jwt from 'jsonwebtoken';
-import { RunningSimulator, startSimulator } from '../simulator';
-import {
-  fetchBytes,
-  getJson,
-  looksLikeMp4,
-  postJson,
-  sleep,
-  sleepUntil,
-  startCallbackReceiver,
-} from '../../../test/simulator/spec-helpers';
+import { fetchBytes, getJson, looksLikeMp4, postJson, sleep, sleepUntil } from '../../../test/simulator/spec-helpers';
+import { SPEC_TASK_MS, simulatorForSpec, startCallbackReceiver } from '../../../test/simulator/spec-simulator';
 
-const TASK_MS = 400;
+describe('kl simulator', () => {
+  const spec = simulatorForSpec((sim) => ({ authorization: `Bearer ${sim.endpoints.kl.apiKey}` }));
+  const url = (path: string) => `${spec.sim.endpoints.kl.baseUrl}/v1${path}`;
+  const post = (path: string, body: unknown, headers = spec.auth) => postJson(url(path), body, headers);
+  const get = (path: string, headers = spec.auth) => getJson(url(path), headers);
 
-describe('kl simulator (family A)', () => {
-  let sim: RunningSimulator;
-  let auth: Record<string, string>;
-  const url = (path: string) => `${sim.endpoints.kl.baseUrl}/v1${path}`;
-  const post = (path: string, body: unknown, headers = auth) => postJson(url(path), body, headers);
-  const get = (path: string, headers = auth) => getJson(url(path), headers);
-
-  beforeAll(async () => {
-    sim = await startSimulator({ taskMs: TASK_MS });
-    auth = { authorization: `Bearer ${sim.endpoints.kl.apiKey}` };
-  });
-  afterAll(() => sim.close());
-
-  const signJwt = (claims: Record<string, unknown>, secret = sim.endpoints.kl.secretKey!) =>
+  const signJwt = (claims: Record<string, unknown>, secret = spec.sim.endpoints.kl.secretKey!) =>
     jwt.sign(claims, secret, { algorithm: 'HS256' });
   const now = () => Math.floor(Date.now() / 1000);
 
@@ -34,13 +17,13 @@ describe('kl simulator (family A)', () => {
       get('/general/presets-voices?pageNum=1&pageSize=2', authorization ? { authorization } : {});
 
     it('accepts the API key', async () => {
-      const reply = await presets(`Bearer ${sim.endpoints.kl.apiKey}`);
+      const reply = await presets(`Bearer ${spec.sim.endpoints.kl.apiKey}`);
       expect(reply.status).toBe(200);
       expect(reply.body.code).toBe(0);
     });
 
     it('accepts an HS256 JWT signed with the secret key, iss = access key', async () => {
-      const token = signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() - 5 });
+      const token = signJwt({ iss: spec.sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() - 5 });
       expect((await presets(`Bearer ${token}`)).status).toBe(200);
     });
 
@@ -55,12 +38,14 @@ describe('kl simulator (family A)', () => {
       ['a JWT without exp', 'NO_EXP'],
     ])('refuses %s with 401 code 1000', async (_label, kind) => {
       const tokens: Record<string, () => string> = {
-        KEY: () => sim.endpoints.kl.apiKey,
-        WRONG_SECRET: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800 }, 'other-secret')}`,
+        KEY: () => spec.sim.endpoints.kl.apiKey,
+        WRONG_SECRET: () =>
+          `Bearer ${signJwt({ iss: spec.sim.endpoints.kl.accessKey, exp: now() + 1800 }, 'other-secret')}`,
         WRONG_ISS: () => `Bearer ${signJwt({ iss: 'someone-else', exp: now() + 1800 })}`,
-        EXPIRED: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() - 10 })}`,
-        NBF_FUTURE: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() + 600 })}`,
-        NO_EXP: () => `Bearer ${signJwt({ iss: sim.endpoints.kl.accessKey })}`,
+        EXPIRED: () => `Bearer ${signJwt({ iss: spec.sim.endpoints.kl.accessKey, exp: now() - 10 })}`,
+        NBF_FUTURE: () =>
+          `Bearer ${signJwt({ iss: spec.sim.endpoints.kl.accessKey, exp: now() + 1800, nbf: now() + 600 })}`,
+        NO_EXP: () => `Bearer ${signJwt({ iss: spec.sim.endpoints.kl.accessKey })}`,
       };
       const header = kind === undefined ? undefined : (tokens[kind]?.() ?? kind);
       const reply = await presets(header);
@@ -251,9 +236,9 @@ describe('kl simulator (family A)', () => {
       expect(Math.abs(data.created_at - Date.now())).toBeLessThan(5000);
 
       expect((await get(`/videos/multi-elements/${data.task_id}`)).body.data.task_status).toBe('submitted');
-      await sleepUntil(data.created_at + TASK_MS * 0.625);
+      await sleepUntil(data.created_at + SPEC_TASK_MS * 0.625);
       expect((await get(`/videos/multi-elements/${data.task_id}`)).body.data.task_status).toBe('processing');
-      await sleepUntil(data.created_at + TASK_MS + 20);
+      await sleepUntil(data.created_at + SPEC_TASK_MS + 20);
       const done = (await get(`/videos/multi-elements/ext-1`)).body; // by external_task_id
       expect(done.code).toBe(0);
       expect(done.data).toMatchObject({
@@ -272,7 +257,7 @@ describe('kl simulator (family A)', () => {
 
     it('ends failed with a reason for sim:fail', async () => {
       const created = await post('/videos/multi-elements', body('Delete x sim:fail'));
-      await sleepUntil(created.body.data.created_at + TASK_MS + 20);
+      await sleepUntil(created.body.data.created_at + SPEC_TASK_MS + 20);
       const data = (await get(`/videos/multi-elements/${created.body.data.task_id}`)).body.data;
       expect(data.task_status).toBe('failed');
       expect(data.task_status_msg).toMatch(/\w{5,}/);
@@ -291,7 +276,7 @@ describe('kl simulator (family A)', () => {
     it('never answers for sim:hang', async () => {
       const attempt = fetch(url('/videos/multi-elements'), {
         method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
+        headers: { ...spec.auth, 'content-type': 'application/json' },
         body: JSON.stringify(body('sim:hang')),
         signal: AbortSignal.timeout(300),
       });
@@ -300,7 +285,7 @@ describe('kl simulator (family A)', () => {
 
     it('takes ten times longer for sim:slow', async () => {
       const created = (await post('/videos/multi-elements', body('slow one sim:slow'))).body.data;
-      await sleepUntil(created.created_at + TASK_MS * 1.5);
+      await sleepUntil(created.created_at + SPEC_TASK_MS * 1.5);
       expect((await get(`/videos/multi-elements/${created.task_id}`)).body.data.task_status).toBe('submitted');
     });
 
@@ -317,7 +302,7 @@ describe('kl simulator (family A)', () => {
         const created = (await post('/videos/multi-elements', body('callback please', { callback_url: receiver.url })))
           .body.data;
         await receiver.waitForCount(2, 3000);
-        await sleep(TASK_MS);
+        await sleep(SPEC_TASK_MS);
         expect(receiver.received).toHaveLength(2);
         const [running, done] = receiver.received;
         expect(running.headers['content-type']).toContain('application/json');
@@ -332,14 +317,14 @@ describe('kl simulator (family A)', () => {
 
     it('forceState makes the query answer an arbitrary native payload', async () => {
       const created = (await post('/videos/multi-elements', body('forced'))).body.data;
-      sim.forceState('kl', created.task_id, {
+      spec.sim.forceState('kl', created.task_id, {
         data: { task_status: 'paused', final_unit_deduction: 3, task_info: undefined },
       });
       const data = (await get(`/videos/multi-elements/${created.task_id}`)).body.data;
       expect(data.task_status).toBe('paused');
       expect(data.final_unit_deduction).toBe(3);
       expect(data).not.toHaveProperty('task_info');
-      sim.forceState('kl', created.task_id, null);
+      spec.sim.forceState('kl', created.task_id, null);
       expect((await get(`/videos/multi-elements/${created.task_id}`)).body.data.task_status).toBe('submitted');
     });
   });
@@ -360,7 +345,7 @@ describe('kl simulator (family A)', () => {
         });
         const taskId = created.body.data.task_id;
         expect(taskId).toMatch(/^\d{19}$/);
-        await sleepUntil(created.body.data.created_at + TASK_MS + 20);
+        await sleepUntil(created.body.data.created_at + SPEC_TASK_MS + 20);
         const done = (await get('/general/custom-voices/voice-ext')).body.data;
         expect(done).toMatchObject({ task_id: taskId, task_status: 'succeed' });
         const [voice] = done.task_result.voices;
@@ -382,7 +367,7 @@ describe('kl simulator (family A)', () => {
       const created = (
         await post('/general/custom-voices', { voice_name: 'bad sim:fail', voice_url: 'https://x/v.mp3' })
       ).body.data;
-      await sleepUntil(created.created_at + TASK_MS + 20);
+      await sleepUntil(created.created_at + SPEC_TASK_MS + 20);
       const done = (await get(`/general/custom-voices/${created.task_id}`)).body.data;
       expect(done.task_status).toBe('failed');
       expect(done.task_status_msg).not.toBe('');

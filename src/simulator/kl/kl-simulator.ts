@@ -14,7 +14,7 @@ import { ForcedPatch } from '../sim-types';
 
 const ELEMENTS = '/v1/videos/multi-elements';
 
-/** Family A (`kl`): editing sessions, editing tasks and voices under `/v1`. */
+/** kl: editing sessions, editing tasks and voices under `/v1`. */
 export function createKlSimulator(context: FamilyContext): FamilySimulator {
   const store = new KlTaskStore();
   const forced = new ForcedPatches();
@@ -27,7 +27,7 @@ export function createKlSimulator(context: FamilyContext): FamilySimulator {
       klEnvelope(task.kind === 'editing' ? editing.render(task, now) : voices.render(task, now)),
     );
 
-  /** Family A calls back on every status change (submitted -> processing -> succeed | failed), not only at the end. */
+  /** kl calls back on every status change (submitted -> processing -> succeed | failed), not only at the end. */
   const scheduleCallback = (task: KlTask, callbackUrl: unknown): void => {
     const url = callbackUrlOf(callbackUrl);
     if (!url) return;

@@ -20,7 +20,7 @@ export interface KlEditingTask extends KlTaskBase {
   readonly kind: 'editing';
   readonly sessionId: string;
   readonly videoId: string;
-  /** Seconds as a string, as family A sends and answers it. */
+  /** Seconds as a string, as kl sends and answers it. */
   readonly duration: string;
   readonly mode: string;
   readonly watermarkEnabled: boolean;
@@ -65,7 +65,7 @@ export class KlTaskStore {
   }
 }
 
-/** The fields every family A task answer shares. */
+/** The fields every kl task answer shares. */
 export function klTaskHeader(task: KlTask, failureMessage: string, now: number): Record<string, unknown> {
   const phase = phaseAt(task.timeline, now);
   return {

@@ -20,7 +20,7 @@ const PRESET_VOICES = [
 ] as const;
 const PRESETS_CREATED_AT = Date.UTC(2025, 0, 1);
 
-/** Family A custom voices, preset voices and voice deletion (`/v1/general/...`). */
+/** kl custom voices, preset voices and voice deletion (`/v1/general/...`). */
 export class KlVoices {
   private readonly deletedVoiceIds = new Set<string>();
 

@@ -4,7 +4,7 @@ import { VD_ERRORS } from './vd-errors';
 import { VD_SIM_MODELS } from './vd-models';
 import { createVdSimulator } from './vd-simulator';
 
-/** Family C's double: `Token` API key. */
+/** vd's double: `Token` API key. */
 export const VD_SIM_VENDOR: SimVendor = {
   id: 'vd',
   errors: VD_ERRORS,

@@ -5,7 +5,7 @@ function vdError(status: number, reason: string, message: string): SimAnswer {
   return json(status, { code: status, reason, message, metadata: { trace_id: hexId() } });
 }
 
-/** Family C errors: `{code: <http status>, reason, message, metadata: {trace_id}}`. */
+/** vd errors: `{code: <http status>, reason, message, metadata: {trace_id}}`. */
 export const VD_ERRORS: NativeErrors = {
   badRequest: (message) => vdError(400, 'BadRequest', message),
   unauthorized: (message) => vdError(401, 'Unauthorized', message),

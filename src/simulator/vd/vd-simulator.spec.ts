@@ -1,4 +1,3 @@
-import { RunningSimulator, startSimulator } from '../simulator';
 import {
   fetchBytes,
   getJson,
@@ -7,17 +6,14 @@ import {
   postJson,
   sleep,
   sleepUntil,
-  startCallbackReceiver,
 } from '../../../test/simulator/spec-helpers';
+import { SPEC_TASK_MS, simulatorForSpec, startCallbackReceiver } from '../../../test/simulator/spec-simulator';
 
-const TASK_MS = 400;
-
-describe('vd simulator (family C)', () => {
-  let sim: RunningSimulator;
-  let auth: Record<string, string>;
-  const create = (body: unknown, headers = auth) =>
-    postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, body, headers);
-  const creations = (id: string) => getJson(`${sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/creations`, auth);
+describe('vd simulator', () => {
+  const spec = simulatorForSpec((sim) => ({ authorization: `Token ${sim.endpoints.vd.apiKey}` }));
+  const create = (body: unknown, headers = spec.auth) =>
+    postJson(`${spec.sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, body, headers);
+  const creations = (id: string) => getJson(`${spec.sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/creations`, spec.auth);
   const nonSubject = (prompt: string, extra: Record<string, unknown> = {}) => ({
     model: 'vdq2',
     prompt,
@@ -25,14 +21,8 @@ describe('vd simulator (family C)', () => {
     ...extra,
   });
 
-  beforeAll(async () => {
-    sim = await startSimulator({ taskMs: TASK_MS });
-    auth = { authorization: `Token ${sim.endpoints.vd.apiKey}` };
-  });
-  afterAll(() => sim.close());
-
   it('accepts only Authorization: Token <key>', async () => {
-    for (const authorization of [`Bearer ${sim.endpoints.vd.apiKey}`, 'Token wrong']) {
+    for (const authorization of [`Bearer ${spec.sim.endpoints.vd.apiKey}`, 'Token wrong']) {
       const reply = await create(nonSubject('x'), { authorization });
       expect(reply.status).toBe(401);
       expect(reply.body).toMatchObject({
@@ -128,9 +118,9 @@ describe('vd simulator (family C)', () => {
       payload: 'abc',
       creations: [],
     });
-    await sleepUntil(createdAt + TASK_MS * 0.625);
+    await sleepUntil(createdAt + SPEC_TASK_MS * 0.625);
     expect((await creations(task.task_id)).body.state).toBe('processing');
-    await sleepUntil(createdAt + TASK_MS + 20);
+    await sleepUntil(createdAt + SPEC_TASK_MS + 20);
     const done = (await creations(task.task_id)).body;
     expect(done.state).toBe('success');
     const [creation] = done.creations;
@@ -142,7 +132,7 @@ describe('vd simulator (family C)', () => {
 
   it('fails with err_code for sim:fail, rejects sim:reject, 500s sim:error500 and hangs sim:hang', async () => {
     const failing = (await create(nonSubject('sim:fail'))).body;
-    await sleepUntil(Date.parse(failing.created_at) + TASK_MS + 20);
+    await sleepUntil(Date.parse(failing.created_at) + SPEC_TASK_MS + 20);
     const failed = (await creations(failing.task_id)).body;
     expect(failed.state).toBe('failed');
     expect(failed.err_code).toMatch(/^[A-Z]\w+$/);
@@ -154,9 +144,9 @@ describe('vd simulator (family C)', () => {
     const broken = await create(nonSubject('sim:error500'));
     expect(broken.status).toBe(500);
     expect(broken.body).toMatchObject({ code: 500, reason: 'InternalServiceFailure' });
-    const hanging = fetch(`${sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, {
+    const hanging = fetch(`${spec.sim.endpoints.vd.baseUrl}/ent/v2/reference2video`, {
       method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
+      headers: { ...spec.auth, 'content-type': 'application/json' },
       body: JSON.stringify(nonSubject('sim:hang')),
       signal: AbortSignal.timeout(300),
     });
@@ -165,7 +155,7 @@ describe('vd simulator (family C)', () => {
 
   it('keeps a sim:slow task unfinished well past taskMs', async () => {
     const task = (await create(nonSubject('sim:slow'))).body;
-    await sleepUntil(Date.parse(task.created_at) + TASK_MS * 1.5);
+    await sleepUntil(Date.parse(task.created_at) + SPEC_TASK_MS * 1.5);
     expect((await creations(task.task_id)).body.state).toBe('queueing');
   });
 
@@ -180,9 +170,9 @@ describe('vd simulator (family C)', () => {
     const receiver = await startCallbackReceiver();
     try {
       const task = (await create(nonSubject('with callback', { callback_url: receiver.url }))).body;
-      sim.forceState('vd', task.task_id, { credits: '42' });
+      spec.sim.forceState('vd', task.task_id, { credits: '42' });
       await receiver.waitForCount(1, 3000);
-      await sleep(TASK_MS);
+      await sleep(SPEC_TASK_MS);
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0].body).toMatchObject({ id: task.task_id, state: 'success', credits: '42' });
       expect(receiver.received[0].body.creations).toHaveLength(1);
@@ -192,9 +182,10 @@ describe('vd simulator (family C)', () => {
   });
 
   it('cancels a task not yet scheduled only, answering {}; it then reads failed with UserCancelled', async () => {
-    sim.setTaskMs(60_000);
+    spec.sim.setTaskMs(60_000);
     try {
-      const cancel = (id: string) => postJson(`${sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/cancel`, { id }, auth);
+      const cancel = (id: string) =>
+        postJson(`${spec.sim.endpoints.vd.baseUrl}/ent/v2/tasks/${id}/cancel`, { id }, spec.auth);
       const queued = (await create(nonSubject('the cat walks'))).body.task_id as string;
       expect(await cancel(queued)).toEqual({ status: 200, body: {} });
       expect((await creations(queued)).body).toMatchObject({
@@ -205,16 +196,16 @@ describe('vd simulator (family C)', () => {
       });
 
       const scheduled = (await create(nonSubject('the cat walks'))).body.task_id as string;
-      sim.forceState('vd', scheduled, { state: 'processing' });
+      spec.sim.forceState('vd', scheduled, { state: 'processing' });
       const refused = await cancel(scheduled);
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ reason: 'BadRequest', message: 'task state is scheduled, can not cancel' });
-      sim.forceState('vd', scheduled, null);
-      sim.finishTask('vd', scheduled);
+      spec.sim.forceState('vd', scheduled, null);
+      spec.sim.finishTask('vd', scheduled);
       expect((await creations(scheduled)).body.state).toBe('success');
       expect((await cancel(scheduled)).status).toBe(400);
     } finally {
-      sim.setTaskMs(TASK_MS);
+      spec.sim.setTaskMs(SPEC_TASK_MS);
     }
   });
 });

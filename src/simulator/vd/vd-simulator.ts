@@ -36,7 +36,7 @@ interface VdTask {
   readonly fields: VdTaskFields;
 }
 
-/** Family C (`vd`): reference-to-video under `/ent/v2`. */
+/** vd: reference-to-video under `/ent/v2`. */
 export function createVdSimulator(context: FamilyContext): FamilySimulator {
   const tasks = new Map<string, VdTask>();
   const forced = new ForcedPatches();

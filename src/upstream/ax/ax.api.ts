@@ -1,4 +1,4 @@
-/** Family B (`ax`) wire description: paths below the channel base URL, task operations and headers. */
+/** ax wire description: paths below the channel base URL, task operations and headers. */
 
 /** The segments every path starts with: the client adds them, so a channel's base URL must not end in them. */
 export const AX_PATH_PREFIX = '/api/v1';

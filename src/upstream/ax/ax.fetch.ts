@@ -3,7 +3,7 @@ import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-hel
 import type { UpstreamTaskSnapshot, UpstreamVideo } from '../upstream.types';
 import { AX_STATUS, normaliseAxStatus } from './ax.status';
 
-/** Family B task answer `{request_id, output: {...}, usage}` -> snapshot. */
+/** ax task answer `{request_id, output: {...}, usage}` -> snapshot. */
 export function toAxSnapshot(payload: unknown): UpstreamTaskSnapshot {
   if (!isRecord(payload)) return unreadableSnapshot(payload);
   const output = asRecord(payload.output);

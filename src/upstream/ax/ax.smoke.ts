@@ -1,7 +1,7 @@
 import { axTime, field, httpUrl, nonEmptyString, numberLike, oneOf } from '../smoke/field-checks';
 import { smokeImage, type SmokePlan } from '../smoke/smoke-plans';
 
-/** Family B: wx2.6-r2v-flash, 720P, 2 s, silent, one reference image: the cheapest combination. */
+/** ax: wx2.6-r2v-flash, 720P, 2 s, silent, one reference image: the cheapest combination. */
 export const AX_SMOKE_PLAN: SmokePlan = {
   family: 'ax',
   operation: 'r2v',

@@ -1,7 +1,7 @@
 import type { StatusTable } from '../http/snapshot-helpers';
 
 /**
- * Family B `output.task_status` -> normalised state. `UNKNOWN` never reaches the engine as a state:
+ * ax `output.task_status` -> normalised state. `UNKNOWN` never reaches the engine as a state:
  * the vendor answers it for an invalid or expired (older than 24 h) task ID, so the client reports
  * the task as lost instead (see `AX_LOST_STATUS`).
  */

@@ -1,7 +1,8 @@
 import { rejection } from '../http/answer-errors';
 import { asNonEmptyString, asRecord } from '../http/lenient';
 import { applyModelMap } from '../http/model-map';
-import { UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamSubmitResult } from '../upstream.types';
+import { UpstreamChannel, UpstreamSubmitResult } from '../upstream.types';
+import { acceptedWithoutTaskId } from '../http/vendor-task-client';
 import { AX_REFUSALS, readAxError } from './ax.error';
 import { toAxSnapshot } from './ax.fetch';
 
@@ -16,7 +17,5 @@ export function readAxCreated(payload: unknown, channel: UpstreamChannel): Upstr
   if (taskId) return { upstreamTaskId: taskId, snapshot: toAxSnapshot(payload) };
   const native = readAxError(payload);
   if (native?.code !== undefined) throw rejection(400, native, channel, AX_REFUSALS);
-  throw new UpstreamOutcomeUnknownError(
-    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
-  );
+  throw acceptedWithoutTaskId(channel);
 }

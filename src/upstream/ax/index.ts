@@ -1,4 +1,4 @@
-/** Family B (`ax`) upstream protocol: API description, transforms and the client that wires them. */
+/** ax upstream protocol: API description, transforms and the client that wires them. */
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { AX_PATH_PREFIX } from './ax.api';
@@ -13,7 +13,7 @@ export { AX_LOST_REASON } from './ax.lost';
 export { AX_LOST_STATUS, AX_STATUS } from './ax.status';
 export { AX_SMOKE_PLAN } from './ax.smoke';
 
-/** Family B's upstream: bearer API key, asynchronous task creation. */
+/** ax's upstream: bearer API key, asynchronous task creation. */
 export const AX_VENDOR: UpstreamVendor = {
   id: 'ax',
   client: AxClient,

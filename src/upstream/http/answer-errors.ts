@@ -81,7 +81,7 @@ const ANY_404: TaskNotFoundTest = (response) => response.status === 404;
  * Throws the public error for a non-2xx answer below 500 (5xx never gets here: the transport
  * treats it as a fault): "not found" on a task query -> not found, other 4xx -> `rejection`,
  * anything else (1xx/3xx) -> unavailable. A family whose 404 also covers other
- * faults (family A: a wrong path or method) passes its own `isTaskNotFound`.
+ * faults (kl: a wrong path or method) passes its own `isTaskNotFound`.
  */
 export function throwUnlessSuccess(
   response: UpstreamResponse,

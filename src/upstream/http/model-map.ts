@@ -1,6 +1,6 @@
 import type { UpstreamChannel } from '../upstream.types';
 
-/** The body fields that name a model in the upstream protocols (`model_name` in family A, `model` elsewhere). */
+/** The body fields that name a model in the upstream protocols (`model_name` in kl, `model` elsewhere). */
 const MODEL_FIELDS = ['model', 'model_name'] as const;
 
 /** A copy of `body` with public model names replaced by the channel's upstream names (unmapped names pass through). */

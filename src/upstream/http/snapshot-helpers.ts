@@ -1,5 +1,5 @@
-import type { UpstreamTaskSnapshot, UpstreamTaskState } from '../upstream.types';
-import { asPercent } from './lenient';
+import type { UpstreamTaskSnapshot, UpstreamTaskState, UpstreamVideo } from '../upstream.types';
+import { asArray, asNonEmptyString, asNumber, asPercent, asRecord, asString, withoutUndefined } from './lenient';
 
 /** A status table as data: native status word -> normalised state. */
 export type StatusTable = ReadonlyMap<string, UpstreamTaskState>;
@@ -25,4 +25,26 @@ export function progressFor(state: UpstreamTaskState, nativeProgress: unknown): 
 /** The snapshot for a payload that could not be read at all: never terminal, so the worker keeps polling. */
 export function unreadableSnapshot(raw: unknown, nativeStatus = ''): UpstreamTaskSnapshot {
   return { state: 'unknown', nativeStatus, videos: [], voices: [], raw };
+}
+
+/**
+ * A list of video entries `{id, url, cover_url, <watermarkField>, duration}` -> videos; an entry without
+ * a URL is left out. The vendors differ only in the watermarked copy's field name.
+ */
+export function readVideos(list: unknown, watermarkField: string): UpstreamVideo[] {
+  return asArray(list)
+    .map((item) => readVideo(asRecord(item), watermarkField))
+    .filter((video): video is UpstreamVideo => video !== undefined);
+}
+
+function readVideo(entry: Record<string, unknown>, watermarkField: string): UpstreamVideo | undefined {
+  const url = asNonEmptyString(entry.url);
+  if (!url) return undefined;
+  return withoutUndefined({
+    id: asString(entry.id),
+    url,
+    coverUrl: asNonEmptyString(entry.cover_url),
+    watermarkUrl: asNonEmptyString(entry[watermarkField]),
+    durationSeconds: asNumber(entry.duration),
+  });
 }

@@ -1,4 +1,4 @@
-/** Family A (`kl`) upstream protocol: API description, transforms and the client that wires them. */
+/** kl upstream protocol: API description, transforms and the client that wires them. */
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { KL_PATH_PREFIX } from './kl.api';
@@ -15,7 +15,7 @@ export type { KlCallOptions } from './kl.client';
 export { KL_STATUS } from './kl.status';
 export { KL_SMOKE_PLAN } from './kl.smoke';
 
-/** Family A's upstream: API key or HS256 JWT from an access/secret key pair. */
+/** kl's upstream: API key or HS256 JWT from an access/secret key pair. */
 export const KL_VENDOR: UpstreamVendor = {
   id: 'kl',
   client: KlClient,

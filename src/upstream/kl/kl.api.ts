@@ -1,4 +1,4 @@
-/** Family A (`kl`) wire description: paths below the channel base URL and the task operations. */
+/** kl wire description: paths below the channel base URL and the task operations. */
 
 /** The segment every path starts with: the client adds it, so a channel's base URL must not end in it. */
 export const KL_PATH_PREFIX = '/v1';

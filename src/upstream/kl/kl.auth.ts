@@ -16,7 +16,7 @@ interface CachedToken {
 }
 
 /**
- * Family A's bearer token: the channel's API key, or, when it has an access/secret key pair, an
+ * kl's bearer token: the channel's API key, or, when it has an access/secret key pair, an
  * HS256 JWT signed with the secret key, cached per channel until shortly before it expires.
  */
 @Injectable()

@@ -2,24 +2,19 @@ import * as jwt from 'jsonwebtoken';
 import { ManualClock } from '../../platform/time/clock';
 import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
 import { createTestUpstream } from '../../../test/upstream/test-upstream';
-import {
-  UpstreamChannel,
-  UpstreamCredentialsRefusedError,
-  UpstreamOutcomeUnknownError,
-  UpstreamRejectedError,
-  UpstreamTaskNotFoundError,
-  UpstreamUnavailableError,
-} from '../upstream.types';
+import type { UpstreamChannel } from '../upstream.types';
+import * as failures from '../upstream.types';
 import { KL_PATHS } from './kl.api';
 
 const envelope = (data: unknown, code = 0, message = 'SUCCEED') => ({ code, message, request_id: 'req-1', data });
-const created = {
-  task_id: 'up-1',
-  task_status: 'submitted',
-  task_info: { external_task_id: 'pub-1' },
+const klTask = (task_id: string, task_status: string, external_task_id: string, updated_at = 1) => ({
+  task_id,
+  task_status,
+  task_info: { external_task_id },
   created_at: 1,
-  updated_at: 1,
-};
+  updated_at,
+});
+const created = klTask('up-1', 'submitted', 'pub-1');
 
 describe('KlClient', () => {
   let upstream: FakeUpstream;
@@ -111,23 +106,23 @@ describe('KlClient', () => {
     });
 
     it('keeps the native code and message of a 400 rejection, without credentials', async () => {
-      upstream.handle((_req, res) =>
-        sendJson(res, 400, { code: 1201, message: 'duration invalid for key kl-api-key-123', request_id: 'r' }),
-      );
+      upstream.answerJson(400, { code: 1201, message: 'duration invalid for key kl-api-key-123', request_id: 'r' });
       const error = await stack.kl.submit(channel, 'multi_elements', { prompt: 'p' }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UpstreamRejectedError);
+      expect(error).toBeInstanceOf(failures.UpstreamRejectedError);
       expect(error).toMatchObject({ httpStatus: 400, nativeCode: 1201, message: 'duration invalid for key ***' });
     });
 
     it('treats a non-zero envelope code in a 200 as a rejection, and a 5xxx code as unavailable', async () => {
-      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1102, 'balance not enough')));
+      upstream.answerJson(200, envelope(null, 1102, 'balance not enough'));
       await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toMatchObject({
         name: 'UpstreamRejectedError',
         nativeCode: 1102,
         message: 'balance not enough',
       });
-      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 5000, 'internal')));
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      upstream.answerJson(200, envelope(null, 5000, 'internal'));
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(
+        failures.UpstreamUnavailableError,
+      );
     });
 
     it.each([
@@ -138,18 +133,20 @@ describe('KlClient', () => {
     ])(
       "reads %s as the channel's credentials refused, never as a verdict on the request",
       async (_c, status, code, msg) => {
-        upstream.handle((_req, res) => sendJson(res, status, envelope(null, code, `${msg} for kl-api-key-123`)));
+        upstream.answerJson(status, envelope(null, code, `${msg} for kl-api-key-123`));
         const error = await stack.kl.submit(channel, 'multi_elements', {}).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(UpstreamCredentialsRefusedError);
-        expect(error).not.toBeInstanceOf(UpstreamRejectedError);
+        expect(error).toBeInstanceOf(failures.UpstreamCredentialsRefusedError);
+        expect(error).not.toBeInstanceOf(failures.UpstreamRejectedError);
         expect(error).toMatchObject({ nativeCode: code, message: expect.stringContaining(msg) });
         expect((error as Error).message).not.toContain('kl-api-key-123');
       },
     );
 
     it('turns a 500 into Unavailable', async () => {
-      upstream.handle((_req, res) => sendJson(res, 500, { code: 5000, message: 'boom' }));
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
+      upstream.answerJson(500, { code: 5000, message: 'boom' });
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(
+        failures.UpstreamUnavailableError,
+      );
     });
 
     it('turns a create that hangs into OutcomeUnknown', async () => {
@@ -157,16 +154,18 @@ describe('KlClient', () => {
       stack = createTestUpstream({ createTimeoutMs: 150 }, clock);
       upstream.handle(() => undefined);
       await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-1' })).rejects.toBeInstanceOf(
-        UpstreamOutcomeUnknownError,
+        failures.UpstreamOutcomeUnknownError,
       );
     });
 
     it('falls back to our reference when an accepted answer carries no task ID', async () => {
-      upstream.handle((_req, res) => sendJson(res, 200, envelope({ task_status: 'submitted' })));
+      upstream.answerJson(200, envelope({ task_status: 'submitted' }));
       await expect(stack.kl.submit(channel, 'multi_elements', {}, { clientReference: 'pub-9' })).resolves.toMatchObject(
         { upstreamTaskId: 'pub-9' },
       );
-      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
+      await expect(stack.kl.submit(channel, 'multi_elements', {})).rejects.toBeInstanceOf(
+        failures.UpstreamOutcomeUnknownError,
+      );
     });
 
     it('fills the timing out-parameter', async () => {
@@ -182,23 +181,20 @@ describe('KlClient', () => {
 
   describe('fetch', () => {
     it('queries by task ID (or our external ID) and reads a finished task leniently', async () => {
-      upstream.handle((_req, res) =>
-        sendJson(
-          res,
-          200,
-          envelope({
-            task_id: 'up-1',
-            task_status: 'succeed',
-            task_status_msg: '',
-            task_result: {
-              videos: [
-                { id: 'v1', session_id: 's', url: 'http://x/v.mp4', watermark_url: 'http://x/w.mp4', duration: '5.0' },
-              ],
-            },
-            final_unit_deduction: '2.5',
-            surprise_field: { nested: true },
-          }),
-        ),
+      upstream.answerJson(
+        200,
+        envelope({
+          task_id: 'up-1',
+          task_status: 'succeed',
+          task_status_msg: '',
+          task_result: {
+            videos: [
+              { id: 'v1', session_id: 's', url: 'http://x/v.mp4', watermark_url: 'http://x/w.mp4', duration: '5.0' },
+            ],
+          },
+          final_unit_deduction: '2.5',
+          surprise_field: { nested: true },
+        }),
       );
       const snapshot = await stack.kl.fetch(channel, 'multi_elements', 'pub/1');
       expect(upstream.requests[0]).toMatchObject({ method: 'GET', url: `${KL_PATHS.multiElements}/pub%2F1` });
@@ -213,8 +209,9 @@ describe('KlClient', () => {
     });
 
     it('keeps the real failure reason', async () => {
-      upstream.handle((_req, res) =>
-        sendJson(res, 200, envelope({ task_id: 'up-1', task_status: 'failed', task_status_msg: 'content moderation' })),
+      upstream.answerJson(
+        200,
+        envelope({ task_id: 'up-1', task_status: 'failed', task_status_msg: 'content moderation' }),
       );
       await expect(stack.kl.fetch(channel, 'custom_voices', 'up-1')).resolves.toMatchObject({
         state: 'failed',
@@ -224,19 +221,21 @@ describe('KlClient', () => {
     });
 
     it('maps 404 with code 1203 and the not-found envelope code to TaskNotFound', async () => {
-      upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
-      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
-      upstream.handle((_req, res) => sendJson(res, 200, envelope(null, 1203, 'not found')));
-      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+      upstream.answerJson(404, { code: 1203, message: 'not found' });
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(
+        failures.UpstreamTaskNotFoundError,
+      );
+      upstream.answerJson(200, envelope(null, 1203, 'not found'));
+      await expect(stack.kl.fetch(channel, 'multi_elements', 'nope')).rejects.toBeInstanceOf(
+        failures.UpstreamTaskNotFoundError,
+      );
     });
 
-    it('treats a 404 with code 1202 (invalid method) or without a family A body as a rejection, never as a lost task', async () => {
-      upstream.handle((_req, res) =>
-        sendJson(res, 404, { code: 1202, message: 'invalid request method', request_id: 'r' }),
-      );
+    it('treats a 404 with code 1202 (invalid method) or without a kl body as a rejection, never as a lost task', async () => {
+      upstream.answerJson(404, { code: 1202, message: 'invalid request method', request_id: 'r' });
       const error = await stack.kl.fetch(channel, 'multi_elements', 'up-1').catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UpstreamRejectedError);
-      expect(error).not.toBeInstanceOf(UpstreamTaskNotFoundError);
+      expect(error).toBeInstanceOf(failures.UpstreamRejectedError);
+      expect(error).not.toBeInstanceOf(failures.UpstreamTaskNotFoundError);
       expect(error).toMatchObject({ httpStatus: 404, nativeCode: 1202 });
       expect(upstream.requests).toHaveLength(1); // no second lookup form for a wrong method
       upstream.handle((_req, res) => res.writeHead(404, { 'Content-Type': 'text/html' }).end('<html>Not Found</html>'));
@@ -247,16 +246,10 @@ describe('KlClient', () => {
     });
 
     describe('lookup by external_task_id', () => {
-      const task = {
-        task_id: 'up-7',
-        task_status: 'processing',
-        task_info: { external_task_id: 'task_01PUB' },
-        created_at: 1,
-        updated_at: 2,
-      };
+      const task = klTask('up-7', 'processing', 'task_01PUB', 2);
 
       it('uses the documented form first: the reference as the path segment', async () => {
-        upstream.handle((_req, res) => sendJson(res, 200, envelope(task)));
+        upstream.answerJson(200, envelope(task));
         const snapshot = await stack.kl.fetch(channel, 'multi_elements', 'task_01PUB');
         expect(upstream.requests.map((r) => r.url)).toEqual([`${KL_PATHS.multiElements}/task_01PUB`]);
         expect(snapshot).toMatchObject({ state: 'running', upstreamTaskId: 'up-7' });
@@ -290,14 +283,14 @@ describe('KlClient', () => {
           upstreamTaskId: 'up-7',
         });
         await expect(stack.kl.fetch(channel, 'multi_elements', 'task_01OTHER')).rejects.toBeInstanceOf(
-          UpstreamTaskNotFoundError,
+          failures.UpstreamTaskNotFoundError,
         );
       });
 
       it('is not found when neither form knows it', async () => {
-        upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'not found' }));
+        upstream.answerJson(404, { code: 1203, message: 'not found' });
         await expect(stack.kl.fetch(channel, 'multi_elements', 'gone')).rejects.toBeInstanceOf(
-          UpstreamTaskNotFoundError,
+          failures.UpstreamTaskNotFoundError,
         );
         expect(upstream.requests).toHaveLength(2);
       });
@@ -307,15 +300,15 @@ describe('KlClient', () => {
           'refuses the form itself (400): not found',
           400,
           { code: 1201, message: 'unknown parameter' },
-          UpstreamTaskNotFoundError,
+          failures.UpstreamTaskNotFoundError,
         ],
         [
           "refuses the channel's key (401): the key is wrong, the task not lost",
           401,
           { code: 1000 },
-          UpstreamCredentialsRefusedError,
+          failures.UpstreamCredentialsRefusedError,
         ],
-        ['is down (503): an outage, the task not lost', 503, { code: 5001 }, UpstreamUnavailableError],
+        ['is down (503): an outage, the task not lost', 503, { code: 5001 }, failures.UpstreamUnavailableError],
       ])('when the path form finds nothing and the query form %s', async (_case, status, body, expected) => {
         upstream.handle((req, res) =>
           req.url.includes('?') ? sendJson(res, status, body) : sendJson(res, 404, { code: 1203 }),
@@ -325,21 +318,18 @@ describe('KlClient', () => {
     });
 
     it('shows official voices (owned_by "kling" upstream) as owned by kl, creators as they are', async () => {
-      upstream.handle((_req, res) =>
-        sendJson(
-          res,
-          200,
-          envelope({
-            task_id: 'up-1',
-            task_status: 'succeed',
-            task_result: {
-              voices: [
-                { voice_id: 'v1', owned_by: 'kling' },
-                { voice_id: 'v2', owned_by: 12345 },
-              ],
-            },
-          }),
-        ),
+      upstream.answerJson(
+        200,
+        envelope({
+          task_id: 'up-1',
+          task_status: 'succeed',
+          task_result: {
+            voices: [
+              { voice_id: 'v1', owned_by: 'kling' },
+              { voice_id: 'v2', owned_by: 12345 },
+            ],
+          },
+        }),
       );
       const snapshot = await stack.kl.fetch(channel, 'custom_voices', 'up-1');
       expect(snapshot.voices.map((v) => v.ownedBy)).toEqual(['kl', '12345']);
@@ -358,7 +348,7 @@ describe('KlClient', () => {
 
   describe('call (non-task endpoints)', () => {
     it('posts a session call and returns the envelope data', async () => {
-      upstream.handle((_req, res) => sendJson(res, 200, envelope({ status: 0, session_id: 'sess-1', fps: '30.0' })));
+      upstream.answerJson(200, envelope({ status: 0, session_id: 'sess-1', fps: '30.0' }));
       const data = await stack.kl.call(channel, 'POST', KL_PATHS.initSelection, { video_url: 'http://x/in.mp4' });
       expect(data).toEqual({ status: 0, session_id: 'sess-1', fps: '30.0' });
       expect(upstream.requests[0]).toMatchObject({
@@ -370,7 +360,7 @@ describe('KlClient', () => {
     });
 
     it('sends GET parameters as a query string and returns array data', async () => {
-      upstream.handle((_req, res) => sendJson(res, 200, envelope([{ task_id: 'preset', task_status: 'succeed' }])));
+      upstream.answerJson(200, envelope([{ task_id: 'preset', task_status: 'succeed' }]));
       const data = await stack.kl.call<unknown[]>(channel, 'GET', KL_PATHS.presetsVoices, { pageNum: 1, pageSize: 30 });
       expect(data).toHaveLength(1);
       expect(upstream.requests[0].url).toBe(`${KL_PATHS.presetsVoices}?pageNum=1&pageSize=30`);
@@ -382,9 +372,7 @@ describe('KlClient', () => {
         task_status: 'succeed',
         task_result: { voices: [{ voice_id: 'v', voice_name: 'Warm', owned_by: owner }] },
       });
-      upstream.handle((_req, res) =>
-        sendJson(res, 200, envelope([preset('kling'), preset('Kling'), preset('777'), { task_id: 'odd' }])),
-      );
+      upstream.answerJson(200, envelope([preset('kling'), preset('Kling'), preset('777'), { task_id: 'odd' }]));
       const data = await stack.kl.call<Array<{ task_result?: { voices: Array<{ owned_by: string }> } }>>(
         channel,
         'GET',
@@ -396,20 +384,20 @@ describe('KlClient', () => {
     });
 
     it('throws the typed errors: rejection with native code, unavailable without an envelope', async () => {
-      upstream.handle((_req, res) => sendJson(res, 400, { code: 1201, message: 'points out of range' }));
+      upstream.answerJson(400, { code: 1201, message: 'points out of range' });
       await expect(stack.kl.call(channel, 'POST', KL_PATHS.addSelection, {})).rejects.toMatchObject({
         name: 'UpstreamRejectedError',
         nativeCode: 1201,
         message: 'points out of range',
       });
-      upstream.handle((_req, res) => sendJson(res, 404, { code: 1203, message: 'session not found' }));
+      upstream.answerJson(404, { code: 1203, message: 'session not found' });
       await expect(stack.kl.call(channel, 'POST', KL_PATHS.clearSelection, {})).rejects.toMatchObject({
         name: 'UpstreamRejectedError',
         httpStatus: 404,
       });
       upstream.handle((_req, res) => res.writeHead(200).end('not json'));
       await expect(stack.kl.call(channel, 'POST', KL_PATHS.deleteVoices, { voice_id: 'v' })).rejects.toBeInstanceOf(
-        UpstreamUnavailableError,
+        failures.UpstreamUnavailableError,
       );
     });
   });

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { applyModelMap } from '../http/model-map';
 import { UpstreamTransport } from '../http/upstream-transport';
+import { VendorTaskClient, VendorTaskProtocol } from '../http/vendor-task-client';
 import {
   FetchOptions,
-  SubmitOptions,
   UpstreamChannel,
-  UpstreamSubmitResult,
   UpstreamRejectedError,
-  UpstreamTaskClient,
   UpstreamTaskNotFoundError,
   UpstreamTaskSnapshot,
   UpstreamTiming,
@@ -15,7 +13,7 @@ import {
 } from '../upstream.types';
 import { KlCallPath, KlTaskEndpoints, klAuthHeaders, klOperation } from './kl.api';
 import { KlAuth } from './kl.auth';
-import { klEnvelopeData } from './kl.envelope';
+import { KlEnvelopeData, klEnvelopeData } from './kl.envelope';
 import { toKlSnapshot } from './kl.fetch';
 import { pickTaskByExternalId } from './kl.lookup';
 import { readKlCreated, toKlCreateBody } from './kl.submit';
@@ -25,32 +23,27 @@ export interface KlCallOptions {
   timing?: UpstreamTiming;
 }
 
-/** Family A upstream client: editing tasks (`multi_elements`), custom voices (`custom_voices`) and the non-task endpoints. */
+/**
+ * What is kl's own in the shared task client: a bearer token (the API key, or a JWT signed with the
+ * channel's key pair), and every answer an envelope `{code, message, request_id, data}`.
+ */
+export function klProtocol(auth: KlAuth): VendorTaskProtocol<KlEnvelopeData, KlTaskEndpoints> {
+  return {
+    family: 'kl',
+    endpoints: klOperation,
+    headers: (channel) => klAuthHeaders(auth.tokenFor(channel)),
+    createBody: toKlCreateBody,
+    answer: klEnvelopeData,
+    readCreated: ({ data }, raw, channel, options) => readKlCreated(data, raw, channel, options.clientReference),
+    readTask: ({ data }, raw) => toKlSnapshot(data, raw),
+  };
+}
+
+/** kl upstream client: editing tasks (`multi_elements`), custom voices (`custom_voices`) and the non-task endpoints. */
 @Injectable()
-export class KlClient implements UpstreamTaskClient {
-  readonly family = 'kl' as const;
-
-  constructor(
-    private readonly transport: UpstreamTransport,
-    private readonly auth: KlAuth,
-  ) {}
-
-  async submit(
-    channel: UpstreamChannel,
-    operation: string,
-    body: Record<string, unknown>,
-    options: SubmitOptions = {},
-  ): Promise<UpstreamSubmitResult> {
-    const endpoints = klOperation(operation);
-    const response = await this.transport.send(channel, {
-      method: 'POST',
-      path: endpoints.createPath,
-      body: toKlCreateBody(body, channel, options),
-      headers: klAuthHeaders(this.auth.tokenFor(channel)),
-      timing: options.timing,
-    });
-    const { data } = klEnvelopeData(response, 'create', channel);
-    return readKlCreated(data, response.body, channel, options.clientReference);
+export class KlClient extends VendorTaskClient<KlEnvelopeData, KlTaskEndpoints> {
+  constructor(transport: UpstreamTransport, auth: KlAuth) {
+    super(transport, klProtocol(auth));
   }
 
   /**
@@ -58,7 +51,7 @@ export class KlClient implements UpstreamTaskClient {
    * recovery of unconfirmed creations looks tasks up that way. The documented path form is asked
    * first; when it finds nothing, the query-parameter form, before the task counts as not found.
    */
-  async fetch(
+  override async fetch(
     channel: UpstreamChannel,
     operation: string,
     upstreamTaskId: string,
@@ -66,29 +59,13 @@ export class KlClient implements UpstreamTaskClient {
   ): Promise<UpstreamTaskSnapshot> {
     const endpoints = klOperation(operation);
     try {
-      return await this.fetchByPath(channel, endpoints, upstreamTaskId, options);
+      return await super.fetch(channel, operation, upstreamTaskId, options);
     } catch (error) {
       if (!(error instanceof UpstreamTaskNotFoundError)) throw error;
       const found = await this.fetchByExternalIdQuery(channel, endpoints, upstreamTaskId, options);
       if (found) return found;
       throw error;
     }
-  }
-
-  private async fetchByPath(
-    channel: UpstreamChannel,
-    endpoints: KlTaskEndpoints,
-    id: string,
-    options: FetchOptions,
-  ): Promise<UpstreamTaskSnapshot> {
-    const response = await this.transport.send(channel, {
-      method: 'GET',
-      path: endpoints.queryPath(id),
-      headers: klAuthHeaders(this.auth.tokenFor(channel)),
-      timing: options.timing,
-    });
-    const { data } = klEnvelopeData(response, 'fetch', channel);
-    return toKlSnapshot(data, response.body);
   }
 
   /** Undefined when this form finds nothing too (or the upstream refuses the form itself). */
@@ -100,15 +77,9 @@ export class KlClient implements UpstreamTaskClient {
   ): Promise<UpstreamTaskSnapshot | undefined> {
     const { path, query } = endpoints.referenceQuery(externalTaskId);
     try {
-      const response = await this.transport.send(channel, {
-        method: 'GET',
-        path,
-        query,
-        headers: klAuthHeaders(this.auth.tokenFor(channel)),
-        timing: options.timing,
-      });
-      const task = pickTaskByExternalId(klEnvelopeData(response, 'fetch', channel).data, externalTaskId);
-      return task ? toKlSnapshot(task, response.body) : undefined;
+      const { payload, raw } = await this.exchange(channel, 'fetch', { method: 'GET', path, query }, options.timing);
+      const task = pickTaskByExternalId(payload.data, externalTaskId);
+      return task ? toKlSnapshot(task, raw) : undefined;
     } catch (error) {
       if (error instanceof UpstreamTaskNotFoundError || error instanceof UpstreamRejectedError) return undefined;
       throw error;
@@ -130,14 +101,9 @@ export class KlClient implements UpstreamTaskClient {
     payload: Record<string, unknown> = {},
     options: KlCallOptions = {},
   ): Promise<T> {
-    const response = await this.transport.send(channel, {
-      method,
-      path,
-      ...(method === 'GET' ? { query: toQuery(payload) } : { body: applyModelMap(payload, channel) }),
-      headers: klAuthHeaders(this.auth.tokenFor(channel)),
-      timing: options.timing,
-    });
-    const { envelope, data } = klEnvelopeData(response, 'call', channel);
+    const request = method === 'GET' ? { query: toQuery(payload) } : { body: applyModelMap(payload, channel) };
+    const answer = await this.exchange(channel, 'call', { method, path, ...request }, options.timing);
+    const { envelope, data } = answer.payload;
     if (!envelope)
       throw new UpstreamUnavailableError(
         `Upstream channel ${channel.id} answered ${method} ${path} without a kl envelope.`,

@@ -4,16 +4,18 @@ import type { UpstreamResponse } from '../http/upstream-transport';
 import { UpstreamChannel, UpstreamTaskNotFoundError, UpstreamUnavailableError } from '../upstream.types';
 import { KL_NOT_FOUND_CODE, KL_REFUSALS, isKlServerCode, isKlTaskNotFound } from './kl.error';
 
+/** What a checked answer carries: whether it was an envelope at all, and its `data`. */
+export interface KlEnvelopeData {
+  envelope: boolean;
+  data: unknown;
+}
+
 /**
- * Unwraps the family A envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
+ * Unwraps the kl envelope `{code, message, request_id, data}`. HTTP errors and a non-zero
  * `code` inside a 2xx answer become the typed errors. Returns `data`, or undefined when the answer
  * is not an envelope at all (the caller decides how lenient to be about that).
  */
-export function klEnvelopeData(
-  response: UpstreamResponse,
-  kind: CallKind,
-  channel: UpstreamChannel,
-): { envelope: boolean; data: unknown } {
+export function klEnvelopeData(response: UpstreamResponse, kind: CallKind, channel: UpstreamChannel): KlEnvelopeData {
   throwUnlessSuccess(response, kind, channel, KL_REFUSALS, isKlTaskNotFound);
   const body = response.body;
   if (!isRecord(body)) return { envelope: false, data: undefined };

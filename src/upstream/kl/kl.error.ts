@@ -4,14 +4,14 @@ import { asNumber, asString, isRecord } from '../http/lenient';
 /** Envelope code the upstream uses for "no such resource" (task, session, voice): the only "not found". */
 export const KL_NOT_FOUND_CODE = 1203;
 
-/** Family A error body: the envelope `{code, message, request_id}` with a non-zero integer code. */
+/** kl error body: the envelope `{code, message, request_id}` with a non-zero integer code. */
 export function readKlError(body: unknown): Partial<NativeError> | undefined {
   if (!isRecord(body)) return undefined;
   const code = asNumber(body.code) ?? asString(body.code);
   return { code, message: asString(body.message) };
 }
 
-/** A task query's 404 means "not found" only with code 1203; 1202, or no family A body at all, is a rejection. */
+/** A task query's 404 means "not found" only with code 1203; 1202, or no kl body at all, is a rejection. */
 export function isKlTaskNotFound(response: { status: number; body: unknown }): boolean {
   return response.status === 404 && readKlError(response.body)?.code === KL_NOT_FOUND_CODE;
 }
@@ -27,7 +27,7 @@ function isKlAuthCode(code: number): boolean {
 }
 
 /**
- * Family A's refusals: 1000-1004 (401: the key or token) and 1103 (403: a resource the account may not
+ * kl's refusals: 1000-1004 (401: the key or token) and 1103 (403: a resource the account may not
  * use) refuse the channel's credentials, wherever the envelope carries them; 1101 (in arrears) and 1102
  * (resource pack used up) are its account out of balance.
  */

@@ -1,7 +1,7 @@
 import { toKlSnapshot } from './kl.fetch';
 import { KL_STATUS } from './kl.status';
 
-describe('family A status table', () => {
+describe('kl status table', () => {
   it.each([
     ['submitted', 'queued'],
     ['processing', 'running'],

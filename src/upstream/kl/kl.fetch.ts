@@ -1,11 +1,11 @@
-import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
-import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
-import type { UpstreamTaskSnapshot, UpstreamVideo, UpstreamVoice } from '../upstream.types';
+import { asArray, asNonEmptyString, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
+import { mapStatus, progressFor, readVideos, unreadableSnapshot } from '../http/snapshot-helpers';
+import type { UpstreamTaskSnapshot, UpstreamVoice } from '../upstream.types';
 import { KL_STATUS, normaliseKlStatus } from './kl.status';
 import { klVoiceOwner } from './kl.voices';
 
 /**
- * Family A task `data` (editing task or custom voice; one shape serves both) -> snapshot.
+ * kl task `data` (editing task or custom voice; one shape serves both) -> snapshot.
  * `raw` is the whole envelope as received.
  */
 export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot {
@@ -16,9 +16,7 @@ export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot 
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus,
-    videos: asArray(result.videos)
-      .map(toVideo)
-      .filter((video): video is UpstreamVideo => video !== undefined),
+    videos: readVideos(result.videos, 'watermark_url'),
     voices: asArray(result.voices)
       .map(toVoice)
       .filter((voice): voice is UpstreamVoice => voice !== undefined),
@@ -35,19 +33,6 @@ export function toKlSnapshot(data: unknown, raw: unknown): UpstreamTaskSnapshot 
   if (data.final_unit_deduction !== undefined)
     snapshot.nativeUsage = { final_unit_deduction: data.final_unit_deduction };
   return snapshot;
-}
-
-function toVideo(item: unknown): UpstreamVideo | undefined {
-  const video = asRecord(item);
-  const url = asNonEmptyString(video.url);
-  if (!url) return undefined;
-  return withoutUndefined({
-    id: asString(video.id),
-    url,
-    coverUrl: asNonEmptyString(video.cover_url),
-    watermarkUrl: asNonEmptyString(video.watermark_url),
-    durationSeconds: asNumber(video.duration),
-  });
 }
 
 function toVoice(item: unknown): UpstreamVoice | undefined {

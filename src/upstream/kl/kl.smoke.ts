@@ -17,7 +17,7 @@ import type { UpstreamChannel, UpstreamTaskClient } from '../upstream.types';
 import { KL_PATHS } from './kl.api';
 import { KlClient } from './kl.client';
 
-/** Family A: a custom voice (the cheapest task); it needs a clean 5-30 s voice sample at a public URL. */
+/** kl: a custom voice (the cheapest task); it needs a clean 5-30 s voice sample at a public URL. */
 export const KL_SMOKE_PLAN: SmokePlan = {
   family: 'kl',
   operation: 'custom_voices',
@@ -59,7 +59,7 @@ export const KL_SMOKE_PLAN: SmokePlan = {
   checkAuth: checkKlAuth,
 };
 
-/** Family A: the free preset-voice list proves the credentials and shows official voices as `kl`. */
+/** kl: the free preset-voice list proves the credentials and shows official voices as `kl`. */
 async function checkKlAuth(channel: UpstreamChannel, client: UpstreamTaskClient): Promise<SmokeRow[]> {
   try {
     if (!(client instanceof KlClient)) throw new Error('the kl smoke check needs the kl client');

@@ -1,6 +1,6 @@
 import type { StatusTable } from '../http/snapshot-helpers';
 
-/** Family A `task_status` -> normalised state (wire doc: submitted -> processing -> succeed | failed). */
+/** kl `task_status` -> normalised state (wire doc: submitted -> processing -> succeed | failed). */
 export const KL_STATUS: StatusTable = new Map([
   ['submitted', 'queued'],
   ['processing', 'running'],

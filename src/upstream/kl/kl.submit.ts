@@ -1,6 +1,7 @@
+import { toCreateBody } from '../http/create-body';
 import { asNonEmptyString, asRecord } from '../http/lenient';
-import { applyModelMap } from '../http/model-map';
-import { SubmitOptions, UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamSubmitResult } from '../upstream.types';
+import { SubmitOptions, UpstreamChannel, UpstreamSubmitResult } from '../upstream.types';
+import { acceptedWithoutTaskId } from '../http/vendor-task-client';
 import { toKlSnapshot } from './kl.fetch';
 
 /**
@@ -13,12 +14,7 @@ export function toKlCreateBody(
   channel: UpstreamChannel,
   options: SubmitOptions,
 ): Record<string, unknown> {
-  const wire = applyModelMap(body, channel);
-  delete wire.callback_url;
-  delete wire.external_task_id;
-  if (options.callbackUrl) wire.callback_url = options.callbackUrl;
-  if (options.clientReference) wire.external_task_id = options.clientReference;
-  return wire;
+  return toCreateBody(body, channel, { callback_url: options.callbackUrl, external_task_id: options.clientReference });
 }
 
 /**
@@ -35,7 +31,5 @@ export function readKlCreated(
   const taskId = asNonEmptyString(asRecord(data).task_id);
   if (taskId) return { upstreamTaskId: taskId, snapshot };
   if (clientReference) return { upstreamTaskId: clientReference, snapshot };
-  throw new UpstreamOutcomeUnknownError(
-    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
-  );
+  throw acceptedWithoutTaskId(channel);
 }

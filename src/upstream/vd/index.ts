@@ -1,4 +1,4 @@
-/** Family C (`vd`) upstream protocol: API description, transforms and the client that wires them. */
+/** vd upstream protocol: API description, transforms and the client that wires them. */
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { VD_PATH_PREFIX } from './vd.api';
@@ -13,7 +13,7 @@ export { VD_STATUS } from './vd.status';
 export type { VdCreatedAnswer, VdCreation, VdCreationsAnswer, VdState, VdTaskFields } from './vd.wire';
 export { VD_SMOKE_PLAN } from './vd.smoke';
 
-/** Family C's upstream: `Token` API key. */
+/** vd's upstream: `Token` API key. */
 export const VD_VENDOR: UpstreamVendor = {
   id: 'vd',
   client: VdClient,

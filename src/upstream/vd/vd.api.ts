@@ -1,4 +1,4 @@
-/** Family C (`vd`) wire description: paths below the channel base URL, task operations and auth. */
+/** vd wire description: paths below the channel base URL, task operations and auth. */
 
 /** The segments every path starts with: the client adds them, so a channel's base URL must not end in them. */
 export const VD_PATH_PREFIX = '/ent/v2';

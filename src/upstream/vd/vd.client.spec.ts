@@ -1,13 +1,7 @@
 import { FakeUpstream, sendJson, startFakeUpstream } from '../../../test/upstream/fake-upstream';
 import { createTestUpstream } from '../../../test/upstream/test-upstream';
-import {
-  UpstreamChannel,
-  UpstreamCredentialsRefusedError,
-  UpstreamOutcomeUnknownError,
-  UpstreamRejectedError,
-  UpstreamTaskNotFoundError,
-  UpstreamUnavailableError,
-} from '../upstream.types';
+import type { UpstreamChannel } from '../upstream.types';
+import * as failures from '../upstream.types';
 import { VD_PATHS } from './vd.api';
 
 const createdAnswer = {
@@ -66,16 +60,14 @@ describe('VdClient', () => {
   });
 
   it('keeps the native reason and message of a rejection', async () => {
-    upstream.handle((_req, res) =>
-      sendJson(res, 400, {
-        code: 400,
-        reason: 'BadRequest',
-        message: 'duration must be 5 for vdq1',
-        metadata: { trace_id: 't' },
-      }),
-    );
+    upstream.answerJson(400, {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'duration must be 5 for vdq1',
+      metadata: { trace_id: 't' },
+    });
     const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UpstreamRejectedError);
+    expect(error).toBeInstanceOf(failures.UpstreamRejectedError);
     expect(error).toMatchObject({ httpStatus: 400, nativeCode: 'BadRequest', message: 'duration must be 5 for vdq1' });
   });
 
@@ -83,52 +75,48 @@ describe('VdClient', () => {
     ['a 401 Unauthorized', 401, 'Unauthorized'],
     ['a 403 Forbidden', 403, 'Forbidden'],
   ])("reads %s, on a create and on a query, as the channel's token refused", async (_case, status, reason) => {
-    upstream.handle((_req, res) =>
-      sendJson(res, status, { code: status, reason, message: 'invalid api key', metadata: { trace_id: 't' } }),
-    );
+    upstream.answerJson(status, { code: status, reason, message: 'invalid api key', metadata: { trace_id: 't' } });
     for (const call of [
       () => stack.vd.submit(channel, 'reference2video', {}),
       () => stack.vd.fetch(channel, 'reference2video', '8123'),
     ]) {
       const error = await call().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UpstreamCredentialsRefusedError);
+      expect(error).toBeInstanceOf(failures.UpstreamCredentialsRefusedError);
       expect(error).toMatchObject({ httpStatus: status, nativeCode: reason });
     }
   });
 
   it('keeps a 403 CreditInsufficient a refusal: the account out of credit, not its token', async () => {
-    upstream.handle((_req, res) =>
-      sendJson(res, 403, { code: 403, reason: 'CreditInsufficient', message: 'credit insufficient', metadata: {} }),
-    );
+    upstream.answerJson(403, { code: 403, reason: 'CreditInsufficient', message: 'credit insufficient', metadata: {} });
     const error = await stack.vd.submit(channel, 'reference2video', {}).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UpstreamRejectedError);
+    expect(error).toBeInstanceOf(failures.UpstreamRejectedError);
     expect(error).toMatchObject({ httpStatus: 403, nativeCode: 'CreditInsufficient' });
   });
 
   it('maps 500 to Unavailable, a 2xx without task to unknown outcome, and 404 on a query to TaskNotFound', async () => {
-    upstream.handle((_req, res) => sendJson(res, 500, { code: 500, reason: 'InternalServiceFailure' }));
-    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    upstream.handle((_req, res) => sendJson(res, 200, { state: 'created' }));
-    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(UpstreamOutcomeUnknownError);
-    upstream.handle((_req, res) =>
-      sendJson(res, 404, { code: 404, reason: 'TaskNotFound', message: 'task not found' }),
+    upstream.answerJson(500, { code: 500, reason: 'InternalServiceFailure' });
+    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(
+      failures.UpstreamUnavailableError,
     );
-    await expect(stack.vd.fetch(channel, 'reference2video', '1')).rejects.toBeInstanceOf(UpstreamTaskNotFoundError);
+    upstream.answerJson(200, { state: 'created' });
+    await expect(stack.vd.submit(channel, 'reference2video', {})).rejects.toBeInstanceOf(
+      failures.UpstreamOutcomeUnknownError,
+    );
+    upstream.answerJson(404, { code: 404, reason: 'TaskNotFound', message: 'task not found' });
+    await expect(stack.vd.fetch(channel, 'reference2video', '1')).rejects.toBeInstanceOf(
+      failures.UpstreamTaskNotFoundError,
+    );
   });
 
   it('queries the creations and reads them', async () => {
-    upstream.handle((_req, res) =>
-      sendJson(res, 200, {
-        id: '8123',
-        state: 'success',
-        err_code: '',
-        credits: 20,
-        payload: '',
-        creations: [
-          { id: 'c1', url: 'http://x/v.mp4', cover_url: 'http://x/c.png', watermarked_url: 'http://x/w.mp4' },
-        ],
-      }),
-    );
+    upstream.answerJson(200, {
+      id: '8123',
+      state: 'success',
+      err_code: '',
+      credits: 20,
+      payload: '',
+      creations: [{ id: 'c1', url: 'http://x/v.mp4', cover_url: 'http://x/c.png', watermarked_url: 'http://x/w.mp4' }],
+    });
     const snapshot = await stack.vd.fetch(channel, 'reference2video', '8123');
     expect(upstream.requests[0]).toMatchObject({ method: 'GET', url: `${VD_PATHS.tasks}/8123/creations` });
     expect(upstream.requests[0].headers.authorization).toBe('Token vd-key-xyz987');

@@ -2,7 +2,7 @@ import type { NativeError, VendorRefusals } from '../http/answer-errors';
 import { asNonEmptyString, asNumber, asString, isRecord } from '../http/lenient';
 
 /**
- * Family C error body: `{code: <http status>, reason, message, metadata: {trace_id}}`. The `reason`
+ * vd error body: `{code: <http status>, reason, message, metadata: {trace_id}}`. The `reason`
  * word (`BadRequest`, `TaskNotFound`...) is the native code; `code` only repeats the HTTP status.
  */
 export function readVdError(body: unknown): Partial<NativeError> | undefined {
@@ -11,7 +11,7 @@ export function readVdError(body: unknown): Partial<NativeError> | undefined {
 }
 
 /**
- * Family C's refusals: `Unauthorized` (401) and `Forbidden` (403) refuse the channel's token;
+ * vd's refusals: `Unauthorized` (401) and `Forbidden` (403) refuse the channel's token;
  * `CreditInsufficient` (a 403 too) is its account out of credit.
  */
 export const VD_REFUSALS: VendorRefusals = {

@@ -1,7 +1,7 @@
 import { toVdSnapshot } from './vd.fetch';
 import { VD_STATUS } from './vd.status';
 
-describe('family C status table', () => {
+describe('vd status table', () => {
   it.each([
     ['created', 'queued'],
     ['queueing', 'queued'],

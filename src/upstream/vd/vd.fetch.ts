@@ -1,10 +1,10 @@
-import { asArray, asNonEmptyString, asNumber, asRecord, asString, isRecord, withoutUndefined } from '../http/lenient';
-import { mapStatus, progressFor, unreadableSnapshot } from '../http/snapshot-helpers';
-import type { UpstreamTaskSnapshot, UpstreamTaskState, UpstreamVideo } from '../upstream.types';
+import { asNonEmptyString, asString, isRecord, withoutUndefined } from '../http/lenient';
+import { mapStatus, progressFor, readVideos, unreadableSnapshot } from '../http/snapshot-helpers';
+import type { UpstreamTaskSnapshot, UpstreamTaskState } from '../upstream.types';
 import { VD_CANCELLED_CODE, VD_STATUS, normaliseVdStatus } from './vd.status';
 
 /**
- * Family C task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
+ * vd task answer -> snapshot. Reads both the creations query `{id, state, err_code, credits,
  * creations: [...]}` and the creation answer `{task_id, state, credits, ...}`.
  */
 export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
@@ -13,9 +13,7 @@ export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
   const snapshot: UpstreamTaskSnapshot = {
     state,
     nativeStatus: asString(payload.state) ?? '',
-    videos: asArray(payload.creations)
-      .map(toVideo)
-      .filter((video): video is UpstreamVideo => video !== undefined),
+    videos: readVideos(payload.creations, 'watermarked_url'),
     voices: [],
     raw: payload,
   };
@@ -35,17 +33,4 @@ export function toVdSnapshot(payload: unknown): UpstreamTaskSnapshot {
 function vdStateOf(payload: Record<string, unknown>): UpstreamTaskState {
   const state = mapStatus(VD_STATUS, asString(payload.state), normaliseVdStatus);
   return state === 'failed' && asString(payload.err_code) === VD_CANCELLED_CODE ? 'cancelled' : state;
-}
-
-function toVideo(item: unknown): UpstreamVideo | undefined {
-  const creation = asRecord(item);
-  const url = asNonEmptyString(creation.url);
-  if (!url) return undefined;
-  return withoutUndefined({
-    id: asString(creation.id),
-    url,
-    coverUrl: asNonEmptyString(creation.cover_url),
-    watermarkUrl: asNonEmptyString(creation.watermarked_url),
-    durationSeconds: asNumber(creation.duration),
-  });
 }

@@ -1,7 +1,7 @@
 import { field, httpUrl, idLike, isoTime, nonEmptyString, numberLike, oneOf } from '../smoke/field-checks';
 import { smokeImage, type SmokePlan } from '../smoke/smoke-plans';
 
-/** Family C: vd2.0, 360p, 4 s, non-subject mode with one image: the cheapest combination. */
+/** vd: vd2.0, 360p, 4 s, non-subject mode with one image: the cheapest combination. */
 export const VD_SMOKE_PLAN: SmokePlan = {
   family: 'vd',
   operation: 'reference2video',

@@ -2,7 +2,7 @@ import type { StatusTable } from '../http/snapshot-helpers';
 import type { UpstreamTaskState } from '../upstream.types';
 import type { VdState } from './vd.wire';
 
-/** Family C `state` -> normalised state (wire doc: created -> queueing -> processing -> success | failed). */
+/** vd `state` -> normalised state (wire doc: created -> queueing -> processing -> success | failed). */
 export const VD_STATUS: StatusTable = new Map<VdState, UpstreamTaskState>([
   ['created', 'queued'],
   ['queueing', 'queued'],

@@ -1,7 +1,8 @@
 import { rejection } from '../http/answer-errors';
+import { toCreateBody } from '../http/create-body';
 import { asNonEmptyString, asRecord } from '../http/lenient';
-import { applyModelMap } from '../http/model-map';
-import { SubmitOptions, UpstreamChannel, UpstreamOutcomeUnknownError, UpstreamSubmitResult } from '../upstream.types';
+import { SubmitOptions, UpstreamChannel, UpstreamSubmitResult } from '../upstream.types';
+import { acceptedWithoutTaskId } from '../http/vendor-task-client';
 import { VD_REFUSALS, readVdError } from './vd.error';
 import { toVdSnapshot } from './vd.fetch';
 
@@ -14,10 +15,7 @@ export function toVdCreateBody(
   channel: UpstreamChannel,
   options: SubmitOptions,
 ): Record<string, unknown> {
-  const wire = applyModelMap(body, channel);
-  delete wire.callback_url;
-  if (options.callbackUrl) wire.callback_url = options.callbackUrl;
-  return wire;
+  return toCreateBody(body, channel, { callback_url: options.callbackUrl });
 }
 
 /** Creation answer -> result. A 2xx carrying an error `reason` instead of a task is a refusal. */
@@ -26,7 +24,5 @@ export function readVdCreated(payload: unknown, channel: UpstreamChannel): Upstr
   const taskId = asNonEmptyString(answer.task_id) ?? asNonEmptyString(answer.id);
   if (taskId) return { upstreamTaskId: taskId, snapshot: toVdSnapshot(payload) };
   if (asNonEmptyString(answer.reason)) throw rejection(400, readVdError(payload), channel, VD_REFUSALS);
-  throw new UpstreamOutcomeUnknownError(
-    `Upstream channel ${channel.id} accepted the task but its answer carries no task ID.`,
-  );
+  throw acceptedWithoutTaskId(channel);
 }

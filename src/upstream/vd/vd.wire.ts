@@ -1,5 +1,5 @@
 /**
- * Family C's wire shapes, as the vendor documents them: what the client sends and reads, and what
+ * vd's wire shapes, as the vendor documents them: what the client sends and reads, and what
  * the built-in simulator answers (it imports these rather than keeping its own copy).
  */
 

@@ -47,7 +47,7 @@ function errorOf(fn: () => unknown): GatewayError {
 
 const ALL_KL: Capability[] = ['editing.selection', 'editing.task', 'voices'];
 
-describe('ModelAccessGuard: family A model rule (model_name, then model, then kl-v1)', () => {
+describe('ModelAccessGuard: kl model rule (model_name, then model, then kl-v1)', () => {
   const both = principal({ 'kl-v1': ALL_KL, 'kl-v1-6': ALL_KL });
 
   it('reads model_name first', () => {
@@ -154,7 +154,7 @@ describe('ModelAccessGuard: one rule for reads, messages that say what to do', (
 
   const vdOnly = principal({ vdq3: ['reference2video'] });
 
-  it('a read needs a usable model of the route’s own family: family C only reads neither A nor B', () => {
+  it('a read needs a usable model of the route’s own family: vd only reads neither kl nor ax', () => {
     expect(() => on(VdLike, 'get', {}, vdOnly)).not.toThrow();
     expect(errorOf(() => on(AxLike, 'get', {}, vdOnly))).toMatchObject({ status: 403, code: 'permission_denied' });
     expect(errorOf(() => on(KlLike, 'list', {}, vdOnly))).toMatchObject({ status: 403, code: 'permission_denied' });

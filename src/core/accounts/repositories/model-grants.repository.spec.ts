@@ -5,6 +5,7 @@ import { TransactionRunner } from '../../../platform/database/transaction-runner
 import { AccountEntity } from '../entities/account.entity';
 import { ModelGrantEntity } from '../entities/model-grant.entity';
 import { ModelGrantsRepository } from './model-grants.repository';
+import { accountFactory } from '../../../../test/factories/accounts';
 
 /** Grant replacement is all or nothing, and takes no write of anyone else's with it when it fails. */
 describe.each(databaseTargets())('ModelGrantsRepository on %s', (_name, url) => {
@@ -20,17 +21,7 @@ describe.each(databaseTargets())('ModelGrantsRepository on %s', (_name, url) => 
     ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, ModelGrantEntity]) } as never);
     await ds.initialize();
     grants = new ModelGrantsRepository(ds.getRepository(ModelGrantEntity), new TransactionRunner(ds));
-    await ds.getRepository(AccountEntity).insert({
-      id: 'acct_1',
-      name: 'before',
-      balance: 0,
-      held: 0,
-      disabled: false,
-      inFlightTasks: 0,
-      webhookSecret: 'w',
-      createdAt: 1,
-      updatedAt: 1,
-    } as never);
+    await ds.getRepository(AccountEntity).insert(accountFactory.build({ id: 'acct_1', name: 'before', balance: 0 }));
   });
   afterAll(() => ds.destroy());
 

@@ -26,7 +26,7 @@ function thrown(fn: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-/** Family C resolutions per model, as the vendor offers them (both call modes). */
+/** vd resolutions per model, as the vendor offers them (both call modes). */
 const VD_RESOLUTIONS: Record<string, string[]> = {
   'vdq3-mix': ['720p', '1080p'],
   'vdq3-turbo': ['540p', '720p', '1080p'],
@@ -55,7 +55,7 @@ describe('shipped config/prices.json', () => {
     );
   });
 
-  it('prices exactly the resolutions each family C model accepts', () => {
+  it('prices exactly the resolutions each vd model accepts', () => {
     for (const [model, resolutions] of Object.entries(VD_RESOLUTIONS)) {
       expect([model, Object.keys((table.models[model] as any).per_second).sort()]).toEqual([
         model,
@@ -120,7 +120,7 @@ describe('price table validation', () => {
     expect(violationOf((t) => (t.extra = 1)).param).toBe('extra');
   });
 
-  it('requires family C models to price at least one resolution', () => {
+  it('requires vd models to price at least one resolution', () => {
     expect(violationOf((t) => (t.models.vdq1.per_second = {})).param).toBe('models.vdq1.per_second');
   });
 

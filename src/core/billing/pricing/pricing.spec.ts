@@ -3,11 +3,12 @@ import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { join } from 'path';
 import { BillableUsage } from '../billable-usage';
 import { GatewayError } from '../../../platform/errors';
-import { AxBillableUsage, AxModelPrice } from '../../../families/ax/ax.pricing';
+import { AxModelPrice } from '../../../families/ax/ax.pricing';
 import { KlModelPrice } from '../../../families/kl/kl.pricing';
 import { VdBillableUsage, VdModelPrice } from '../../../families/vd/vd.pricing';
 import { loadPriceTable, PriceTable, validatePriceTable } from './price-table';
 import { estimateCharge, finalCharge } from './pricing';
+import { axUsage } from '../../../../test/factories/billing';
 
 const SHIPPED = join(__dirname, '../../../../config/prices.json');
 const table = loadPriceTable(SHIPPED, FAMILY_REGISTRY);
@@ -24,17 +25,7 @@ function tableWith(edit: (raw: any) => void): PriceTable {
   return validatePriceTable(raw, FAMILY_REGISTRY);
 }
 
-type AxUsage = AxBillableUsage;
 type VdUsage = VdBillableUsage;
-const axUsage = (over: Partial<AxUsage> = {}): AxUsage => ({
-  kind: 'ax-r2v',
-  resolution: '720P',
-  durationSeconds: 5,
-  referenceImages: 0,
-  referenceVideos: 0,
-  audio: null,
-  ...over,
-});
 const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({
   kind: 'vd-r2v',
   mode: 'non-subject',
@@ -46,7 +37,7 @@ const vdUsage = (over: Partial<VdUsage> = {}): VdUsage => ({
   ...over,
 });
 
-describe('family B pricing', () => {
+describe('ax pricing', () => {
   const p = ax('wx2.7-r2v');
 
   it('charges the per-second price of the resolution tier for each second', () => {
@@ -106,7 +97,7 @@ describe('family B pricing', () => {
   });
 });
 
-describe('family C pricing', () => {
+describe('vd pricing', () => {
   const p = vd('vdq3');
 
   it('charges the per-second price of the resolution', () => {
@@ -157,7 +148,7 @@ describe('family C pricing', () => {
   });
 });
 
-describe('family A pricing', () => {
+describe('kl pricing', () => {
   const p = kl('kl-v1-6');
   const edit = (mode: 'std' | 'pro', durationSeconds: 5 | 10): BillableUsage => ({
     kind: 'kl-edit',
@@ -260,7 +251,7 @@ describe('final charge', () => {
     expect(final(8 + 12)).toEqual(estimate);
   });
 
-  it('bills family B and family A edits by output seconds too', () => {
+  it('bills ax and kl edits by output seconds too', () => {
     const axu = axUsage({ durationSeconds: 10, referenceImages: 2 });
     expect(finalCharge(FAMILY_REGISTRY, table, 'wx2.7-r2v', axu, { outputSeconds: 4 }).amount).toBe(
       4 * ax('wx2.7-r2v').per_second['720P'] + 2 * ax('wx2.7-r2v').per_reference_image,

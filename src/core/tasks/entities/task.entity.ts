@@ -13,7 +13,7 @@ export type TaskPhase = 'submitting' | 'active' | 'succeeded' | 'failed' | 'canc
 
 export type BillingState = 'held' | 'settled' | 'released';
 
-/** Family A list-item outer status. */
+/** kl list-item outer status. */
 export type OuterStatus = 'NOT_START' | 'SUBMITTED' | 'QUEUED' | 'IN_PROGRESS' | 'FAILURE' | 'SUCCESS' | 'UNKNOWN';
 
 export interface TaskResult {
@@ -49,7 +49,7 @@ export class TaskEntity {
   @Column({ type: 'text', name: 'failure_reason', nullable: true }) failureReason: string | null;
   /** The request as sent upstream, with Base64 payloads replaced by placeholders. */
   @Column(JsonColumnOptions({ name: 'request_snapshot' })) requestSnapshot: Record<string, unknown>;
-  /** What the creation response echoed (family C shows it again). */
+  /** What the creation response echoed (vd shows it again). */
   @Column(JsonColumnOptions({ name: 'creation_echo', nullable: true })) creationEcho: Record<string, unknown> | null;
   @Column(JsonColumnOptions({ nullable: true })) result: TaskResult | null;
   @Column(JsonColumnOptions({ name: 'last_native', nullable: true })) lastNative: unknown;

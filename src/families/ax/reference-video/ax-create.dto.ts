@@ -1,5 +1,5 @@
 /**
- * Shapes of the Family B create body, one DTO per protocol (new and old). They check types, enums,
+ * Shapes of the ax create body, one DTO per protocol (new and old). They check types, enums,
  * fixed ranges and unknown fields through `validateDto`; rules that depend on several fields (media
  * counts, the video-dependent duration maximum, audio per model, inline image probing) live in
  * `ax-create.rules.ts`.

@@ -1,6 +1,7 @@
 import { MiB } from '../../common/media-probe';
 import { bmp, dataUrl, gif, jpeg, mp4, png, webp } from '../../../../test/fixtures/media';
 import { GatewayError } from '../../../platform/errors';
+import { MODEL_NOT_FOUND, errorFields, gatewayErrorOf, invalidRequest } from '../../../../test/support/gateway-errors';
 import { AxCreateRequest, validateAxCreateRequest } from './ax-create.rules';
 
 // ---------------------------------------------------------------------------------------------
@@ -83,23 +84,11 @@ function refs(images: number, videos = 0): string[] {
   ];
 }
 
-function errorOf(body: unknown): GatewayError {
-  try {
-    validateAxCreateRequest(body);
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error('expected the request to be rejected');
-}
+const errorOf = (body: unknown): GatewayError => gatewayErrorOf(() => validateAxCreateRequest(body));
 
 function expectRejected(body: unknown, param: string | null): GatewayError {
   const err = errorOf(body);
-  expect({ status: err.status, code: err.code, param: err.param }).toEqual({
-    status: 400,
-    code: 'invalid_request',
-    param,
-  });
+  expect(errorFields(err)).toEqual(invalidRequest(param));
   return err;
 }
 
@@ -129,13 +118,9 @@ describe('validateAxCreateRequest: body and model', () => {
     expectRejected(newBody({ model }), 'model');
   });
 
-  it.each(['wx9-r2v', 'kl-v1', 'vdq3'])('answers 404 model_not_found for %s (unknown or not family B)', (model) => {
+  it.each(['wx9-r2v', 'kl-v1', 'vdq3'])('answers 404 model_not_found for %s (unknown or not ax)', (model) => {
     const err = errorOf(newBody({ model }));
-    expect({ status: err.status, code: err.code, param: err.param }).toEqual({
-      status: 404,
-      code: 'model_not_found',
-      param: 'model',
-    });
+    expect(errorFields(err)).toEqual(MODEL_NOT_FOUND);
   });
 
   it('keeps an echoed unknown model name short', () => {
@@ -823,30 +808,19 @@ describe('old protocol (wx2.6-r2v, wx2.6-r2v-flash)', () => {
   });
 
   it('keeps given values', () => {
-    const out = accept(
-      flashBody({
-        'input.negative_prompt': 'dark',
-        parameters: {
-          size: '832*1088',
-          duration: 10,
-          shot_type: 'multi',
-          audio: false,
-          watermark: true,
-          seed: 2147483647,
-        },
-      }),
-    );
+    const given = {
+      size: '832*1088',
+      duration: 10,
+      shot_type: 'multi',
+      audio: false,
+      watermark: true,
+      seed: 2147483647,
+    };
+    const out = accept(flashBody({ 'input.negative_prompt': 'dark', parameters: given }));
     expect(out.upstreamBody).toEqual({
       model: 'wx2.6-r2v-flash',
       input: { prompt: 'character1 dances', negative_prompt: 'dark', reference_urls: [IMG] },
-      parameters: {
-        size: '832*1088',
-        duration: 10,
-        shot_type: 'multi',
-        audio: false,
-        watermark: true,
-        seed: 2147483647,
-      },
+      parameters: { ...given },
     });
   });
 

@@ -1,5 +1,5 @@
 /**
- * Family B create-request validation (`POST /ax/api/v1/services/aigc/video-generation/video-synthesis`):
+ * ax create-request validation (`POST /ax/api/v1/services/aigc/video-generation/video-synthesis`):
  * turns an untrusted JSON body into the upstream wire body with defaults applied, a Base64-free
  * snapshot for storage and logs, and the billable facts. Pure: no I/O, no DI. Throws a 400
  * GatewayError naming the first offending field by its path, so a bad request never reaches the

@@ -4,7 +4,7 @@ import { AxCreateRequest } from './ax-create.rules';
 import { AX_DEPRECATED_FIELD_ECHO, presentAxCreated, presentAxTask } from './ax-task.presenter';
 import { AxCreatedResponse, AxTaskResponse } from './ax-task.responses';
 
-/** Family B reference-to-video tasks: the checked request as a task, presented from the record. */
+/** ax reference-to-video tasks: the checked request as a task, presented from the record. */
 export const AX_REFERENCE_VIDEO: FamilyTaskKind<AxCreateRequest, AxCreatedResponse, AxTaskResponse> = {
   family: AX_FAMILY_ID,
   action: AX_REFERENCE2VIDEO,

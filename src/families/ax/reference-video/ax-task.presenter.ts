@@ -12,7 +12,7 @@ export const AX_DEPRECATED_FIELD_ECHO = 'used_reference_video_urls';
 
 const AX_STATUSES = new Set(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN']);
 
-/** Family B `task_status` from the gateway's record: terminal phases always win over a stale native word. */
+/** ax `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function axTaskStatus(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'SUCCEEDED';
   if (task.phase === 'cancelled') return 'CANCELED';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** Typed answers of family B, for `/docs`; presenters build objects of these shapes. */
+/** Typed answers of ax, for `/docs`; presenters build objects of these shapes. */
 export class AxCreatedOutput {
   @ApiProperty({ example: 'task_01JD4Z5Q7V3M0R9S8T6W2X1Y0Z' }) task_id: string;
   @ApiProperty({ example: 'PENDING' }) task_status: string;

@@ -1,5 +1,5 @@
 /**
- * Family B reference-material rules: counting per protocol, then checking each reference (http(s)
+ * ax reference-material rules: counting per protocol, then checking each reference (http(s)
  * URL with an allowed extension where it has one, or an inline Base64 payload probed for format,
  * pixels and size). Counts are checked before any payload is decoded, so an over-long list is
  * rejected cheaply.

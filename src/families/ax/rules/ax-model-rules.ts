@@ -1,5 +1,5 @@
 /**
- * Family B (`/ax/api/v1/services/aigc/video-generation/video-synthesis`) request rules as data,
+ * ax (`/ax/api/v1/services/aigc/video-generation/video-synthesis`) request rules as data,
  * keyed by the catalogue's model names. The validator reads these tables; a changed limit is a
  * changed row here, not a changed branch.
  */

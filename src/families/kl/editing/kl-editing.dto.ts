@@ -1,5 +1,5 @@
 /**
- * Shape of the family A editing-task body: types, enums, lengths and unknown
+ * Shape of the kl editing-task body: types, enums, lengths and unknown
  * fields through `validateDto`. Rules across fields and against the session (image counts per
  * `edit_mode`, image content, `<<<image_N>>>` references, duration against the source video) live
  * in `kl-editing.rules.ts` and the service.

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { KlEnvelope, KlListItemBase, KlPageFields, KlTaskCreatedData } from '../tasks/kl-task.responses';
 
-/** Typed answers of family A editing tasks, for `/docs`; the presenters build objects of these shapes. */
+/** Typed answers of kl editing tasks, for `/docs`; the presenters build objects of these shapes. */
 export class KlEditingCreatedResponse extends KlEnvelope {
   @ApiProperty({ type: KlTaskCreatedData }) data: KlTaskCreatedData;
 }

@@ -29,7 +29,7 @@ const body = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('family A editing images (real JPEG/PNG built in the test)', () => {
+describe('kl editing images (real JPEG/PNG built in the test)', () => {
   it('accepts raw Base64 JPEG and PNG within the limits, and http(s) URLs ending .jpg/.jpeg/.png or without extension', () => {
     expect(() => checkKlImage(b64(jpeg(300, 300)), 'p')).not.toThrow();
     expect(() => checkKlImage(b64(png(750, 300)), 'p')).not.toThrow(); // exactly 2.5:1
@@ -58,14 +58,14 @@ describe('family A editing images (real JPEG/PNG built in the test)', () => {
   });
 });
 
-describe('family A image size messages', () => {
+describe('kl image size messages', () => {
   it('say what to send: "at least 300 px", never an unbounded range', () => {
     const r = refusal(() => checkKlImage(b64(png(200, 400)), 'image_list[0].image'));
     expect(r.message).toBe('image_list[0].image: image width 200 px is too small; it must be at least 300 px.');
   });
 });
 
-describe('family A editing images given by URL', () => {
+describe('kl editing images given by URL', () => {
   const probe = new RemoteMediaProbe({ allowPrivate: true, timeoutMs: 1000 });
 
   it('are fetched in part and checked like Base64 ones; the first failing image by position is named', async () => {
@@ -102,7 +102,7 @@ describe('family A editing images given by URL', () => {
   });
 });
 
-describe('family A editing request rules', () => {
+describe('kl editing request rules', () => {
   it('applies defaults and forwards duration as a string', () => {
     const r = validateKlEditingRequest(body({ duration: 10, mode: 'pro' }));
     expect(r).toMatchObject({

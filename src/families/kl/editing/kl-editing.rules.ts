@@ -1,5 +1,5 @@
 /**
- * Family A editing-task rules: model, image counts per `edit_mode`, each image (URL or raw Base64,
+ * kl editing-task rules: model, image counts per `edit_mode`, each image (URL or raw Base64,
  * decoded and probed; URL images also fetched in part, by `checkKlImageUrls`), prompt references,
  * duration against the session's source video, callback URL. Throws a 400 naming the field.
  */

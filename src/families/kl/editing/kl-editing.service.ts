@@ -13,7 +13,7 @@ import { checkDurationFits, checkKlImageUrls, KlEditingRequest, klEditingUpstrea
 import { KlEditingCreatedResponse, KlEditingListResponse, KlEditingTaskResponse } from './kl-editing.responses';
 import { KlListQuery, presentKlList } from '../tasks/kl-task-list';
 
-/** Family A editing tasks: checked against the session, handed to the engine, presented from the record. */
+/** kl editing tasks: checked against the session, handed to the engine, presented from the record. */
 @Injectable()
 export class KlEditingService {
   constructor(

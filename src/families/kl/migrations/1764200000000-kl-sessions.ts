@@ -9,7 +9,7 @@ const int = (name: string, defaultValue?: number): TableColumnOptions => ({
 });
 
 /**
- * Family A editing sessions (the gateway's own record, `KlSessionEntity`). `version` is the
+ * kl editing sessions (the gateway's own record, `KlSessionEntity`). `version` is the
  * compare-and-set counter of `marks`. Portable Table API: SQLite and PostgreSQL alike.
  */
 export class KlSessions1764200000000 implements MigrationInterface {

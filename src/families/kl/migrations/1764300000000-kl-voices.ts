@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 /**
- * Family A custom voices the gateway has acted on (deletion state, owned by an account).
+ * kl custom voices the gateway has acted on (deletion state, owned by an account).
  * Portable Table API, so it runs on SQLite and PostgreSQL alike; times are epoch-ms bigints.
  */
 export class KlVoices1764300000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A lease on each family A session: the request whose upstream call is running holds it (a random
+ * A lease on each kl session: the request whose upstream call is running holds it (a random
  * token and an expiry), so one session's calls reach the upstream one at a time, on every
  * instance. Both null when no call is running.
  */

@@ -1,5 +1,5 @@
 /**
- * Shapes of the family A session bodies. Types, ranges and unknown fields
+ * Shapes of the kl session bodies. Types, ranges and unknown fields
  * through `validateDto`; rules that need the session record live in `kl-session.rules.ts`.
  * `model_name` / `model` are accepted on every POST: they select the model.
  */

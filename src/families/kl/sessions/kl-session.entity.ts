@@ -10,7 +10,7 @@ export interface KlPoint {
 export type KlMarks = Record<string, KlPoint[]>;
 
 /**
- * The gateway's own record of a family A editing session. The upstream's session ID stays
+ * The gateway's own record of a kl editing session. The upstream's session ID stays
  * internal; callers see `id`. `marks` are what the upstream holds: they change only under the
  * session's lease (`leaseToken` until `leaseUntil`), which one request at a time holds for its
  * upstream call, on every instance. `version` counts the changes of `marks`.

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { KlEnvelope } from '../tasks/kl-task.responses';
 
-/** Typed answers of family A editing sessions, for `/docs`; the service builds objects of these shapes. */
+/** Typed answers of kl editing sessions, for `/docs`; the service builds objects of these shapes. */
 export class KlSessionData {
   @ApiProperty({ example: 0, description: 'Recognition code; non-zero means the video was not recognised' })
   status: number;

@@ -13,7 +13,7 @@ function param(fn: () => unknown): string | null {
 
 const p = (x: number, y: number) => ({ x, y });
 
-describe('family A session rules', () => {
+describe('kl session rules', () => {
   it('init: exactly one of video_id and video_url; URL scheme and extension', () => {
     expect(initSource({ video_url: 'https://x.test/a.MP4?sig=1' })).toEqual({
       kind: 'video_url',

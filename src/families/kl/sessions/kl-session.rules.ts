@@ -1,5 +1,5 @@
 /**
- * Family A session rules that are pure functions of the request and the stored record: the init
+ * kl session rules that are pure functions of the request and the stored record: the init
  * source, the source-video limits (checked on what the upstream's init answer reports), and the
  * mark arithmetic of add/delete (frame range, 10 frames per session, 10 points per frame, exact
  * points on delete). Each throws a 400 naming the field.

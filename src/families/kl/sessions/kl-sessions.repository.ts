@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { insertRow } from '../../../platform/database/insert-row';
 import { KlMarks, KlSessionEntity } from './kl-session.entity';
 
-/** Queries of family A session records; every read is scoped to the owning account. */
+/** Queries of kl session records; every read is scoped to the owning account. */
 @Injectable()
 export class KlSessionsRepository {
   constructor(@InjectRepository(KlSessionEntity) private readonly repo: Repository<KlSessionEntity>) {}

@@ -66,7 +66,7 @@ interface SessionCall {
 }
 
 /**
- * Family A editing sessions: each call goes to the upstream synchronously and is priced per call
+ * kl editing sessions: each call goes to the upstream synchronously and is priced per call
  * (charged on success only). The gateway keeps its own session record, whose marks are what the
  * upstream holds: one session's upstream calls are made one at a time, under a lease on its row
  * that every instance respects, and the marks are written after the upstream did the call.

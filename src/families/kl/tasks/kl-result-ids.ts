@@ -1,5 +1,5 @@
 /**
- * Public IDs of what family A tasks produce. The upstream account is shared by every customer, so
+ * Public IDs of what kl tasks produce. The upstream account is shared by every customer, so
  * its video and voice IDs never leave the gateway: each result is named after the task that made
  * it (`video_<task>_<n>`, `voice_<task>_<n>`), which makes the mapping back a lookup of the
  * task itself, scoped to its account like every task read.

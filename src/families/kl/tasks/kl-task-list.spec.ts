@@ -10,17 +10,19 @@ const param = (q: Record<string, unknown>) => {
   return 'accepted';
 };
 
-describe('family A list query', () => {
-  it('defaults and both spellings of filters', () => {
+describe('kl list query: the flat filter form', () => {
+  it.each([
+    ['2', '500', 'kl-v1-6'],
+    ['2', '5', 'kl-v1'],
+  ])('reads page %s of %s, model %s and the task IDs', (pageNum, pageSize, model) => {
+    const query = { pageNum, pageSize, 'filter.model': model, 'filter.task_ids': ['a', 'b'] };
+    expect(parseKlListQuery(query)).toEqual({ page: +pageNum, pageSize: +pageSize, model, ids: ['a', 'b'] });
+  });
+});
+
+describe('kl list query', () => {
+  it('defaults, and the nested spelling of filters', () => {
     expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20, model: undefined, ids: undefined });
-    expect(
-      parseKlListQuery({ pageNum: '2', pageSize: '500', 'filter.model': 'kl-v1-6', 'filter.task_ids': ['a', 'b'] }),
-    ).toEqual({
-      page: 2,
-      pageSize: 500,
-      model: 'kl-v1-6',
-      ids: ['a', 'b'],
-    });
     expect(parseKlListQuery({ filter: { task_ids: 'a' } })).toMatchObject({ ids: ['a'] });
   });
 
@@ -45,20 +47,12 @@ const paramOf = (fn: () => unknown): string | null | undefined => {
   return undefined;
 };
 
-describe('family A list query: strict parameters', () => {
+describe('kl list query: strict parameters', () => {
   it('defaults to page 1 of 20', () => {
     expect(parseKlListQuery({})).toEqual({ page: 1, pageSize: 20 });
   });
 
-  it('reads the flat and the nested filter forms alike', () => {
-    expect(
-      parseKlListQuery({ pageNum: '2', pageSize: '5', 'filter.model': 'kl-v1', 'filter.task_ids': ['a', 'b'] }),
-    ).toEqual({
-      page: 2,
-      pageSize: 5,
-      model: 'kl-v1',
-      ids: ['a', 'b'],
-    });
+  it('reads the nested filter form', () => {
     expect(parseKlListQuery({ filter: { task_ids: 'a' } })).toEqual({ page: 1, pageSize: 20, ids: ['a'] });
   });
 

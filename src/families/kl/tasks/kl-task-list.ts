@@ -8,7 +8,7 @@ import { KlEnvelope, KlListItemBase, KlPageFields } from './kl-task.responses';
 /** A list answer whose items carry `T`, each item's full query answer. */
 export type KlListResponse<T> = KlEnvelope & { data: KlPageFields & { items: (KlListItemBase & { data: T })[] } };
 
-/** The family A lists: one query parser and one presenter for editing tasks and custom voices alike. */
+/** The kl lists: one query parser and one presenter for editing tasks and custom voices alike. */
 export const KL_PAGE_MAX = 500;
 export const KL_TASK_IDS_MAX = 100;
 

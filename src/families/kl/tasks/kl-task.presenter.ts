@@ -3,24 +3,24 @@ import type { TaskEntity } from '../../../core/tasks/entities/task.entity';
 import { endedWithoutResult } from '../../../core/tasks/task-status';
 import { KlEnvelope, KlTaskCreatedData } from './kl-task.responses';
 
-/** The fields every family A task answer shares. */
+/** The fields every kl task answer shares. */
 export type KlTaskHeader = KlTaskCreatedData & { task_status_msg: string };
 
-/** Family A `task_status` from the gateway's record: terminal phases always win over a stale native word. */
+/** kl `task_status` from the gateway's record: terminal phases always win over a stale native word. */
 export function klTaskStatus(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'succeed';
-  // Family A has no word for a cancelled task: it reads failed, its message says it was cancelled.
+  // kl has no word for a cancelled task: it reads failed, its message says it was cancelled.
   if (endedWithoutResult(task.phase)) return 'failed';
   if (task.phase === 'submitting') return 'submitted';
   return task.nativeStatus === 'processing' ? 'processing' : 'submitted';
 }
 
-/** The common envelope of every family A answer: `code` 0 on success. */
+/** The common envelope of every kl answer: `code` 0 on success. */
 export function klEnvelope<T>(data: T, requestId: string = randomUUID()): KlEnvelope & { data: T } {
   return { code: 0, message: 'SUCCEED', request_id: requestId, data };
 }
 
-/** The fields every family A task answer shares; times in milliseconds. */
+/** The fields every kl task answer shares; times in milliseconds. */
 export function klTaskHeader(task: TaskEntity): KlTaskHeader {
   const failed = endedWithoutResult(task.phase);
   return {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** What every family A answer shares, for `/docs`: the common envelope and the task header fields. */
+/** What every kl answer shares, for `/docs`: the common envelope and the task header fields. */
 export class KlEnvelope {
   @ApiProperty({ example: 0 }) code: number;
   @ApiProperty({ example: 'SUCCEED' }) message: string;
@@ -20,7 +20,7 @@ export class KlTaskCreatedData {
   @ApiProperty({ description: 'Unix milliseconds' }) updated_at: number;
 }
 
-/** The outer fields of a family A list item; `data` is added per action. */
+/** The outer fields of a kl list item; `data` is added per action. */
 export class KlListItemBase {
   @ApiProperty() task_id: string;
   @ApiProperty({ example: 'kl' }) platform: string;

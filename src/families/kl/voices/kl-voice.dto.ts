@@ -1,7 +1,7 @@
 /**
- * Shapes of the family A voice requests (create, delete). Types, lengths and unknown fields
+ * Shapes of the kl voice requests (create, delete). Types, lengths and unknown fields
  * through `validateDto`; the cross-field rules live in `kl-voice.rules.ts`. `model_name` and `model`
- * are accepted because family A's model rule reads them on every create or manage POST.
+ * are accepted because kl's model rule reads them on every create or manage POST.
  * Decorators run bottom-up and the first failure is reported, so the type check is written last.
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { KlEnvelope, KlListItemBase, KlPageFields, KlTaskCreatedData } from '../tasks/kl-task.responses';
 
-/** Typed answers of family A voices, for `/docs`; the presenters build objects of these shapes. */
+/** Typed answers of kl voices, for `/docs`; the presenters build objects of these shapes. */
 export class KlVoiceCreatedData extends KlTaskCreatedData {}
 
 export class KlVoiceCreatedResponse extends KlEnvelope {

@@ -32,7 +32,7 @@ import {
 import { KlVoiceCreateRequest, KlVoiceSource, videoNotFound } from './kl-voice.rules';
 import { KlVoicesRepository } from './kl-voices.repository';
 
-/** Family A voices: custom voice tasks on the engine, their deletion, the official presets. */
+/** kl voices: custom voice tasks on the engine, their deletion, the official presets. */
 @Injectable()
 export class KlVoicesService {
   constructor(

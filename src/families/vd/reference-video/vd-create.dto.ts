@@ -288,7 +288,7 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
   bgm?: boolean;
 }
 
-/** The creation response (the family C task with the values that will be used), for OpenAPI. */
+/** The creation response (the vd task with the values that will be used), for OpenAPI. */
 export class VdTaskCreationResponseDto {
   @ApiProperty({ example: 'task_01hx2v5k8m3q4r5s6t7u8v9w0x' }) task_id: string;
   @ApiProperty({ enum: ['created', 'queueing', 'processing', 'success', 'failed'], example: 'created' }) state: string;

@@ -1,41 +1,21 @@
 /**
- * Family C request validation beyond the per-model matrix: mode detection, model errors, media
+ * vd request validation beyond the per-model matrix: mode detection, model errors, media
  * references, Base64 redaction, seeds, callback URL, and the shape of what is handed on.
  */
 import { GatewayError } from '../../../platform/errors';
-import { dataUrl, mp4 } from '../../../../test/fixtures/media';
+import { MODEL_NOT_FOUND, errorFields, gatewayErrorOf, invalidRequest } from '../../../../test/support/gateway-errors';
+import { dataUrl, mp4, pngHeader, pngHeaderDataUrl } from '../../../../test/fixtures/media';
 import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
 
 const IMG = 'https://cdn.example.com/ref/cat.png';
 
-function pngBytes(width: number, height: number): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  return b;
-}
-const png = (w: number, h: number, mime = 'image/png') => `data:${mime};base64,${pngBytes(w, h).toString('base64')}`;
+const png = pngHeaderDataUrl;
 
-function errorOf(body: unknown): GatewayError {
-  try {
-    validateVdCreateRequest(body);
-  } catch (e) {
-    if (e instanceof GatewayError) return e;
-    throw e;
-  }
-  throw new Error('expected a validation error');
-}
+const errorOf = (body: unknown): GatewayError => gatewayErrorOf(() => validateVdCreateRequest(body));
 
 const rejects = (body: unknown, param: string | null) => {
   const err = errorOf(body);
-  expect({ status: err.status, code: err.code, param: err.param }).toEqual({
-    status: 400,
-    code: 'invalid_request',
-    param,
-  });
+  expect(errorFields(err)).toEqual(invalidRequest(param));
   return err;
 };
 
@@ -86,11 +66,7 @@ describe('model', () => {
   it('is 404 model_not_found when unknown or of another family', () => {
     for (const model of ['vdq9', 'kl-v1', 'wx2.6-r2v', 'toString']) {
       const err = errorOf(nonSubject({ model }));
-      expect({ status: err.status, code: err.code, param: err.param }).toEqual({
-        status: 404,
-        code: 'model_not_found',
-        param: 'model',
-      });
+      expect(errorFields(err)).toEqual(MODEL_NOT_FOUND);
     }
   });
 });
@@ -161,13 +137,13 @@ describe('media references', () => {
   });
 
   it('requires the content-type prefix on Base64 images', () => {
-    const bare = pngBytes(200, 200).toString('base64');
+    const bare = pngHeader(200, 200).toString('base64');
     expect(rejects(nonSubject({ images: [bare] }), 'images[0]').message).toContain('content-type prefix');
     expect(validateVdCreateRequest(nonSubject({ images: [png(200, 200)] })).mode).toBe('non-subject');
   });
 
   it('checks the Base64 image itself: type, readability, declared type, size in non-subject mode', () => {
-    rejects(nonSubject({ images: [`data:image/gif;base64,${pngBytes(200, 200).toString('base64')}`] }), 'images[0]');
+    rejects(nonSubject({ images: [`data:image/gif;base64,${pngHeader(200, 200).toString('base64')}`] }), 'images[0]');
     rejects(nonSubject({ images: ['data:image/png;base64,AAAA'] }), 'images[0]');
     rejects(nonSubject({ images: ['data:image/png;base64,not base64!'] }), 'images[0]');
     rejects(nonSubject({ images: [png(200, 200, 'image/jpeg')] }), 'images[0]');

@@ -1,5 +1,5 @@
 /**
- * Table-driven walk of the family C rule matrix: for every model and mode, every rule is tried at
+ * Table-driven walk of the vd rule matrix: for every model and mode, every rule is tried at
  * its boundary (accepted) and just past it (rejected with 400 `invalid_request` and the exact
  * `param`), and the defaults are checked in the echo.
  *
@@ -32,150 +32,66 @@ interface ModeExpectation {
 }
 type Matrix = Record<string, Partial<Record<VdMode, ModeExpectation>>>;
 
+const durations = (min: number, max: number, byDefault = 5) => ({ default: byDefault, min, max, zeroAllowed: false });
+const SIZES = ['540p', '720p', '1080p'];
+const THREE_RATIOS = ['16:9', '9:16', '1:1'];
+const FIVE_RATIOS = ['16:9', '9:16', '4:3', '3:4', '1:1'];
+const IMAGE_SUBJECTS = { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 };
+const IMAGE_REFERENCES = { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 };
+const AUDIO_ON = { supported: true, default: true };
+const AUDIO_OFF = { supported: true, default: false };
+const NO_AUDIO = { supported: false, default: false };
+
+/** Subject mode as stated: what most models share, and each model's own differences over it. */
+const subject = (own: Partial<ModeExpectation>): ModeExpectation => ({
+  duration: durations(1, 10),
+  resolution: { default: '720p', allowed: SIZES },
+  ratios: THREE_RATIOS,
+  audio: AUDIO_OFF,
+  offPeak: 'audio-off',
+  bgm: 'not-a-field',
+  promptMax: 5000,
+  subjects: IMAGE_SUBJECTS,
+  ...own,
+});
+
+/** Non-subject mode as stated, the same way. */
+const nonSubject = (own: Partial<ModeExpectation>): ModeExpectation => ({
+  duration: durations(1, 10),
+  resolution: { default: '720p', allowed: SIZES },
+  ratios: THREE_RATIOS,
+  audio: NO_AUDIO,
+  offPeak: 'any',
+  bgm: 'effect',
+  promptMax: 2000,
+  references: IMAGE_REFERENCES,
+  ...own,
+});
+
+const Q3_SUBJECT = subject({ duration: durations(3, 16), audio: AUDIO_ON, offPeak: 'audio-on' });
+const Q3_NON_SUBJECT = nonSubject({ duration: durations(3, 16), audio: AUDIO_ON, bgm: 'no-effect' });
+const Q2_NON_SUBJECT = nonSubject({ ratios: FIVE_RATIOS, bgm: 'no-effect-at-9-10' });
+const Q1_SIZES = { default: '1080p', allowed: ['1080p'] };
+const V2_SIZES = { default: '360p', allowed: ['360p', '720p'] };
+
 const STATED_MATRIX: Matrix = {
   'vdq3-mix': {
-    'non-subject': {
-      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['720p', '1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: true },
-      offPeak: 'never',
-      bgm: 'no-effect',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
+    'non-subject': { ...Q3_NON_SUBJECT, resolution: { default: '720p', allowed: ['720p', '1080p'] }, offPeak: 'never' },
   },
-  'vdq3-turbo': {
-    subject: {
-      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: true },
-      offPeak: 'audio-on',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
-    },
-    'non-subject': {
-      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: true },
-      offPeak: 'any',
-      bgm: 'no-effect',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
-  },
-  vdq3: {
-    subject: {
-      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: true },
-      offPeak: 'audio-on',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
-    },
-    'non-subject': {
-      duration: { default: 5, min: 3, max: 16, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: true },
-      offPeak: 'any',
-      bgm: 'no-effect',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
-  },
+  'vdq3-turbo': { subject: Q3_SUBJECT, 'non-subject': Q3_NON_SUBJECT },
+  vdq3: { subject: Q3_SUBJECT, 'non-subject': Q3_NON_SUBJECT },
   'vdq2-pro': {
-    subject: {
-      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: 'any',
-      audio: { supported: true, default: false },
-      offPeak: 'audio-off',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 4, videoSubjects: 2, imagesEach: 3, videosEach: 1 },
-    },
-    'non-subject': {
-      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
-      audio: { supported: false, default: false },
-      offPeak: 'any',
-      bgm: 'no-effect-at-9-10',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 4, maxVideos: 2 },
-    },
+    subject: subject({ ratios: 'any', subjects: { imageSubjects: 4, videoSubjects: 2, imagesEach: 3, videosEach: 1 } }),
+    'non-subject': { ...Q2_NON_SUBJECT, references: { ...IMAGE_REFERENCES, maxImagesWithVideo: 4, maxVideos: 2 } },
   },
-  vdq2: {
-    subject: {
-      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: 'any',
-      audio: { supported: true, default: false },
-      offPeak: 'audio-off',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
-    },
-    'non-subject': {
-      duration: { default: 5, min: 1, max: 10, zeroAllowed: false },
-      resolution: { default: '720p', allowed: ['540p', '720p', '1080p'] },
-      ratios: ['16:9', '9:16', '4:3', '3:4', '1:1'],
-      audio: { supported: false, default: false },
-      offPeak: 'any',
-      bgm: 'no-effect-at-9-10',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
-  },
+  vdq2: { subject: subject({ ratios: 'any' }), 'non-subject': Q2_NON_SUBJECT },
   vdq1: {
-    subject: {
-      duration: { default: 5, min: 5, max: 5, zeroAllowed: false },
-      resolution: { default: '1080p', allowed: ['1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: false },
-      offPeak: 'audio-off',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
-    },
-    'non-subject': {
-      duration: { default: 5, min: 5, max: 5, zeroAllowed: false },
-      resolution: { default: '1080p', allowed: ['1080p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: false, default: false },
-      offPeak: 'any',
-      bgm: 'effect',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
+    subject: subject({ duration: durations(5, 5), resolution: Q1_SIZES }),
+    'non-subject': nonSubject({ duration: durations(5, 5), resolution: Q1_SIZES }),
   },
   'vd2.0': {
-    subject: {
-      duration: { default: 4, min: 4, max: 4, zeroAllowed: false },
-      resolution: { default: '360p', allowed: ['360p', '720p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: true, default: false },
-      offPeak: 'audio-off',
-      bgm: 'not-a-field',
-      promptMax: 5000,
-      subjects: { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 },
-    },
-    'non-subject': {
-      duration: { default: 4, min: 4, max: 4, zeroAllowed: false },
-      resolution: { default: '360p', allowed: ['360p', '720p'] },
-      ratios: ['16:9', '9:16', '1:1'],
-      audio: { supported: false, default: false },
-      offPeak: 'any',
-      bgm: 'effect',
-      promptMax: 2000,
-      references: { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 },
-    },
+    subject: subject({ duration: durations(4, 4, 4), resolution: V2_SIZES }),
+    'non-subject': nonSubject({ duration: durations(4, 4, 4), resolution: V2_SIZES }),
   },
 };
 
@@ -553,12 +469,12 @@ function allCases(matrix: Matrix): Case[] {
 
 // ---- the walk ------------------------------------------------------------------------------------
 
-describe('family C rule table', () => {
+describe('vd rule table', () => {
   it('says what the written-out matrix says, row by row', () => {
     expect(matrixFromTable()).toEqual(STATED_MATRIX);
   });
 
-  it('covers exactly the family C models of the catalogue', () => {
+  it('covers exactly the vd models of the catalogue', () => {
     const catalogue = FAMILY_REGISTRY.all()
       .filter((m) => m.family === 'vd')
       .map((m) => m.name);

@@ -5,7 +5,7 @@ import { VdCreateRequest } from './vd-create.rules';
 import { presentVdCreated, presentVdCreations } from './vd-task.presenter';
 import { VdCreationsResponse } from './vd-task.responses';
 
-/** Family C reference-to-video tasks: the checked request as a task, presented from the record. */
+/** vd reference-to-video tasks: the checked request as a task, presented from the record. */
 export const VD_REFERENCE_VIDEO: FamilyTaskKind<VdCreateRequest, VdTaskCreationResponseDto, VdCreationsResponse> = {
   family: VD_FAMILY_ID,
   action: VD_REFERENCE2VIDEO,

@@ -9,7 +9,7 @@ import { VdCreationsResponse } from './vd-task.responses';
 
 const VD_OPEN_STATES = new Set(['created', 'queueing', 'processing']);
 
-/** Family C `state` from the gateway's record: terminal phases always win over a stale native word. */
+/** vd `state` from the gateway's record: terminal phases always win over a stale native word. */
 export function vdState(task: TaskEntity): string {
   if (task.phase === 'succeeded') return 'success';
   if (endedWithoutResult(task.phase)) return 'failed';
@@ -28,7 +28,7 @@ function credits(task: TaskEntity): number {
   return Number.isFinite(value) ? Math.trunc(value) : 0;
 }
 
-/** The creation answer: every field of the family C task, with the values that will be used. */
+/** The creation answer: every field of the vd task, with the values that will be used. */
 export function presentVdCreated(task: TaskEntity): VdTaskCreationResponseDto {
   const echo = task.creationEcho ?? {};
   return {

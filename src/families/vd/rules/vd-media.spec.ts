@@ -1,17 +1,8 @@
 import { GatewayError } from '../../../platform/errors';
-import { avi, dataUrl, mp4 } from '../../../../test/fixtures/media';
+import { avi, dataUrl, mp4, pngHeader, pngHeaderDataUrl } from '../../../../test/fixtures/media';
 import { checkVdImage, checkVdVideo, isHttpUrl, redactBase64 } from './vd-media';
 
-function pngBytes(width: number, height: number): Buffer {
-  const b = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
-  b.writeUInt32BE(13, 8);
-  b.write('IHDR', 12, 'latin1');
-  b.writeUInt32BE(width, 16);
-  b.writeUInt32BE(height, 20);
-  return b;
-}
-const png = (w: number, h: number, mime = 'image/png') => `data:${mime};base64,${pngBytes(w, h).toString('base64')}`;
+const png = pngHeaderDataUrl;
 
 function paramOf(fn: () => unknown): string | null {
   try {
@@ -23,7 +14,7 @@ function paramOf(fn: () => unknown): string | null {
   throw new Error('expected a 400');
 }
 
-describe('family C media checks', () => {
+describe('vd media checks', () => {
   it('accepts png/jpeg/jpg/webp URLs and URLs without an extension', () => {
     for (const url of [
       'https://x.example/a.png',
@@ -40,7 +31,7 @@ describe('family C media checks', () => {
     for (const value of [
       'https://x.example/a.gif',
       'ftp://x.example/a.png',
-      pngBytes(200, 200).toString('base64'),
+      pngHeader(200, 200).toString('base64'),
       'data:image/png,abc',
       7,
     ]) {

@@ -1,9 +1,9 @@
 /**
- * Family C media reference checks: family C's numbers applied through the shared
+ * vd media reference checks: vd's numbers applied through the shared
  * `media-probe.ts` (Base64 data URLs, image probing, URL extensions, redaction). Only this file
- * knows how family C calls the shared probe, so a change of that module's API stays here.
+ * knows how vd calls the shared probe, so a change of that module's API stays here.
  *
- * What is and is not checked (family C references are never fetched: a create may carry up to 21
+ * What is and is not checked (vd references are never fetched: a create may carry up to 21
  * images, and the upstream fetches and judges them anyway):
  * - URLs: http(s) with a host; when the last path segment has an extension, it must be an allowed
  *   format. A URL without an extension is accepted (its format is unknown without fetching).
@@ -39,7 +39,7 @@ export type VdMediaRef = { kind: 'url'; url: string } | { kind: 'base64'; mime: 
 /** `jpeg` and `jpg` are one format; the shared probe names it `jpg` (image-size's name). */
 const VD_IMAGE_PROBE_FORMATS = ['png', 'jpg', 'webp'];
 
-/** Family C's video formats are the shared probe's container names. */
+/** vd's video formats are the shared probe's container names. */
 const VD_VIDEO_CONTAINERS = VD_LIMITS.videoFormats as readonly VideoContainer[];
 
 function imageLimits(minSide: number): ImageLimits {

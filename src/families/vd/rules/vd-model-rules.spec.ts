@@ -14,8 +14,8 @@ import {
   vdModesOf,
 } from './vd-model-rules';
 
-describe('family C rule functions', () => {
-  it('keys the table by the catalogue names of family C, each row naming itself', () => {
+describe('vd rule functions', () => {
+  it('keys the table by the catalogue names of vd, each row naming itself', () => {
     expect([...VD_MODEL_NAMES].sort()).toEqual(
       FAMILY_REGISTRY.all()
         .filter((m) => m.family === 'vd')

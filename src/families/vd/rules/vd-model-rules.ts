@@ -1,5 +1,5 @@
 /**
- * Family C (`/vd/ent/v2/reference2video`) per-model rules, as data keyed by the catalogue's model
+ * vd (`/vd/ent/v2/reference2video`) per-model rules, as data keyed by the catalogue's model
  * names. The request validator reads this table; it holds no per-model branches of its own, so a
  * changed rule is a changed row here.
  */

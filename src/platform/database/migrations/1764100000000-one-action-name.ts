@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * One action name per kind of work across families: family B's reference-to-video tasks were
- * stored as `r2v`, family C's as `reference2video`. Both are `reference2video` now, in task
+ * One action name per kind of work across families: ax's reference-to-video tasks were
+ * stored as `r2v`, vd's as `reference2video`. Both are `reference2video` now, in task
  * records and usage rows alike.
  */
 export class OneActionName1764100000000 implements MigrationInterface {

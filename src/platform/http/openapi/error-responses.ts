@@ -170,7 +170,7 @@ const models = new Map<string, Type<unknown>>();
 
 /**
  * A schema class for an answer, described from an example of it: every field is always present;
- * `param` is a string or null, and a field that is null on every error (family A's `data`) is
+ * `param` is a string or null, and a field that is null on every error (kl's `data`) is
  * documented as such. One class per name, so that the document lists each shape once.
  */
 function modelOf(name: string, example: Record<string, unknown>): Type<unknown> {
