@@ -20,7 +20,7 @@ import { MetricsService } from './platform/metrics/metrics.service';
 /** Builds the whole gateway application (used by main.ts and by every e2e test). */
 export async function createGatewayApp(options: GatewayModuleOptions): Promise<NestExpressApplication> {
   // First: every piece reads the switch when it is built.
-  setFastPaths(options.config.FAST_PATHS);
+  setFastPaths(options.config.FAST_PATHS, options.config.FAST_PATHS_OFF);
   const families = options.families ?? new FamilyRegistry(FAMILIES);
   const errors = new ErrorWriter([...families.errorDialects(), OPENAI_ERRORS]);
   const adapter = new TimedExpressAdapter({

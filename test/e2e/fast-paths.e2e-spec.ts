@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'http';
 import { IncomingMessage as NodeIncomingMessage } from 'http';
 import { getMetadataStorage } from 'class-validator';
 import { DataSource } from 'typeorm';
-import { fastPathsOn } from '../../src/platform/config/fast-paths';
+import { FAST_PATH_PIECES, fastPathsOn } from '../../src/platform/config/fast-paths';
 import { HotSql } from '../../src/platform/database/hot-sql';
 import { Harness, startGateway } from '../support/gateway-harness';
 
@@ -24,7 +24,7 @@ describe.each([
 
   it('is the setting the pieces read', () => {
     expect(gw.config.FAST_PATHS).toBe(on);
-    expect(fastPathsOn()).toBe(on);
+    for (const piece of FAST_PATH_PIECES) expect(fastPathsOn(piece)).toBe(on);
   });
 
   it("builds requests with Node's class only when off; answers through Express's res.send in both modes", async () => {
@@ -53,5 +53,30 @@ describe.each([
     const storage = getMetadataStorage();
     const rules = storage.getTargetValidationMetadatas(Probe, '', false, false);
     expect(rules === storage.getTargetValidationMetadatas(Probe, '', false, false)).toBe(on);
+  });
+});
+
+describe('FAST_PATHS_OFF=hot-sql,express-classes', () => {
+  let gw: Harness;
+  beforeAll(async () => {
+    gw = await startGateway({ env: { FAST_PATHS_OFF: 'hot-sql, express-classes' } });
+  });
+  afterAll(() => gw.close());
+
+  it('turns off only the pieces it names; the others run', async () => {
+    expect(gw.config.FAST_PATHS_OFF).toEqual(['hot-sql', 'express-classes']);
+    expect(HotSql.of(gw.app.get(DataSource)).fast).toBe(false);
+    expect(fastPathsOn('axios-adapter')).toBe(true);
+    expect(fastPathsOn('group-commit')).toBe(true);
+    const server = gw.app.getHttpServer() as Server;
+    const born: unknown[] = [];
+    const record = (req: IncomingMessage) => born.push(Object.getPrototypeOf(req));
+    server.prependListener('request', record);
+    try {
+      await gw.http().get('/healthz').expect(200);
+    } finally {
+      server.removeListener('request', record);
+    }
+    expect(born).toEqual([NodeIncomingMessage.prototype]);
   });
 });

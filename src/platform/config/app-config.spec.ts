@@ -38,6 +38,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FAST_PATHS: 'sometimes' })).toThrow(/FAST_PATHS/);
   });
 
+  it('turns off the speed pieces FAST_PATHS_OFF names, and refuses a name it does not know', () => {
+    expect(loadConfig({}).FAST_PATHS_OFF).toEqual([]);
+    expect(loadConfig({ FAST_PATHS_OFF: 'axios-adapter, hot-sql' }).FAST_PATHS_OFF).toEqual([
+      'axios-adapter',
+      'hot-sql',
+    ]);
+    expect(() => loadConfig({ FAST_PATHS_OFF: 'axios-adapter,warp-drive' })).toThrow(
+      /FAST_PATHS_OFF names pieces among/,
+    );
+  });
+
   it('parses numbers and booleans from strings', () => {
     const c = loadConfig({ PORT: '8080', CALLBACK_ALLOW_PRIVATE: 'true', DATABASE_URL: 'sqlite::memory:' });
     expect(c.PORT).toBe(8080);

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_POOL_SIZE } from '../database/data-source-options';
+import { FAST_PATH_PIECES, FastPathPiece } from './fast-paths';
 
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toBool = ({ value }: { value: unknown }) =>
@@ -92,6 +93,20 @@ export class AppConfig {
    * library's own public path, with the same answers (the fallback when an upgrade breaks one).
    */
   @Transform(toBool) @IsBoolean() FAST_PATHS = true;
+  /**
+   * Speed pieces turned off by name, comma-separated (the rest stay on): one a library upgrade
+   * broke, or one measured alone. The names: `FAST_PATH_PIECES` (src/platform/config/fast-paths.ts).
+   */
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((piece) => piece.trim())
+          .filter(Boolean)
+      : value,
+  )
+  @IsIn(FAST_PATH_PIECES, { each: true, message: `FAST_PATHS_OFF names pieces among: ${FAST_PATH_PIECES.join(', ')}` })
+  FAST_PATHS_OFF: FastPathPiece[] = [];
   /** Requests per minute for accounts without their own `rate_limit_rpm`. */
   @Transform(toInt) @IsInt() @Min(1) DEFAULT_RATE_LIMIT_RPM = 600;
   /** In-flight tasks for accounts without their own `max_concurrent_tasks`. */

@@ -69,7 +69,7 @@ const INSTANCES = new WeakMap<DataSource, HotSql>();
 export class HotSql {
   readonly isPostgres: boolean;
   /** `FAST_PATHS` when the instance was made. */
-  readonly fast = fastPathsOn();
+  readonly fast = fastPathsOn('hot-sql');
   private readonly prepared = new Map<string, SqliteStatement>();
   /** SQLite statements that answer rows as arrays in select-list order (`findOne`, `returning`). */
   private readonly preparedRaw = new Map<string, SqliteStatement>();

@@ -15,7 +15,7 @@ export async function insertRow<T extends ObjectLiteral>(
   entity: EntityTarget<T>,
   values: T,
 ): Promise<void> {
-  if (!fastPathsOn()) {
+  if (!fastPathsOn('insert-row')) {
     await manager.insert(entity, { ...values });
     return;
   }

@@ -25,7 +25,7 @@ export class TransactionRunner {
 
   private readonly serializer?: SqliteSerializer;
   /** SQLite group commit (`runAtomic`); off with `FAST_PATHS=false`: a transaction per call. */
-  private readonly groupCommit = fastPathsOn();
+  private readonly groupCommit = fastPathsOn('group-commit');
 
   constructor(private readonly dataSource: DataSource) {
     this.isPostgres = dataSource.options.type === 'postgres';

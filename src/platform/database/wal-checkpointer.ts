@@ -85,7 +85,7 @@ export class WalCheckpointer implements OnApplicationBootstrap, OnModuleDestroy 
     const options = this.dataSource.options;
     if (options.type !== 'better-sqlite3' || !options.database || options.database === ':memory:') return;
     // FAST_PATHS=false: SQLite's own automatic checkpoint.
-    if (!fastPathsOn()) return;
+    if (!fastPathsOn('wal-checkpointer')) return;
     const db = sqliteConnectionOf(this.dataSource);
     const finish = () => {
       // Not inside a transaction of this connection (SQLite refuses: "database table is locked"); the worker reports

@@ -29,7 +29,7 @@ export interface GatewayHttpParts {
  */
 export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog }: GatewayHttpParts) {
   // Server-Timing as the headers go out: from the app's response prototype, or (fast paths off) per response.
-  const fast = fastPathsOn();
+  const fast = fastPathsOn('server-timing');
   if (fast) beforeHeadersOfEveryResponse(app, writeServerTiming);
 
   function onFinish(this: Exchange): void {

@@ -120,7 +120,7 @@ export function startIdleScavenges(
   wanted: boolean,
   collect: (() => void) | undefined = minorCollection(),
 ): IdleScavenger | undefined {
-  if (!wanted || !fastPathsOn() || !collect) return undefined;
+  if (!wanted || !fastPathsOn('idle-scavenge') || !collect) return undefined;
   const scavenger = new IdleScavenger({ collect });
   scavenger.attach(server);
   return scavenger;

@@ -33,7 +33,7 @@ export type AnswerRewriter = (req: Request, json: string) => string;
 export class TimedExpressAdapter extends ExpressAdapter {
   private readonly afterRoutes: Array<() => void> = [];
   /** `FAST_PATHS` when the adapter was made: the message classes. */
-  private readonly fast = fastPathsOn();
+  private readonly fast = fastPathsOn('express-classes');
 
   constructor(private readonly timeouts: ClientTimeouts) {
     super();

@@ -52,7 +52,7 @@ export function installValidationMetadataCache(storage: MetadataStorage = getMet
 
   const lookUp = storage.getTargetValidationMetadatas.bind(storage);
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
-    if ((groups && groups.length > 0) || !fastPathsOn())
+    if ((groups && groups.length > 0) || !fastPathsOn('validation-cache'))
       return typeChecksFirst(lookUp(target, schema, always, strictGroups, groups));
     let bySchema = byTarget.get(target);
     if (bySchema === undefined) {
@@ -70,7 +70,7 @@ export function installValidationMetadataCache(storage: MetadataStorage = getMet
 
   const group = storage.groupByPropertyName.bind(storage);
   storage.groupByPropertyName = (metadata) => {
-    if (!fastPathsOn()) return group(metadata);
+    if (!fastPathsOn('validation-cache')) return group(metadata);
     let result = grouped.get(metadata);
     if (result === undefined) {
       result = group(metadata);

@@ -96,7 +96,7 @@ export class UpstreamTransport {
       maxResponseBytes: options.maxResponseBytes,
       sendTimeoutMs: options.connectTimeoutMs,
     };
-    this.axios = fastPathsOn()
+    this.axios = fastPathsOn('axios-adapter')
       ? leanAxiosInstance(http.axiosRef, createLeanHttpAdapter(adapterOptions))
       : libraryAxiosInstance(http.axiosRef, adapterOptions);
   }
