@@ -152,4 +152,13 @@ describe('CallbackDeliveryWorker', () => {
     expect(statuses).toEqual(['delivered', 'delivered', 'pending']);
     expect(receiver.received).toHaveLength(3);
   });
+
+  it('logs a retry at the time it records for it', async () => {
+    answers = [500];
+    const f = setup(receiver, {});
+    const warn = jest.spyOn((f.worker as unknown as { logger: { warn: (...args: unknown[]) => void } }).logger, 'warn');
+    await f.worker.runCycle();
+    const logged = warn.mock.calls[0][0] as { nextAttemptAt: string };
+    expect(Date.parse(logged.nextAttemptAt)).toBe(f.outbox.row('msg_1').nextAttemptAt);
+  });
 });

@@ -82,8 +82,7 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, OnApplica
       ),
     );
     await this.transactions.run(async (tx) => {
-      for (const { delivery, error } of outcomes)
-        await this.outbox.update(delivery.id, this.outcome(delivery, error), tx);
+      for (const { delivery, changes } of outcomes) await this.outbox.update(delivery.id, changes, tx);
     });
     for (const { delivery, error, changes } of outcomes) if (error !== null) this.logFailure(delivery, error, changes);
     return claimed.length;
