@@ -59,7 +59,7 @@ describe.each([
 describe('FAST_PATHS_OFF=hot-sql,express-classes', () => {
   let gw: Harness;
   beforeAll(async () => {
-    gw = await startGateway({ env: { FAST_PATHS_OFF: 'hot-sql, express-classes' } });
+    gw = await startGateway({ env: { FAST_PATHS: 'true', FAST_PATHS_OFF: 'hot-sql, express-classes' } });
   });
   afterAll(() => gw.close());
 
