@@ -203,6 +203,14 @@ describe('large bodies and the event loop', () => {
     ['a body over the route’s limit', 'POST', KL_SESSION, 'GOOD', 413],
     ['a DELETE with a wrong admin token', 'DELETE', '/admin/v1/keys/key_x', 'Bearer not-the-admin-token', 401],
     ['a GET with a body over the small limit', 'GET', '/gateway/v1/me', 'GOOD', 413],
+    [
+      'a route that reads no body, with a wrong admin token',
+      'POST',
+      '/admin/v1/tasks/task_x/cancel',
+      'Bearer not-the-admin-token',
+      401,
+    ],
+    ['a route that reads no body, with a good key', 'POST', '/gateway/v1/tasks/task_x/cancel', 'GOOD', 404],
   ])(
     'answers %s once the client has finished sending, so it reads the answer, not a reset',
     async (_k, method, path, auth, status) => {

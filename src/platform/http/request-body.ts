@@ -9,7 +9,7 @@ import { OtherBodyReader, discardBody, readRequestBody, tooLarge } from './json-
 /**
  * How much body a route takes: `media`, the large limit (`BODY_LIMIT_BYTES`), for the routes that
  * take Base64 media inline; `small` (`SMALL_BODY_LIMIT_BYTES`), every other route, the default;
- * `none`, a route whose body is never read (Node drains it unread once the answer is sent).
+ * `none`, a route whose body is never read (one sent is let arrive and dropped, whatever its length).
  */
 export type BodySize = 'media' | 'small' | 'none';
 
@@ -63,11 +63,15 @@ export class RequestBodyGuard implements CanActivate {
         await credential.authenticateOnce(req);
       } catch (refusal) {
         // Unparsed and bounded: the refusal goes out once the client has finished sending.
-        if (policy.size !== 'none') await discardBody(req);
+        await discardBody(req);
         throw refusal;
       }
     }
-    if (policy.size === 'none') return true;
+    if (policy.size === 'none') {
+      // Never read, whatever its type or length: let arrive and dropped, so the client reads the answer.
+      await discardBody(req);
+      return true;
+    }
     if (!takesBody) {
       // A GET or DELETE reads no body: one sent anyway is let arrive and dropped unparsed, so the
       // client reads the answer rather than a reset; past the small limit it is refused as too large.
