@@ -25,7 +25,7 @@ import { TaskDurations, durationKind } from './task-durations';
 @Injectable()
 export class TaskLifecycle {
   private readonly logger = new Logger('TaskLifecycle');
-  /** Recent run times by kind of task, for timing first polls. */
+  /** Recent run times by kind of task, for timing polls (`nextPollDelay`). */
   private readonly durations = new TaskDurations();
 
   constructor(
