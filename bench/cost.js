@@ -17,12 +17,9 @@
  * a warm-up of `--warmup` requests, then `--requests` requests at `--connections` concurrent
  * connections; the gateway's idle CPU (measured for 1 s before) is subtracted.
  */
-const fs = require('node:fs');
 const http = require('node:http');
-const net = require('node:net');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
 const lib = require('./lib');
+const gatewayProcess = require('./gateway-process');
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -38,7 +35,6 @@ const PG_URL = opt('pg', null);
 const ONLY = opt('only', null);
 /** Extra node flags for the gateway process, e.g. `--node-args "--cpu-prof --cpu-prof-dir=DIR"` to profile a variant. */
 const NODE_ARGS = String(opt('node-args', '')).split(/\s+/).filter(Boolean);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const B_PATH = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const C_PATH = '/vd/ent/v2/reference2video';
 const B_BODY = JSON.stringify({
@@ -68,109 +64,19 @@ const SCENARIOS = ALL_SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(
  */
 const WARMUP_SCENARIOS = ALL_SCENARIOS.filter((s) => s.id !== 'healthz' || SCENARIOS.includes(s));
 
-function mainOf(variant) {
-  const build = variant.split(':')[0];
-  return build === 'dist' ? path.join(lib.ROOT, 'dist/src/main.js') : path.join(__dirname, '.ab', build, 'src/main.js');
-}
-
-/** The `:NAME=value+NAME=value` settings of a variant. */
-function settingsOf(variant) {
-  const [, settings = ''] = variant.split(':');
-  return Object.fromEntries(
-    settings
-      .split('+')
-      .filter(Boolean)
-      .map((pair) => pair.split('=')),
-  );
-}
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
+/** A gateway of `variant` (see `variantOf`), with its API key as `key`; `reset` false joins the database as it is. */
 async function startGateway(sim, variant, { reset = true } = {}) {
-  const dir = lib.tempDir('gw-cost-');
-  if (PG_URL && reset) {
-    const { Client } = require(require.resolve('pg', { paths: [lib.ROOT] }));
-    const client = new Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query('DROP SCHEMA IF EXISTS public CASCADE');
-    await client.query('CREATE SCHEMA public');
-    // As in run.js: the previous round's dirty pages are written now, not during this round.
-    await client.query('CHECKPOINT').catch((error) => console.error(`[cost] CHECKPOINT not run (${error.message})`));
-    await client.end();
-  }
-  const port = await freePort();
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (/^(UPSTREAM_|SIM_|DATABASE_URL|REDIS_URL)/.test(key)) delete env[key];
-  Object.assign(env, {
-    PORT: String(port),
-    DATABASE_URL: PG_URL ?? `sqlite:${path.join(dir, 'gateway.sqlite')}`,
-    RESULT_STORE_DIR: path.join(dir, 'results'),
-    LOG_LEVEL: 'info',
-    ADMIN_TOKEN,
-    DEMO_SEED: 'false',
-    DEFAULT_RATE_LIMIT_RPM: '100000000',
-    DEFAULT_MAX_CONCURRENT_TASKS: '100000000',
-    ...lib.requireDist('simulator/upstream-env.js').simulatorUpstreamEnv(sim),
-    SYNC_POLL_BASE_MS: '3600000',
-    SYNC_POLL_MAX_MS: '3600000',
-    NODE_ENV: 'production',
-    ...settingsOf(variant),
-  });
-  if (PG_URL) env.REDIS_URL = String(opt('redis', 'redis://127.0.0.1:6379/3'));
-  const logFd = fs.openSync(path.join(dir, 'gateway.log'), 'a');
-  const child = spawn(process.execPath, [...lib.START_FLAGS, ...NODE_ARGS, mainOf(variant)], {
-    cwd: lib.ROOT,
+  const { main, env } = gatewayProcess.variantOf(variant);
+  const gw = await gatewayProcess.startGateway(sim, {
+    tag: 'cost',
+    main,
+    pgUrl: PG_URL,
+    redisUrl: PG_URL ? String(opt('redis', 'redis://127.0.0.1:6379/3')) : null,
+    nodeArgs: NODE_ARGS,
+    resetDatabase: reset,
     env,
-    stdio: ['ignore', logFd, logFd],
   });
-  fs.closeSync(logFd);
-  const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 30_000; ;) {
-    if (child.exitCode !== null)
-      throw new Error(
-        `gateway ${variant} exited: ${fs.readFileSync(path.join(dir, 'gateway.log'), 'utf8').slice(-1500)}`,
-      );
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > until) throw new Error('gateway did not start');
-    await lib.sleep(100);
-  }
-  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const account = await lib.httpJson('POST', `${url}/admin/v1/accounts`, {
-    headers: admin,
-    body: { name: 'cost', balance: 1e15 },
-  });
-  await lib.httpJson('PUT', `${url}/admin/v1/accounts/${account.id}/models`, {
-    headers: admin,
-    body: { models: [{ model: 'wx2.7-r2v' }, { model: 'vdq3' }] },
-  });
-  const key = (
-    await lib.httpJson('POST', `${url}/admin/v1/accounts/${account.id}/keys`, {
-      headers: admin,
-      body: { name: 'cost' },
-    })
-  ).key;
-  return {
-    url,
-    pid: child.pid,
-    key,
-    stop: async () => {
-      await lib.stopChild(child, 15_000);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...gw, key: gw.apiKey };
 }
 
 /** `count` requests, `CONNECTIONS` at a time; keeps created IDs in ids[keep]. */

@@ -18,7 +18,8 @@ const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
  * `main`: the entry point; `nodeArgs`: node flags after those of `npm start`; `extraArgs`: flags
  * after those (e.g. `--require` of a preload); `defaultPolls`: false pushes every poll an hour away,
  * so no task changes state during the run; `env`: settings laid over the defaults (last word);
- * `keepLogs`: leave the log and database behind on stop.
+ * `keepLogs`: leave the log and database behind on stop; `resetDatabase` false: a PostgreSQL database
+ * another instance already set up is used as it is (several instances on one database).
  */
 async function startGateway(
   sim,
@@ -32,11 +33,12 @@ async function startGateway(
     defaultPolls = false,
     env: extraEnv = {},
     keepLogs = false,
+    resetDatabase = true,
     log = () => undefined,
   },
 ) {
   const dir = lib.tempDir(`gw-bench-${tag}-`);
-  if (pgUrl) await resetPostgres(pgUrl, log);
+  if (pgUrl && resetDatabase) await resetPostgres(pgUrl, log);
   const port = await lib.freePort();
   const logFile = path.join(dir, 'gateway.log');
   const logFd = fs.openSync(logFile, 'a');
