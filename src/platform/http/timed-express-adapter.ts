@@ -89,9 +89,15 @@ export class TimedExpressAdapter extends ExpressAdapter {
     const json = JSON.stringify(body);
     if (json === undefined) return super.reply(response, body, statusCode);
     if (statusCode) response.status(statusCode);
-    return response.set('Content-Type', 'application/json').send(this.rewrite(response.req, json));
+    // The header's final form and UTF-8 bytes: Express then sends them as they are, where a string
+    // would have it parse and rebuild the Content-Type on every answer.
+    response.setHeader('Content-Type', JSON_TYPE);
+    return response.send(Buffer.from(this.rewrite(response.req, json), 'utf8'));
   }
 }
+
+/** What Express's `res.json` sends as the Content-Type. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 function isPlainAnswer(response: Response, body: unknown, statusCode: number | undefined): boolean {
   if (
