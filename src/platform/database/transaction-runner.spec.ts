@@ -79,6 +79,41 @@ describe('TransactionRunner on SQLite', () => {
     expect(db.inTransaction).toBe(false);
   });
 
+  it('a call alone in its turn runs in a transaction without a savepoint; failing, it is rolled back whole', async () => {
+    const sent: string[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = (sql: string) => {
+      const statement = prepare(sql);
+      const run = statement.run.bind(statement);
+      statement.run = (...params: unknown[]) => {
+        sent.push(sql);
+        return run(...params);
+      };
+      return statement;
+    };
+    await expect(runner.runAtomic(async () => insert('a'))).resolves.toBeDefined();
+    expect(sent).toEqual(['BEGIN', 'INSERT INTO items (name) VALUES (?)', 'COMMIT']);
+    sent.length = 0;
+    const failing = runner.runAtomic(async () => {
+      insert('b');
+      throw new Error('b fails after its insert');
+    });
+    await expect(failing).rejects.toThrow('b fails after its insert');
+    expect(sent).toEqual(['BEGIN', 'INSERT INTO items (name) VALUES (?)', 'ROLLBACK']);
+    sent.length = 0;
+    await Promise.all([runner.runAtomic(async () => insert('c')), runner.runAtomic(async () => insert('d'))]);
+    expect(sent.filter((sql) => !sql.startsWith('INSERT'))).toEqual([
+      'BEGIN',
+      'SAVEPOINT grouped',
+      'RELEASE grouped',
+      'SAVEPOINT grouped',
+      'RELEASE grouped',
+      'COMMIT',
+    ]);
+    expect(committed()).toEqual(['a', 'c', 'd']);
+    expect(db.inTransaction).toBe(false);
+  });
+
   it('runGrouped joins the same group commit with a manager: one transaction, a failing call undone alone', async () => {
     const inside: boolean[] = [];
     const a = runner.runGrouped(async (manager) => {

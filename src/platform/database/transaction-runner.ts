@@ -117,7 +117,7 @@ export class TransactionRunner {
   }
 
   /**
-   * One transaction for `batch`, a savepoint per call. A call whose work throws is rolled back to
+   * One transaction for `batch`, a savepoint per call when it holds more than one. A call whose work throws is rolled back to
    * its savepoint and rejected; if SQLite gave up the whole transaction meanwhile (it does on some
    * errors: disk full, I/O), the calls already done in it are rejected too, and the rest run in a
    * new one. Nothing is reported done before its COMMIT.
@@ -151,6 +151,8 @@ export class TransactionRunner {
       for (const { call } of done) failed.push({ call, error });
       done = [];
     };
+    // A batch of one needs no savepoint: undoing it is undoing the whole transaction.
+    const alone = batch.length === 1;
     for (const call of batch) {
       if (!db.inTransaction) {
         failDone(new Error('the transaction was rolled back by SQLite'));
@@ -161,13 +163,14 @@ export class TransactionRunner {
           continue;
         }
       }
-      sql.savepoint.run();
+      if (!alone) sql.savepoint.run();
       let result: unknown;
       try {
         result = await call.work(this.serializer!.manager);
       } catch (error) {
         // Its own statements are undone; the earlier calls' are kept.
-        if (db.inTransaction) {
+        if (db.inTransaction && alone) sql.rollback.run();
+        else if (db.inTransaction) {
           sql.rollbackTo.run();
           sql.release.run();
         }
@@ -178,7 +181,7 @@ export class TransactionRunner {
         failed.push({ call, error: new Error('the transaction was rolled back by SQLite') });
         continue;
       }
-      sql.release.run();
+      if (!alone) sql.release.run();
       done.push({ call, result });
     }
     if (!db.inTransaction) failDone(new Error('the transaction was rolled back by SQLite'));
