@@ -28,8 +28,8 @@ export class InMemoryResultFiles extends ResultFilesRepository {
     return [...this.rows.values()].filter((f) => taskIds.includes(f.taskId)).map((f) => ({ ...f }));
   }
 
-  override async add(_manager: EntityManager | undefined, file: ResultFileEntity): Promise<void> {
-    this.rows.set(file.id, { ...file });
+  override async add(_manager: EntityManager | undefined, files: ResultFileEntity[]): Promise<void> {
+    for (const file of files) this.rows.set(file.id, { ...file });
   }
 
   /** As the SQL: only a file not kept (failed, skipped, removed) goes back to pending, due now. */

@@ -256,6 +256,10 @@ export class FakeLedgerRepository extends LedgerRepository {
     this.entries.push(entry);
   }
 
+  override async addEntries(_tx: EntityManager, entries: LedgerEntryEntity[]): Promise<void> {
+    this.entries.push(...entries);
+  }
+
   override async addUsage(_tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
     this.usage.push(usage);
   }

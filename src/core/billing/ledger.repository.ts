@@ -74,6 +74,11 @@ export class LedgerRepository {
     await this.hot.insertAtCommit(tx, LedgerEntryEntity, entry);
   }
 
+  /** Several entries in one INSERT (a settlement's release and charge). */
+  async addEntries(tx: EntityManager, entries: LedgerEntryEntity[]): Promise<void> {
+    await this.hot.insertManyAtCommit(tx, LedgerEntryEntity, entries);
+  }
+
   async addUsage(tx: EntityManager, usage: UsageRecordEntity): Promise<void> {
     await this.hot.insertAtCommit(tx, UsageRecordEntity, usage);
   }

@@ -72,7 +72,12 @@ describe('LedgerService.verify: balance = credits - debits - charges - open hold
 });
 
 describe('LedgerService amounts', () => {
-  const gate = { closeHold: async () => undefined, addEntry: async () => undefined, addUsage: async () => undefined };
+  const gate = {
+    closeHold: async () => undefined,
+    addEntry: async () => undefined,
+    addEntries: async () => undefined,
+    addUsage: async () => undefined,
+  };
   const charge = (amount: number) => ({ amount, priceVersion: 1, model: 'wx2.7-r2v', action: 'r2v', usage: {} });
 
   it('accepts a held amount read raw from PostgreSQL (digits as text) as its number', async () => {
@@ -116,6 +121,9 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
       addEntry: jest.fn(async (_tx: unknown, e: { kind: string; amount: number }) => {
         calls.push(`entry ${e.kind} ${e.amount}`);
       }),
+      addEntries: jest.fn(async (_tx: unknown, entries: Array<{ kind: string; amount: number }>) => {
+        calls.push(`entries ${entries.map((e) => `${e.kind} ${e.amount}`).join(', ')}`);
+      }),
       addUsage: jest.fn(async (_tx: unknown, u: { action: string; amount: number; taskId: string }) => {
         calls.push(`usage ${u.action} ${u.amount} ${u.taskId}`);
       }),
@@ -123,14 +131,13 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
     return { calls, service: ledgerWith([], [], repo as unknown as Partial<LedgerRepository>) };
   }
 
-  it('holds, runs the call, then charges and writes the usage row, the account row last', async () => {
+  it('holds, runs the call, then charges (release and charge in one INSERT) and writes the usage row, the account row last', async () => {
     const { calls, service } = recording();
     await expect(service.chargeCall('a', 'ref1', charge(40), async () => 'ok')).resolves.toBe('ok');
     expect(calls).toEqual([
       'takeHold',
       'entry hold 40',
-      'entry release 40',
-      'entry charge 40',
+      'entries release 40, charge 40',
       'usage session_add 40 ref1',
       'closeHold 40 40',
     ]);
@@ -139,7 +146,8 @@ describe('LedgerService.chargeCall: priced synchronous calls', () => {
   it('a task settlement writes the entries and usage first and the account row last, with the slot when asked', async () => {
     const { calls, service } = recording();
     await expect(service.settle('a', 't1', 50, charge(40), undefined, { freeTaskSlot: true })).resolves.toBe(true);
-    expect(calls).toEqual(['entry release 50', 'entry charge 40', 'usage session_add 40 t1', 'closeHold 50 40 +slot']);
+    // The release and the charge in one INSERT.
+    expect(calls).toEqual(['entries release 50, charge 40', 'usage session_add 40 t1', 'closeHold 50 40 +slot']);
   });
 
   it('a task release writes its entry first and the account row last; without the option the slot stays', async () => {

@@ -114,14 +114,10 @@ export class LedgerService {
       throw new Error(`Charge ${charge.amount} exceeds the hold ${heldAmount} of task ${taskId}.`);
     return this.within(inTransaction, async (tx) => {
       if (!(await this.requireGate().close(tx, taskId, 'settled', charge.amount, charge.priceVersion))) return false;
-      await this.ledger.addEntry(
-        tx,
+      await this.ledger.addEntries(tx, [
         this.entry(accountId, 'release', heldAmount, taskId, 'hold closed at settlement', charge.priceVersion),
-      );
-      await this.ledger.addEntry(
-        tx,
         this.entry(accountId, 'charge', charge.amount, taskId, 'final charge', charge.priceVersion),
-      );
+      ]);
       await this.ledger.addUsage(tx, {
         id: newId('use'),
         taskId,
@@ -180,14 +176,10 @@ export class LedgerService {
     }
     await this.transactions.run(async (tx) => {
       if (amount > 0) {
-        await this.ledger.addEntry(
-          tx,
+        await this.ledger.addEntries(tx, [
           this.entry(accountId, 'release', amount, reference, 'hold closed at settlement', charge.priceVersion),
-        );
-        await this.ledger.addEntry(
-          tx,
           this.entry(accountId, 'charge', amount, reference, charge.action, charge.priceVersion),
-        );
+        ]);
       }
       await this.ledger.addUsage(tx, {
         id: newId('use'),

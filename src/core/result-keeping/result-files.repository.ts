@@ -22,9 +22,9 @@ export class ResultFilesRepository {
     this.hot = HotSql.of(dataSource);
   }
 
-  /** Queued with the task's terminal switch; on PostgreSQL it goes out with the COMMIT (`HotSql.insertAtCommit`). */
-  async add(manager: EntityManager | undefined, file: ResultFileEntity): Promise<void> {
-    await this.hot.insertAtCommit(manager, ResultFileEntity, file);
+  /** A task's files, queued with its terminal switch in one INSERT; on PostgreSQL it goes out with the COMMIT (`HotSql.insertManyAtCommit`). */
+  async add(manager: EntityManager | undefined, files: ResultFileEntity[]): Promise<void> {
+    await this.hot.insertManyAtCommit(manager, ResultFileEntity, files);
   }
 
   /**

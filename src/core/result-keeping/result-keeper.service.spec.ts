@@ -16,6 +16,8 @@ import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
 import { ResultMetrics } from './result-metrics';
 import { FakeTransactionRunner } from '../../../test/fakes';
+import { taskFactory } from '../../../test/factories';
+import type { EntityManager } from 'typeorm';
 
 /** What the keeper asks of its repository: the outcome of each attempt, recorded under the lease. */
 class FakeFiles {
@@ -36,6 +38,12 @@ class FakeFiles {
   }
   discardForTask(): Promise<Array<Partial<ResultFileEntity>>> {
     return Promise.resolve(this.discarded);
+  }
+  /** Each `add` call: the rows it inserts together. */
+  added: ResultFileEntity[][] = [];
+  add(_manager: unknown, files: ResultFileEntity[]): Promise<void> {
+    this.added.push(files);
+    return Promise.resolve();
   }
   storedBytes(): Promise<number> {
     return Promise.resolve(this.stored);
@@ -89,6 +97,26 @@ const file = (url: string, attempts = 1): ResultFileEntity =>
     attempts,
     createdAt: Date.parse('2026-01-01T00:00:00Z'),
   });
+
+describe('ResultKeeper.enqueue', () => {
+  it("queues every file of a task's result in one insert, each due at once", async () => {
+    const { files, keeper } = setup();
+    const task = taskFactory.build({
+      phase: 'succeeded',
+      result: {
+        videos: [{ url: 'https://cdn/v.mp4', watermarkUrl: 'https://cdn/w.mp4', coverUrl: 'https://cdn/c.png' }],
+        voices: [],
+      },
+    });
+    await keeper.enqueue(task, {} as EntityManager);
+    expect(files.added).toHaveLength(1);
+    expect(files.added[0].map((f) => [f.id, f.upstreamUrl, f.status])).toEqual([
+      [`${task.id}.v0`, 'https://cdn/v.mp4', 'pending'],
+      [`${task.id}.v0w`, 'https://cdn/w.mp4', 'pending'],
+      [`${task.id}.v0c`, 'https://cdn/c.png', 'pending'],
+    ]);
+  });
+});
 
 describe('ResultKeeper.keep', () => {
   beforeAll(() => Logger.overrideLogger(false));

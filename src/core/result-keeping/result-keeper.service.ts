@@ -79,7 +79,10 @@ export class ResultKeeper {
   async enqueue(task: TaskEntity, tx: EntityManager): Promise<void> {
     if (!this.enabled) return;
     const now = this.clock.nowMs();
-    for (const { slot, url } of resultSlots(task)) await this.files.add(tx, pendingFile(task, slot, url, now));
+    await this.files.add(
+      tx,
+      resultSlots(task).map(({ slot, url }) => pendingFile(task, slot, url, now)),
+    );
   }
 
   /**

@@ -43,7 +43,7 @@ export class ResultRekeeping {
       for (const { slot, url } of slots) {
         const file = existing.get(slot);
         if (!file) {
-          await this.files.add(tx, pendingFile(task, slot, url, now));
+          await this.files.add(tx, [pendingFile(task, slot, url, now)]);
           done.push({ slot, was: 'none' });
         } else if (REQUEUABLE.includes(file.status) && (await this.files.requeue(tx, file.id, now))) {
           done.push({ slot, was: file.status });

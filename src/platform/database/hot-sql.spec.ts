@@ -139,6 +139,23 @@ describe.each([
     else expect(logger.statements.length).toBeGreaterThanOrEqual(8);
   });
 
+  it('inserts several rows of one entity in one statement', async () => {
+    const rows = ['m1', 'm2', 'm3'].map((id, i) => ({
+      id,
+      count: i,
+      note: null,
+      at: i,
+      payload: { i },
+      flag: i === 1,
+    }));
+    await hot.insertManyAtCommit(undefined, HotProbe, rows);
+    await hot.insertManyAtCommit(undefined, HotProbe, []);
+    // SQLite's changes(): the rows written by the last INSERT, so 3 only when one statement wrote them all.
+    expect(await hot.first(undefined, 'SELECT changes() AS "n"', [])).toEqual({ n: 3 });
+    const read = await Promise.all(rows.map((row) => hot.findOne(undefined, HotProbe, '"id" = ?', [row.id])));
+    expect(read).toEqual(rows);
+  });
+
   it('holds statements for the COMMIT only when fast paths are on', async () => {
     const runner = ds.createQueryRunner();
     hot.deferToCommit(runner);

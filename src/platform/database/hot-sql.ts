@@ -134,6 +134,29 @@ export class HotSql {
     await this.runAtCommit(manager, this.shape(target).insertSql, this.values(target, values));
   }
 
+  /**
+   * `insertAtCommit` of several rows of one entity in one INSERT (one statement on SQLite, one text
+   * at the COMMIT on PostgreSQL); nothing for none.
+   */
+  async insertManyAtCommit<T extends ObjectLiteral>(
+    manager: EntityManager | undefined,
+    target: EntityTarget<T>,
+    rows: readonly T[],
+  ): Promise<void> {
+    if (rows.length <= 1) {
+      if (rows.length === 1) await this.insertAtCommit(manager, target, rows[0]);
+      return;
+    }
+    const shape = this.shape(target);
+    const tuple = `(${shape.columns.map(() => '?').join(', ')})`;
+    const sql = `${shape.insertSql}${`, ${tuple}`.repeat(rows.length - 1)}`;
+    await this.runAtCommit(
+      manager,
+      sql,
+      rows.flatMap((row) => this.values(target, row)),
+    );
+  }
+
   /** `TransactionRunner.run` on PostgreSQL: this transaction's `runAtCommit` statements wait for its COMMIT. */
   deferToCommit(runner: QueryRunner): void {
     if (this.fast) this.atCommit.set(runner, []);
