@@ -117,10 +117,11 @@ export class TransactionRunner {
   }
 
   /**
-   * One transaction for `batch`, a savepoint per call when it holds more than one. A call whose work throws is rolled back to
-   * its savepoint and rejected; if SQLite gave up the whole transaction meanwhile (it does on some
-   * errors: disk full, I/O), the calls already done in it are rejected too, and the rest run in a
-   * new one. Nothing is reported done before its COMMIT.
+   * One transaction for `batch`, a savepoint per call when it holds more than one. A call whose
+   * work throws is rolled back to its savepoint (alone: the transaction) and rejected; if SQLite gave
+   * up the whole transaction meanwhile (it does on some errors: disk full, I/O), the calls already
+   * done in it are rejected too, and the rest run in a new one. Nothing is reported done before its
+   * COMMIT.
    */
   private async sqliteGroup(batch: PendingWork[]): Promise<void> {
     try {
