@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { NestExpressApplication } from '@nestjs/platform-express';
@@ -38,12 +38,13 @@ export async function startGateway(
     vendors?: readonly UpstreamVendor[];
   } = {},
 ): Promise<Harness> {
+  // Kept result files go to a directory of this harness (removed on close), never the repository's data/.
+  const resultsDir = options.env?.RESULT_STORE_DIR ? null : mkdtempSync(join(tmpdir(), 'gw-results-'));
   const env = {
     DATABASE_URL: 'sqlite::memory:',
     LOG_LEVEL: 'silent',
     ADMIN_TOKEN,
-    // Kept result files go to a directory of this harness, never the repository's data/.
-    RESULT_STORE_DIR: mkdtempSync(join(tmpdir(), 'gw-results-')),
+    ...(resultsDir ? { RESULT_STORE_DIR: resultsDir } : {}),
     ...pick(process.env, ['DATABASE_URL', 'REDIS_URL', 'FAST_PATHS']),
     ...options.env,
   };
@@ -60,7 +61,11 @@ export async function startGateway(
   });
   await app.init();
   const http = () => request(app.getHttpServer());
-  return { app, config, http, admin: new AdminClient(http), close: () => app.close() };
+  const close = async (): Promise<void> => {
+    await app.close();
+    if (resultsDir) rmSync(resultsDir, { recursive: true, force: true });
+  };
+  return { app, config, http, admin: new AdminClient(http), close };
 }
 
 function pick(source: NodeJS.ProcessEnv, keys: string[]): Record<string, string> {
