@@ -1,12 +1,10 @@
 import express from 'express';
-import { mkdtempSync } from 'fs';
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
-import { tmpdir } from 'os';
-import { join } from 'path';
 import request from 'supertest';
 import { resultFileFactory, succeededTask } from '../../test/factories';
 import { FakeTasksRepository, InMemoryResultFiles } from '../../test/fakes';
+import { tempDirs } from '../../test/support/temp-dirs';
 import { createTestUpstream } from '../../test/upstream/test-upstream';
 import { UpstreamResultDownloads } from '../bootstrap/upstream-wiring.module';
 import { RenewableLinks } from '../core/result-keeping/renewable-links';
@@ -36,6 +34,8 @@ async function startUpstream(routes: Record<string, number>) {
 const upstreamFloor = createTestUpstream();
 const downloads = new UpstreamResultDownloads(new FileDownloads(upstreamFloor.agents));
 
+const servingDir = tempDirs('serving-');
+
 function setup() {
   const links = new ResultLinks({
     origin: 'http://gw.test',
@@ -45,7 +45,7 @@ function setup() {
   });
   const files = new InMemoryResultFiles();
   const tasks = new FakeTasksRepository();
-  const store = new FsObjectStore(mkdtempSync(join(tmpdir(), 'serving-')));
+  const store = new FsObjectStore(servingDir());
   const renewable = new RenewableLinks();
   const serving = new ResultServing(links, files, tasks, store, downloads, renewable, loadConfig({}));
   // The route as the controller mounts it, with the gateway's status for its errors.

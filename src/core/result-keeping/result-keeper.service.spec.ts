@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { existsSync, mkdtempSync, readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { UpstreamResultDownloads } from '../../bootstrap/upstream-wiring.module';
 import { loadConfig } from '../../platform/config/app-config';
@@ -17,6 +16,7 @@ import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
 import { ResultMetrics } from './result-metrics';
 import { FakeTransactionRunner } from '../../../test/fakes';
 import { taskFactory } from '../../../test/factories';
+import { tempDirs } from '../../../test/support/temp-dirs';
 import type { EntityManager } from 'typeorm';
 
 /** What the keeper asks of its repository: the outcome of each attempt, recorded under the lease. */
@@ -76,8 +76,10 @@ const upstreamFloor = createTestUpstream();
 const downloads = new UpstreamResultDownloads(new FileDownloads(upstreamFloor.agents));
 afterAll(() => upstreamFloor.close());
 
+const keeperDir = tempDirs('keeper-');
+
 function setup(env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'keeper-'));
+  const dir = keeperDir();
   const config = loadConfig({ RESULT_STORE_DIR: dir, RESULT_RETRY_BASE_MS: '1000', ...env });
   const files = new FakeFiles();
   const repo = files as unknown as ResultFilesRepository;
