@@ -22,7 +22,10 @@ export class ResultFilesRepository {
     this.hot = HotSql.of(dataSource);
   }
 
-  /** A task's files, queued with its terminal switch in one INSERT; on PostgreSQL it goes out with the COMMIT (`HotSql.insertManyAtCommit`). */
+  /**
+   * A task's files, queued with its terminal switch in one INSERT; on PostgreSQL it goes out with
+   * the COMMIT (`HotSql.insertManyAtCommit`).
+   */
   async add(manager: EntityManager | undefined, files: ResultFileEntity[]): Promise<void> {
     await this.hot.insertManyAtCommit(manager, ResultFileEntity, files);
   }
