@@ -380,6 +380,7 @@ async function run(ctx) {
   );
   const random = lib.rng(ctx.seed + 3);
   const created = []; // tasks a fuzz request really created (2xx on a create route)
+  const deleted = new Set(); // own tasks a fuzz DELETE really deleted (2xx): gone by the client's own hand
   const perRoute = new Map();
 
   const cases = Array.from({ length: total }, (_, i) => i);
@@ -447,6 +448,9 @@ async function run(ctx) {
         ctx.example('uncapped echo', `${o.method} ${o.template}: ${echoed} chars of one string from the long value on`);
       }
     }
+    if (res.status >= 200 && res.status < 300 && o.method === 'DELETE') {
+      for (const id of ownIds) if (pathname.includes(id)) deleted.add(id);
+    }
     if (res.status >= 200 && res.status < 300 && o.method === 'POST') {
       const kind = Object.keys(KINDS).find(
         (k) => KINDS[k].path === o.template && (k !== 'ax-old' || /reference_urls/.test(body || '')),
@@ -462,7 +466,19 @@ async function run(ctx) {
 
   // Nothing charged: after the tasks fuzz input really created have ended, the account moved
   // exactly their charges, no more.
-  const ended = await drain(lib, gw.url, acct.key, [...created, ...ownTasks], 40_000);
+  const kept = [...created, ...ownTasks].filter((t) => !deleted.has(t.id));
+  const ended = await drain(lib, gw.url, acct.key, kept, 40_000);
+  // A deleted task is over for its client: it must answer 404 from its own query from then on.
+  for (const task of ownTasks.filter((t) => deleted.has(t.id))) {
+    const res = await lib.request('GET', `${gw.url}${KINDS[task.kind].query(task.id)}`, {
+      headers: { authorization: auth },
+    });
+    if (res.status === 404) ended.ended++;
+    else {
+      ended.open++;
+      ctx.example('deleted task still readable', `${task.kind} ${task.id}: ${res.status}`);
+    }
+  }
   const final = await ctx.settled(admin, [acct.id], null, 30_000);
   const after = await admin.get(`/admin/v1/accounts/${acct.id}`);
   const rows = await lib.usageRows(admin, acct.id);

@@ -211,6 +211,9 @@ describe('large bodies and the event loop', () => {
       401,
     ],
     ['a route that reads no body, with a good key', 'POST', '/gateway/v1/tasks/task_x/cancel', 'GOOD', 404],
+    ['a path no route serves', 'POST', '/no/such/route', null, 404],
+    ['a URL holding a NUL character', 'POST', '/admin/v1/tasks/%00/cancel', null, 400],
+    ['a path parameter that is not valid percent-encoding', 'POST', '/admin/v1/tasks/%E0%A4%A/cancel', null, 400],
   ])(
     'answers %s once the client has finished sending, so it reads the answer, not a reset',
     async (_k, method, path, auth, status) => {
@@ -218,7 +221,7 @@ describe('large bodies and the event loop', () => {
       const headers = {
         'content-type': 'application/json',
         'content-length': body.length,
-        authorization: auth === 'GOOD' ? `Bearer ${caller.key}` : auth,
+        ...(auth ? { authorization: auth === 'GOOD' ? `Bearer ${caller.key}` : auth } : {}),
       };
       let answeredEarly = false;
       const answered = new Promise<number | string>((resolve) => {

@@ -21,7 +21,7 @@ function hostFor(path: string) {
       return this;
     },
   };
-  const request = { path, method: 'POST', id: 'req-1' };
+  const request = { path, method: 'POST', id: 'req-1', headers: {}, complete: true };
   const host = {
     switchToHttp: () => ({ getRequest: () => request, getResponse: () => response }),
   } as unknown as ArgumentsHost;

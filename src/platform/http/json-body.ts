@@ -4,6 +4,7 @@ import { GatewayError } from '../errors';
 import { bodyShapeProblem } from './input-shape';
 import { findJsonSyntaxProblem } from './json-syntax';
 import { MAX_BODY_VALUES, countJsonValues } from './json-values';
+import { discardBody } from './unread-body';
 
 const ANY_TYPE = (): boolean => true;
 /** `application/json` with any parameters, in any case (what `req.is` accepts), for a request without a body. */
@@ -124,41 +125,6 @@ function notJson(body: unknown): GatewayError {
     `The request body is not valid JSON: ${found.problem} at line ${found.line}, column ${found.column} (character ${found.position + 1}).`,
     null,
   );
-}
-
-/** How much of a refused request's body is waited out before its answer goes (bytes, then time). */
-const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
-const DISCARD_MAX_MS = 2_000;
-
-/**
- * Lets a refused request's body arrive and drops it unparsed (no CPU beyond the socket reads), so the
- * client, still sending, reads the answer instead of a reset connection. A body declared larger than
- * 64 MiB, or one still arriving after 2 s, is not waited for: the answer goes at once.
- */
-export function discardBody(req: Request): Promise<void> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (req.readableEnded || req.complete || declared > DISCARD_MAX_BYTES) return Promise.resolve();
-  return new Promise((resolve) => {
-    let received = 0;
-    const done = (): void => {
-      clearTimeout(timer);
-      req.off('data', onData);
-      req.off('end', done);
-      req.off('close', done);
-      req.off('error', done);
-      resolve();
-    };
-    const onData = (chunk: Buffer): void => {
-      received += chunk.length;
-      if (received > DISCARD_MAX_BYTES) done();
-    };
-    const timer = setTimeout(done, DISCARD_MAX_MS);
-    req.on('data', onData);
-    req.on('end', done);
-    req.on('close', done);
-    req.on('error', done);
-    req.resume();
-  });
 }
 
 /** A body too large for its route (by its length or by its values); the rest of it is drained unread. */

@@ -4,7 +4,8 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { routeGuards } from '../internals/nest-internals';
 import { CredentialGuard } from './credential-guard';
-import { OtherBodyReader, discardBody, readRequestBody, tooLarge } from './json-body';
+import { OtherBodyReader, readRequestBody, tooLarge } from './json-body';
+import { discardBody } from './unread-body';
 
 /**
  * How much body a route takes: `media`, the large limit (`BODY_LIMIT_BYTES`), for the routes that
