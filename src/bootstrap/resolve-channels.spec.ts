@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
+import { writeFileSync } from 'fs';
 import { join } from 'path';
 import { FAMILY_REGISTRY } from '../../test/support/families';
+import { tempDirs } from '../../test/support/temp-dirs';
 import { ChannelConfigError } from '../upstream/channel-routing/channel-config-error';
 import { resolveChannels } from './resolve-channels';
+
+const mapsDir = tempDirs('gw-maps-');
 
 describe('resolveChannels', () => {
   it('gives real channels the vendors’ names and the simulator’s channels the identity map', async () => {
@@ -34,7 +36,7 @@ describe('resolveChannels', () => {
 
   it('stops the start when a real channel cannot name a catalogue model upstream', async () => {
     // An operator's map file that names only one vd model.
-    const file = join(mkdtempSync(join(tmpdir(), 'gw-maps-')), 'models.json');
+    const file = join(mapsDir(), 'models.json');
     writeFileSync(file, JSON.stringify({ vd: { vdq3: 'viduq3' } }));
     const env = {
       UPSTREAM_VD_BASE_URL: 'https://api.vidu.com',

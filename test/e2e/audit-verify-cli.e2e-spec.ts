@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource, Repository } from 'typeorm';
 import { runAuditVerify } from '../../src/cli/audit-verify';
 import { entryHash } from '../../src/core/audit/audit-chain';
 import { AuditEntryEntity } from '../../src/core/audit/audit-entry.entity';
 import { Harness, startGateway } from '../support/gateway-harness';
+import { tempDirs } from '../support/temp-dirs';
 
 /** `npm run audit:verify`: its main function against a real database, both exit codes. */
 async function verifyCli(databaseUrl: string) {
@@ -19,6 +18,8 @@ async function verifyCli(databaseUrl: string) {
   return { code, report: JSON.parse(stdout || 'null'), stderr };
 }
 
+const auditDir = tempDirs('audit-cli-');
+
 describe('npm run audit:verify', () => {
   let gw: Harness;
   let databaseUrl: string;
@@ -28,7 +29,7 @@ describe('npm run audit:verify', () => {
     // PostgreSQL in the PostgreSQL pass, else a SQLite file (the CLI reads it through its own connection).
     databaseUrl = process.env.DATABASE_URL?.startsWith('postgres')
       ? process.env.DATABASE_URL
-      : `sqlite:${join(mkdtempSync(join(tmpdir(), 'audit-cli-')), 'gateway.sqlite')}`;
+      : `sqlite:${join(auditDir(), 'gateway.sqlite')}`;
     gw = await startGateway({ env: { DATABASE_URL: databaseUrl } });
     entries = gw.app.get(DataSource).getRepository(AuditEntryEntity);
     // Five entries of several kinds.

@@ -1,4 +1,3 @@
-import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
@@ -6,6 +5,7 @@ import { runLedgerVerify } from '../../src/cli/ledger-verify';
 import { AccountEntity } from '../../src/core/accounts/entities/account.entity';
 import { Harness } from '../support/gateway-harness';
 import { bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 /** `npm run ledger:verify`: its main function against a real database, both exit codes. */
 const CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
@@ -55,12 +55,14 @@ async function corruptBalance(dataSource: DataSource, accountId: string) {
   await dataSource.getRepository(AccountEntity).increment({ id: accountId }, 'balance', 1);
 }
 
+const ledgerDir = tempDirs('ledger-cli-');
+
 describe('npm run ledger:verify', () => {
   it('on the suite’s database beside a running gateway: exit 0 with the admin API’s verdict, exit 1 once a balance is corrupted', async () => {
     // PostgreSQL in the PostgreSQL pass, else a SQLite file (the CLI reads it through its own connection).
     const databaseUrl = process.env.DATABASE_URL?.startsWith('postgres')
       ? process.env.DATABASE_URL
-      : `sqlite:${join(mkdtempSync(join(tmpdir(), 'ledger-cli-')), 'gateway.sqlite')}`;
+      : `sqlite:${join(ledgerDir(), 'gateway.sqlite')}`;
     const gw = await startSimulatedGateway({ env: { DATABASE_URL: databaseUrl } });
     try {
       const accountId = await writeBooks(gw);

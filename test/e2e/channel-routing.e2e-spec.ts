@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator';
@@ -8,6 +6,7 @@ import { UpstreamChannel } from '../../src/upstream/upstream.types';
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
 import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
 import { SwitchableUpstream, refusingBaseUrl, startSwitchableUpstream } from '../support/switchable-upstream';
+import { tempDirs } from '../support/temp-dirs';
 
 /**
  * Channel routing over loopback doubles: several ax channels in front of the built-in
@@ -20,6 +19,8 @@ const body = (model = 'wx2.7-r2v') => ({
 });
 // Tasks stay open (no polling): these tests look at where creates go, not at task lives.
 const ENV = { ...FAST_ENV, WORKERS_ENABLED: 'false' };
+
+const channelsDir = tempDirs('gw-channels-');
 
 describe('channel routing (ax over simulator channels)', () => {
   jest.setTimeout(60_000);
@@ -241,7 +242,7 @@ describe('channel routing (ax over simulator channels)', () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
     const shared: Record<string, string> = onPostgres
       ? {}
-      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-channels-')), 'gateway.sqlite')}` };
+      : { DATABASE_URL: `sqlite:${join(channelsDir(), 'gateway.sqlite')}` };
     const channels = [axChannel('ax-a'), axChannel('ax-b')];
     const a = await startGateway({ channels, env: { ...ENV, ...shared } });
     open.push(a);

@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'fs';
 import { createServer } from 'net';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { startSimulator } from '../../src/simulator/simulator';
 import { TestAccount } from '../support/gateway-harness';
 import { GATEWAY_RESULT_URL } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const axBody = (prompt: string) => ({
@@ -31,10 +30,12 @@ async function accountState(gw: SimulatedGateway, id: string) {
   };
 }
 
+const restartDir = tempDirs('gw-restart-');
+
 /** The SQLite file both gateway lives share (PostgreSQL runs keep their one database). */
 function sharedDatabaseEnv(): Record<string, string> {
   if (process.env.DATABASE_URL) return {};
-  return { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-restart-')), 'gateway.sqlite')}` };
+  return { DATABASE_URL: `sqlite:${join(restartDir(), 'gateway.sqlite')}` };
 }
 
 describe('task engine: failure paths and lessons from the field', () => {

@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync, mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
+import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { FAMILIES } from '../../src/families';
@@ -8,15 +7,18 @@ import { SIM_VENDORS } from '../../src/simulator/sim-vendors';
 import { UPSTREAM_VENDORS } from '../../src/upstream/vendors';
 import { FX_FAMILY, FX_MODEL, FX_SIM_VENDOR, FX_VENDOR } from '../fixtures/fourth-family';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 /** The price the test gives the new model: 7 units per output second. */
 const FX_PER_SECOND = 7;
+
+const pricesDir = tempDirs('gw-fx-prices-');
 
 /** config/prices.json with the new model priced, as an operator adding the family would edit it. */
 function pricesWithFx(): string {
   const table = JSON.parse(readFileSync('config/prices.json', 'utf8')) as { models: Record<string, unknown> };
   table.models[FX_MODEL] = { per_second: FX_PER_SECOND };
-  const file = join(mkdtempSync(join(tmpdir(), 'gw-fx-prices-')), 'prices.json');
+  const file = join(pricesDir(), 'prices.json');
   writeFileSync(file, JSON.stringify(table));
   return file;
 }

@@ -1,10 +1,9 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { png } from '../fixtures/media';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 /**
  * kl editing through the simulator (every editing endpoint): sessions with the gateway's own
@@ -14,6 +13,8 @@ const BASE = '/kl/v1/videos/multi-elements';
 const VIDEO = 'https://example.com/clip.mp4';
 const OPS = { init: 1, add: 2, delete: 3, clear: 4, preview: 5 };
 const IMAGE = png(400, 400).toString('base64');
+
+const raceDir = tempDirs('gw-race-');
 
 describe('kl editing through the simulator', () => {
   let gw: SimulatedGateway;
@@ -465,7 +466,7 @@ describe('kl editing through the simulator', () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
     const shared: Record<string, string> = onPostgres
       ? {}
-      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-race-')), 'gateway.sqlite')}` };
+      : { DATABASE_URL: `sqlite:${join(raceDir(), 'gateway.sqlite')}` };
     const first = onPostgres ? gw : await startSimulatedGateway({ sim: gw.sim, env: shared });
     const second = await startSimulatedGateway({ sim: gw.sim, keepData: true, env: shared });
     try {

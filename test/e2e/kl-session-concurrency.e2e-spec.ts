@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { KlMarks } from '../../src/families/kl/sessions/kl-session.entity';
 import { KlSessionsRepository } from '../../src/families/kl/sessions/kl-sessions.repository';
 import { RecordedRequest } from '../../src/simulator/simulator';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 const BASE = '/kl/v1/videos/multi-elements';
 const UPSTREAM = '/v1/videos/multi-elements';
@@ -17,6 +16,8 @@ type Point = typeof POINT;
  * one upstream: a session's upstream calls are serialised, so that after any mix of racing add, clear
  * and delete calls the gateway's recorded marks are exactly what the upstream holds.
  */
+const sessionsDir = tempDirs('gw-sessions-');
+
 describe('kl session marks under concurrent mutations on two instances', () => {
   jest.setTimeout(120_000);
   let a: SimulatedGateway;
@@ -27,7 +28,7 @@ describe('kl session marks under concurrent mutations on two instances', () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
     const shared: Record<string, string> = onPostgres
       ? {}
-      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-sessions-')), 'gateway.sqlite')}` };
+      : { DATABASE_URL: `sqlite:${join(sessionsDir(), 'gateway.sqlite')}` };
     a = await startSimulatedGateway({ env: shared });
     b = await startSimulatedGateway({ sim: a.sim, keepData: true, env: shared });
     acct = await a.admin.account({ models: ['kl-v1'] });

@@ -1,7 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
-import { mkdtempSync } from 'fs';
 import { createServer } from 'net';
-import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -11,10 +9,15 @@ import { simulatorUpstreamEnv } from '../../src/simulator/upstream-env';
 import { ADMIN_TOKEN, AdminClient, TestAccount } from '../support/gateway-harness';
 import { SlowFileServer, getResult, startSlowFileServer } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const ROOT = resolve(__dirname, '../..');
 const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
+// Each test's directory (results and SQLite file) outlives its gateways' restarts: removed once the file is done,
+// after every describe's afterAll and every test's own clean-up have stopped the gateways that use it.
+const twoInstancesDir = tempDirs('gw-results-two-');
+const killDir = tempDirs('gw-results-kill-');
 const body = () => ({
   model: 'wx2.7-r2v',
   input: { prompt: 'Image 1 walks', media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
@@ -68,7 +71,7 @@ describe('kept results: two instances', () => {
   let files: SlowFileServer;
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-results-two-'));
+    const dir = twoInstancesDir();
     const shared: Record<string, string> = {
       RESULT_STORE_DIR: join(dir, 'results'),
       RESULT_DOWNLOAD_CONCURRENCY: '3',
@@ -128,6 +131,14 @@ function startProcess(env: Record<string, string>): ChildProcess {
   });
 }
 
+/** Kills the gateway process if it still runs, and waits until it is gone (its directory is removed after). */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 /** Reads the database the gateway process writes, as an operator would. */
 async function openDatabase(url: string): Promise<DataSource> {
   const ds = url.startsWith('postgres')
@@ -143,7 +154,7 @@ describe('kept results: kill -9 in the middle of downloads', () => {
     const sim = await startSimulator({ taskMs: 600_000 });
     // Each file takes ~4 s to send: the kill lands while they are in flight.
     const files = await startSlowFileServer(256 * 1024, 40, 100);
-    const dir = mkdtempSync(join(tmpdir(), 'gw-results-kill-'));
+    const dir = killDir();
     const port = await freePort();
     const databaseUrl = onPostgres ? process.env.DATABASE_URL! : `sqlite:${join(dir, 'gateway.sqlite')}`;
     const env = {
@@ -206,7 +217,7 @@ describe('kept results: kill -9 in the middle of downloads', () => {
       for (const path of files.requests.keys()) expect(files.completed.get(path)).toBe(1);
     } finally {
       await db?.destroy();
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await stopProcess(child);
       await sim.close();
       await files.close();
     }

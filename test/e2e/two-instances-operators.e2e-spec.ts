@@ -1,15 +1,16 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { AuditTrail } from '../../src/core/audit/audit.service';
 import { Harness, startGateway } from '../support/gateway-harness';
 import { eventually } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 /**
  * An operator disabled, demoted or given a new token through one instance is refused by the other
  * at once when Redis is configured (the change is announced on Redis and every instance drops its
  * token cache); without Redis the other instance sees it within the cache TTL (5 s).
  */
+const operatorsDir = tempDirs('gw-operators-');
+
 describe('two instances: operator changes reach the other instance', () => {
   jest.setTimeout(30_000);
   const withRedis = Boolean(process.env.REDIS_URL);
@@ -20,7 +21,7 @@ describe('two instances: operator changes reach the other instance', () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
     const shared: Record<string, string> = onPostgres
       ? {}
-      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-operators-')), 'gateway.sqlite')}` };
+      : { DATABASE_URL: `sqlite:${join(operatorsDir(), 'gateway.sqlite')}` };
     a = await startGateway({ env: shared });
     b = await startGateway({ keepData: true, env: shared });
   });

@@ -1,8 +1,7 @@
-import { mkdtempSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
 import { TestAccount } from '../support/gateway-harness';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
+import { tempDirs } from '../support/temp-dirs';
 
 const AX_CREATE = '/ax/api/v1/services/aigc/video-generation/video-synthesis';
 const body = () => ({
@@ -15,6 +14,8 @@ const body = () => ({
  * refused by the other at once when Redis is configured (the change is announced on Redis and every
  * instance drops its principal cache). Without Redis the other instance sees it within the cache TTL (5 s).
  */
+const principalsDir = tempDirs('gw-principals-');
+
 describe('two instances: admin changes reach the other instance', () => {
   // Without Redis each check waits out the cache TTL.
   jest.setTimeout(20_000);
@@ -26,7 +27,7 @@ describe('two instances: admin changes reach the other instance', () => {
     const onPostgres = (process.env.DATABASE_URL ?? '').startsWith('postgres');
     const shared: Record<string, string> = onPostgres
       ? {}
-      : { DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'gw-principals-')), 'gateway.sqlite')}` };
+      : { DATABASE_URL: `sqlite:${join(principalsDir(), 'gateway.sqlite')}` };
     a = await startSimulatedGateway({ env: shared });
     b = await startSimulatedGateway({ sim: a.sim, keepData: true, env: shared });
   });

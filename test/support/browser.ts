@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -10,7 +10,10 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where page screenshots go (gitignored); two of them are copied to docs/console/ for the README. */
 export const SCREENSHOT_DIR = join(__dirname, '..', 'artifacts', 'console');
 
-/** A headless Chromium with a new empty profile and no network of its own (no updates, sync or QUIC). */
+/**
+ * A headless Chromium with a new empty profile and no network of its own (no updates, sync or QUIC).
+ * The profile is a temporary directory removed once the browser is closed (`close()` on what this returns).
+ */
 export async function launchChromium(): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -18,22 +21,40 @@ export async function launchChromium(): Promise<BrowserContext> {
     );
   }
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'gw-chromium-')), {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const profile = mkdtempSync(join(tmpdir(), 'gw-chromium-'));
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  } catch (err) {
+    removeProfile();
+    throw err;
+  }
+  // Closing a persistent context ends the browser process: the profile goes once it has.
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    try {
+      await close(options);
+    } finally {
+      removeProfile();
+    }
+  };
+  return context;
 }
 
 /** A loopback port free right now, so the gateway's public URL can be known before it listens. */

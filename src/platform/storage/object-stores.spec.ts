@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
+import { readdirSync, rmSync } from 'fs';
 import { join } from 'path';
 import { Readable } from 'stream';
 import { startTestS3, useTestS3Credentials } from '../../../test/support/s3';
+import { tempDirs } from '../../../test/support/temp-dirs';
 import { FsObjectStore } from './fs-object-store';
 import { S3ObjectStore } from './s3-object-store';
 
@@ -27,9 +27,11 @@ async function readAll(stream: Readable | undefined): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+const storeDir = tempDirs('fs-store-');
+
 describe('FsObjectStore', () => {
   it('writes whole files only, reads ranges, refuses keys outside its directory', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const dir = storeDir();
     const store = new FsObjectStore(dir);
     expect(await store.put('task_1/v0', pattern(200_000), 'video/mp4')).toBe(200_000);
     expect(readdirSync(join(dir, 'task_1'))).toEqual(['v0']);
@@ -51,7 +53,7 @@ describe('FsObjectStore', () => {
   });
 
   it('writes a small file from memory in one call, whole or not at all', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const dir = storeDir();
     const store = new FsObjectStore(dir);
     const bytes = Buffer.from('a small cover image');
     expect(await store.putBytes('task_2/c0', bytes, 'image/png')).toBe(bytes.length);
@@ -64,7 +66,7 @@ describe('FsObjectStore', () => {
   });
 
   it('creates missing parents: a store directory not made yet, a key more than one level deep', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'fs-store-')), 'not-yet');
+    const dir = join(storeDir(), 'not-yet');
     const store = new FsObjectStore(dir);
     expect(await store.putBytes('task_4/v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
     expect(await store.put('a/b/v0', pattern(10), 'video/mp4')).toBe(10);
@@ -72,7 +74,7 @@ describe('FsObjectStore', () => {
   });
 
   it('makes a directory once: one removed from under the store fails one write, then is made again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fs-store-'));
+    const dir = storeDir();
     const store = new FsObjectStore(dir);
     expect(await store.putBytes('ab/task_ab.v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
     rmSync(join(dir, 'ab'), { recursive: true });

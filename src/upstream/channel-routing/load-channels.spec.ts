@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDirs } from '../../../test/support/temp-dirs';
 import type { UpstreamVendor } from '../vendor';
 import { vendorEnvNames } from '../vendor';
 import { UPSTREAM_VENDORS } from '../vendors';
 import { ChannelConfigError, loadChannels } from './load-channels';
 
 const SHIPPED = JSON.parse(readFileSync(join(__dirname, '../../../config/upstream-models.json'), 'utf8'));
+const modelsDir = tempDirs('models-');
 
 describe('loadChannels', () => {
   it('returns no channels when nothing is configured, without needing the model map file', () => {
@@ -110,7 +111,7 @@ describe('loadChannels', () => {
     });
 
     it('reads the file UPSTREAM_MODEL_MAP_FILE names instead of the shipped one', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'models-'));
+      const dir = modelsDir();
       const file = join(dir, 'models.json');
       writeFileSync(file, JSON.stringify({ $comment: 'mine', ax: { 'wx2.7-r2v': 'my-wan' } }));
       expect(loadChannels({ ...ax, UPSTREAM_MODEL_MAP_FILE: file })[0].modelMap).toEqual({ 'wx2.7-r2v': 'my-wan' });
@@ -134,7 +135,7 @@ describe('loadChannels', () => {
       ['{"zz": {}}', /"zz" is not an upstream family/],
       ['{"vd": {"vdq3": 3}}', /: vd\.vdq3 must be a non-empty string/],
     ])('refuses a bad model map file %s', (text, message) => {
-      const file = join(mkdtempSync(join(tmpdir(), 'models-')), 'models.json');
+      const file = join(modelsDir(), 'models.json');
       writeFileSync(file, text);
       expect(() => loadChannels({ ...ax, UPSTREAM_MODEL_MAP_FILE: file })).toThrow(message);
     });

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'fs';
+import { readFileSync, writeFileSync } from 'fs';
 import { FAMILY_REGISTRY } from '../../../../test/support/families';
-import { tmpdir } from 'os';
+import { tempDirs } from '../../../../test/support/temp-dirs';
 import { join } from 'path';
 import { GatewayError } from '../../../platform/errors';
 import { checkPriceTable, loadPriceTable, validatePriceTable } from './price-table';
 
 const SHIPPED = join(__dirname, '../../../../config/prices.json');
+const pricesDir = tempDirs('prices-');
 const shippedJson = (): any => JSON.parse(readFileSync(SHIPPED, 'utf8'));
 
 /** The violation a modified copy of the shipped table produces. */
@@ -150,7 +151,7 @@ describe('validatePriceTable (admin API) and loadPriceTable (config file)', () =
   });
 
   it('stops start-up with a plain Error naming the file and the field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'prices-'));
+    const dir = pricesDir();
     const file = join(dir, 'prices.json');
     const raw = shippedJson();
     delete raw.models['kl-v1'];
