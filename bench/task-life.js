@@ -627,11 +627,16 @@ async function keepPart() {
     out.ratioToForwarder = Object.fromEntries(
       Object.entries(out.median).map(([name, rps]) => [name, fwd ? lib.round(rps / fwd, 4) : null]),
     );
+    const storeName = (v, store) => (VARIANTS.length > 1 ? `gateway ${v.name} ${store}` : `gateway ${store}`);
     out.fsOverOff = Object.fromEntries(
-      VARIANTS.map((v) => {
-        const name = (store) => (VARIANTS.length > 1 ? `gateway ${v.name} ${store}` : `gateway ${store}`);
-        return [v.name, lib.round(out.median[name('fs')] / out.median[name('off')], 4)];
-      }),
+      VARIANTS.map((v) => [v.name, lib.round(out.median[storeName(v, 'fs')] / out.median[storeName(v, 'off')], 4)]),
+    );
+    // Each round's fs and off ran back to back: their ratio leaves out what the machine did between rounds.
+    out.fsOverOffByRound = Object.fromEntries(
+      VARIANTS.map((v) => [
+        v.name,
+        out.rounds.map((r) => lib.round(r[storeName(v, 'fs')].rps / r[storeName(v, 'off')].rps, 4)),
+      ]),
     );
   } finally {
     await forwarder.stop();
@@ -862,7 +867,13 @@ function report(results) {
       ),
       '',
     );
-    const cost = Object.entries(keep.fsOverOff).map(([v, x]) => `${v}: fs / off = **${fmt(x * 100, 1)}%**`);
+    const cost = Object.entries(keep.fsOverOff).map(([v, x]) => {
+      const byRound = (keep.fsOverOffByRound || {})[v] || [];
+      const paired = byRound.length
+        ? `; by round ${byRound.map((r) => fmt(r * 100, 1)).join(', ')}%, median **${fmt(median(byRound) * 100, 1)}%**`
+        : '';
+      return `${v}: fs / off = **${fmt(x * 100, 1)}%** (medians)${paired}`;
+    });
     lines.push(`Keeping's cost on create throughput: ${cost.join('; ')}.`);
     if (keep.ratioToForwarder.portkey !== undefined)
       lines.push(
