@@ -22,9 +22,12 @@ export class ErrorWriter {
    */
   write(req: Request, res: Response, err: GatewayError): void {
     if (!hasUnreadBody(req)) return this.send(req, res, err);
-    void discardBody(req).then(() => {
-      if (!res.headersSent && !res.destroyed) this.send(req, res, err);
-    });
+    discardBody(req)
+      .then(() => {
+        if (!res.headersSent && !res.destroyed) this.send(req, res, err);
+      })
+      // Nothing is left to answer with: the connection goes rather than the process.
+      .catch(() => res.destroy());
   }
 
   private send(req: Request, res: Response, err: GatewayError): void {
