@@ -12,8 +12,17 @@ function requestWithBody(length: number): Request {
   return req;
 }
 
-function fakeResponse(json: (body: unknown) => void) {
-  const res = {
+interface FakeResponse {
+  headersSent: boolean;
+  destroyed: boolean;
+  status: jest.Mock;
+  json: jest.Mock;
+  setHeader: jest.Mock;
+  destroy: jest.Mock;
+}
+
+function fakeResponse(json: (body: unknown) => void): FakeResponse {
+  const res: FakeResponse = {
     headersSent: false,
     destroyed: false,
     status: jest.fn(() => res),
