@@ -4,7 +4,6 @@ import { GatewayError } from '../errors';
 import { bodyShapeProblem } from './input-shape';
 import { findJsonSyntaxProblem } from './json-syntax';
 import { MAX_BODY_VALUES, countJsonValues } from './json-values';
-import { discardBody } from './unread-body';
 
 const ANY_TYPE = (): boolean => true;
 /** `application/json` with any parameters, in any case (what `req.is` accepts), for a request without a body. */
@@ -39,10 +38,8 @@ export async function readRequestBody(req: Request, res: Response, rules: BodyRu
   const { limitBytes } = rules;
   const headers = req.headers;
   const length = headers['content-length'];
-  if (Number(length ?? 0) > limitBytes) {
-    await discardBody(req);
-    throw tooLarge(req, limitBytes);
-  }
+  // Refused unread; the error writer lets the body arrive before it answers.
+  if (Number(length ?? 0) > limitBytes) throw tooLarge(req, limitBytes);
   if (rules.multipart && req.is('multipart/form-data')) return rules.multipart(req, res);
   const chunked = headers['transfer-encoding'] !== undefined;
   const type = headers['content-type'];

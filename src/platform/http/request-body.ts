@@ -59,15 +59,8 @@ export class RequestBodyGuard implements CanActivate {
     const takesBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
     if (!takesBody && !carriesBody(req)) return true;
     const { credential, policy } = this.planOf(context);
-    if (credential) {
-      try {
-        await credential.authenticateOnce(req);
-      } catch (refusal) {
-        // Unparsed and bounded: the refusal goes out once the client has finished sending.
-        await discardBody(req);
-        throw refusal;
-      }
-    }
+    // A refusal leaves the body unread: the error writer answers once the client has finished sending.
+    if (credential) await credential.authenticateOnce(req);
     if (policy.size === 'none') {
       // Never read, whatever its type or length: let arrive and dropped, so the client reads the answer.
       await discardBody(req);
