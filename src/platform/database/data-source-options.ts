@@ -93,8 +93,8 @@ export function dataSourceOptions(
     type: 'better-sqlite3',
     database: path,
     // WAL lets readers run beside the writer; busy_timeout waits instead of failing on a lock.
-    // cache_size stays better-sqlite3's 16 MB: 4 MB (~14 MB less peak RSS) made creates 21-27%
-    // slower in a short run once the file held ~13,000 tasks.
+    // cache_size stays better-sqlite3's 16 MB: a smaller cache made creates slower
+    // (docs/benchmarks.md, "Durability (SQLite)").
     prepareDatabase: (db: { pragma(s: string): unknown }) => {
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');

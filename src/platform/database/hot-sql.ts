@@ -294,7 +294,7 @@ export class HotSql {
       return row ? this.hydrate(shape, row) : null;
     }
     // On SQLite the row comes as an array in select-list order: no object with a key per column
-    // to build and then read back (a task has 35 columns: 11.6 -> 7.0 µs a read, measured alone).
+    // to build and then read back (docs/hand-written.md, "hot SQL").
     const values = this.sqliteRaw(sql, params);
     return values ? this.hydrateValues<T>(shape, values) : null;
   }

@@ -32,8 +32,7 @@ function conversionOf(column: ColumnMetadata, driver: HydratingDriver): ((value:
 /**
  * A function that turns one SQLite row, read as an array in `columns` order, into an entity: the
  * same entity TypeORM's driver would hydrate column by column, without its generic per-value type
- * tests, and with one named store per property instead of a store under a computed key (a task has
- * 35 columns: 16-27 µs a row before, 12-19 after, measured in the gateway under load). The
+ * tests, and with one named store per property instead of a store under a computed key. The
  * function's text names only properties and column positions, taken from the entity metadata.
  *
  * Entities with embedded columns are not handled (null is returned, the caller hydrates generically).

@@ -18,19 +18,17 @@ const WAL_HEADER_BYTES = 32;
  * WAL size (in frames) past which the gateway's own connection finishes a checkpoint itself, so
  * that the WAL starts again from the top. Under steady writes the worker's checkpoints never catch
  * up with the writer (a write always lands while one runs), and SQLite only restarts the WAL when a
- * write begins with every frame already copied: the file grew without bound (1.1 GB over a 3-minute
- * benchmark), and writing into ever new file space cost the writer ~45% more system time. The
- * finishing pass blocks the event loop for its two fsyncs (1.7-8.2 ms measured), so it waits until
- * the WAL is as large as it is allowed to stay (at 200 creates/s, measured: one pass per 10 s
- * instead of 4-6 with a 16 MB threshold), and the file, never above the cap, is reused rather than
- * truncated.
+ * write begins with every frame already copied: the file grew without bound, and writing into ever
+ * new file space costs the writer more system time. The finishing pass blocks the event loop for
+ * its two fsyncs, so it waits until the WAL is as large as it is allowed to stay, and the file,
+ * never above the cap, is reused rather than truncated (docs/benchmarks.md, "Durability (SQLite)").
  */
 export const WAL_RESTART_FRAMES = Math.floor((WAL_SIZE_LIMIT_BYTES - WAL_HEADER_BYTES) / WAL_FRAME_BYTES);
 
 /**
- * The worker's V8 heap limits. It holds a connection and a timer (its heap stays near 4 MB); a
- * worker thread is a whole Node environment, ~9 MB of RSS (measured), and these limits keep its
- * isolate from sizing its heap like the main thread's (young generation up to 2x16 MB).
+ * The worker's V8 heap limits. It holds a connection and a timer, and a worker thread is a whole
+ * Node environment: these limits keep its isolate from sizing its heap like the main thread's
+ * (docs/benchmarks.md, "Durability (SQLite)").
  */
 export const WAL_CHECKPOINT_WORKER_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 8 } as const;
 

@@ -28,11 +28,11 @@ export const IDLE_SCAVENGE_MIN_INTERVAL_MS = 100;
 /**
  * Moves young-generation collections out of requests. V8 scavenges when an allocation finds the
  * young generation full, which is always inside some request's work, and that request waits for
- * the whole pause (~1-2 ms here). When the last request in flight has ended and the young
- * generation is at least `fill` full, this scavenges at once, while nothing waits: a request
- * arriving during the pause waits only for what is left of it. Under steady load without idle
- * moments it never runs and V8 scavenges as usual; at most one forced scavenge per
- * `minIntervalMs` bounds its cost when the survivors alone keep the young generation full.
+ * the whole pause. When the last request in flight has ended and the young generation is at
+ * least `fill` full, this scavenges at once, while nothing waits: a request arriving during the
+ * pause waits only for what is left of it. Under steady load without idle moments it never runs
+ * and V8 scavenges as usual; at most one forced scavenge per `minIntervalMs` bounds its cost when
+ * the survivors alone keep the young generation full.
  *
  * Hand-written because: no library schedules V8's collections around HTTP requests; it is a
  * counter and one comparison per idle moment (docs/hand-written.md).

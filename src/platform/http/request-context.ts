@@ -7,8 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'http';
  * handed down explicitly (controllers take it with `@Ctx()`).
  *
  * Explicit rather than an AsyncLocalStorage: on Node 20 an AsyncLocalStorage in use puts hooks on
- * every promise the process makes (50-140 per request), which cost 10% of a task query's CPU and
- * 3-7% of a create's.
+ * every promise the process makes (docs/decisions.md, "No AsyncLocalStorage").
  */
 export interface RequestContext {
   requestId: string;

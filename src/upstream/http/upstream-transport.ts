@@ -71,7 +71,7 @@ export class UpstreamTransport {
     @Optional() private readonly metrics?: MetricsService,
   ) {
     // abortOnReturn off: the signal belongs to this one call, and aborting it after every answer
-    // built a DOMException with a stack trace per call (~2% of a create).
+    // built a DOMException with a stack trace per call (docs/decisions.md, "Upstream client").
     this.writeTimeout = timeout(options.createTimeoutMs, {
       strategy: TimeoutStrategy.Cooperative,
       abortOnReturn: false,
