@@ -4,7 +4,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { TaskEntity } from '../../src/core/tasks/entities/task.entity';
 import { ADMIN_TOKEN } from '../support/gateway-harness';
-import { SCREENSHOT_DIR, freePort, launchChromium } from '../support/browser';
+import { SCREENSHOT_DIR, launchChromium } from '../support/browser';
+import { reservePort } from '../support/ports';
 import { SimulatedGateway, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 jest.setTimeout(120_000);
@@ -24,9 +25,10 @@ describe('operator console in Chromium', () => {
   const state: { accountId?: string; key?: string; keyPrefix?: string; taskId?: string } = {};
 
   beforeAll(async () => {
-    const port = await freePort();
+    const { port, release } = await reservePort();
     base = `http://127.0.0.1:${port}`;
     gw = await startSimulatedGateway({ taskMs: 1500, env: { PUBLIC_BASE_URL: base } });
+    await release();
     await gw.app.listen(port, '127.0.0.1');
     browser = await launchChromium();
     page = browser.pages()[0] ?? (await browser.newPage());

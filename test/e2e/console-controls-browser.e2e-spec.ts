@@ -7,7 +7,8 @@ import { simulatorChannels } from '../../src/bootstrap/resolve-channels';
 import { ResultFileEntity } from '../../src/core/result-keeping/result-file.entity';
 import { RunningSimulator, startSimulator } from '../../src/simulator/simulator';
 import { ADMIN_TOKEN, Harness, startGateway } from '../support/gateway-harness';
-import { SCREENSHOT_DIR, freePort, launchChromium } from '../support/browser';
+import { SCREENSHOT_DIR, launchChromium } from '../support/browser';
+import { reservePort } from '../support/ports';
 import { FAST_ENV, eventually } from '../support/simulated-gateway';
 import { SwitchableUpstream, startSwitchableUpstream } from '../support/switchable-upstream';
 
@@ -43,12 +44,13 @@ describe('operator console controls in Chromium', () => {
     });
     await new Promise<void>((r) => hooks.listen(0, '127.0.0.1', r));
     hookBase = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`;
-    const port = await freePort();
+    const { port, release } = await reservePort();
     base = `http://127.0.0.1:${port}`;
     gw = await startGateway({
       channels: [...simulatorChannels(sim), { ...vd, id: 'vd-fronted', baseUrl: front.baseUrl, weight: 0 }],
       env: { ...FAST_ENV, PUBLIC_BASE_URL: base },
     });
+    await release();
     await gw.app.listen(port, '127.0.0.1');
     browser = await launchChromium();
     page = browser.pages()[0] ?? (await browser.newPage());

@@ -1,6 +1,7 @@
 import { join } from 'path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, freePort, launchChromium } from '../support/browser';
+import { SCREENSHOT_DIR, launchChromium } from '../support/browser';
+import { reservePort } from '../support/ports';
 import { SimulatedGateway, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 
 jest.setTimeout(120_000);
@@ -30,9 +31,10 @@ describe('operator console: roles and the audit trail, in Chromium', () => {
   };
 
   beforeAll(async () => {
-    const port = await freePort();
+    const { port, release } = await reservePort();
     base = `http://127.0.0.1:${port}`;
     gw = await startSimulatedGateway({ env: { PUBLIC_BASE_URL: base } });
+    await release();
     await gw.app.listen(port, '127.0.0.1');
     for (const [name, role] of [
       ['Ada', 'admin'],

@@ -1,6 +1,7 @@
 import { join } from 'path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, freePort, launchChromium } from '../support/browser';
+import { SCREENSHOT_DIR, launchChromium } from '../support/browser';
+import { reservePort } from '../support/ports';
 import { TestIssuer, startTestIssuer } from '../support/oidc-issuer';
 import { SimulatedGateway, startSimulatedGateway } from '../support/simulated-gateway';
 
@@ -16,7 +17,7 @@ describe('operator console: single sign-on, in Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
+    const { port, release } = await reservePort();
     base = `http://127.0.0.1:${port}`;
     issuer = await startTestIssuer({
       clientId: 'gateway-console',
@@ -35,6 +36,7 @@ describe('operator console: single sign-on, in Chromium', () => {
         OIDC_CLIENT_SECRET: 'console-secret-0123456789',
       },
     });
+    await release();
     await gw.app.listen(port, '127.0.0.1');
     browser = await launchChromium();
     page = browser.pages()[0] ?? (await browser.newPage());

@@ -1,5 +1,5 @@
 import { ManualClock } from '../../src/platform/time/clock';
-import { freePort } from '../support/browser';
+import { reservePort } from '../support/ports';
 import { Harness, startGateway } from '../support/gateway-harness';
 import { TestIssuer, startTestIssuer } from '../support/oidc-issuer';
 
@@ -83,7 +83,7 @@ describe('console single sign-on (OpenID Connect, authorization code with PKCE)'
   });
 
   beforeAll(async () => {
-    const port = await freePort();
+    const { port, release } = await reservePort();
     base = `http://127.0.0.1:${port}`;
     testIssuer = await startTestIssuer({
       clientId: CLIENT.id,
@@ -102,6 +102,7 @@ describe('console single sign-on (OpenID Connect, authorization code with PKCE)'
         CONSOLE_SESSION_TTL_S: '3600',
       },
     });
+    await release();
     await gw.app.listen(port, '127.0.0.1');
   });
   afterAll(async () => {

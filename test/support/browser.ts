@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'fs';
-import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { BrowserContext, chromium } from 'playwright-core';
@@ -55,18 +54,4 @@ export async function launchChromium(): Promise<BrowserContext> {
     }
   };
   return context;
-}
-
-/** A loopback port free right now, so the gateway's public URL can be known before it listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
