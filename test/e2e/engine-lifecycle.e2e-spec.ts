@@ -1,8 +1,8 @@
-import { createServer } from 'net';
 import { join } from 'path';
 import { TasksRepository } from '../../src/core/tasks/tasks.repository';
 import { startSimulator } from '../../src/simulator/simulator';
 import { TestAccount } from '../support/gateway-harness';
+import { reservePort } from '../support/ports';
 import { GATEWAY_RESULT_URL } from '../support/results';
 import { SimulatedGateway, bearer, eventually, startSimulatedGateway } from '../support/simulated-gateway';
 import { tempDirs } from '../support/temp-dirs';
@@ -13,14 +13,6 @@ const axBody = (prompt: string) => ({
   input: { prompt, media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }] },
   parameters: { resolution: '720P', duration: 5 },
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function accountState(gw: SimulatedGateway, id: string) {
   return (await gw.admin.get(`/admin/v1/accounts/${id}`).expect(200)).body as {
@@ -102,12 +94,13 @@ describe('task engine: failure paths and lessons from the field', () => {
   });
 
   it('an upstream callback makes the gateway sync that task at once', async () => {
-    const port = await freePort();
+    const { port, release } = await reservePort();
     // Polling so slow that only the callback can bring the news in time.
     const gw = await startSimulatedGateway({
       env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SYNC_POLL_BASE_MS: '60000', SYNC_POLL_MAX_MS: '60000' },
     });
     try {
+      await release();
       await gw.app.listen(port, '127.0.0.1');
       const acct = await gw.admin.account({ models: ['vdq3'] });
       const res = await gw
