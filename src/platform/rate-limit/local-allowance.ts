@@ -46,10 +46,10 @@ interface Allowance {
 /**
  * Per-account request allowances taken from a shared fixed-window count in batches (see
  * `allowanceBatch`), so that most requests are decided in process instead of by a Redis round trip
- * each (docs/decisions.md, "With Redis, rate limits are taken in batches"). The shared count is only ever
- * increased by what an instance takes, so all instances together never let more than the limit
- * through in a window; the price is that a batch taken by one instance and not yet used is not
- * available to another, so with N instances a client can be refused up to (N-1) x (batch-1)
+ * each (docs/decisions.md, "With Redis, rate limits are taken in batches"). The shared count is
+ * only ever increased by what an instance takes, so all instances together never let more than the
+ * limit through in a window; the price is that a batch taken by one instance and not yet used is
+ * not available to another, so with N instances a client can be refused up to (N-1) x (batch-1)
  * requests before its limit (at most 1% of the limit per other instance). Once the shared count
  * is spent, refusals are answered in process until the window ends (it cannot reopen sooner).
  */
