@@ -190,7 +190,7 @@ async function main() {
   }
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const variant of VARIANTS) {
+      for (const variant of lib.inTurn(VARIANTS, round)) {
         const gw = await startGateway(sim, variant);
         try {
           const ids = { b: [], c: [], n: 0 };

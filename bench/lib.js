@@ -216,6 +216,15 @@ function freePort() {
   });
 }
 
+/**
+ * The variants of round `round` (1-based), each round starting one further along the list: the process that runs
+ * later in a round pays for what the earlier ones left behind (the bench process's own heap, the disk's writeback),
+ * so each variant takes each place in turn and a number of rounds that is a multiple of the variants balances it.
+ */
+function inTurn(variants, round) {
+  return variants.map((_, i) => variants[(i + round - 1) % variants.length]);
+}
+
 function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -240,6 +249,7 @@ module.exports = {
   sleep,
   freePort,
   tempDir,
+  inTurn,
 };
 
 /**

@@ -219,7 +219,7 @@ async function lifePart() {
       } finally {
         await forwarder.stop();
       }
-      for (const variant of VARIANTS) {
+      for (const variant of lib.inTurn(VARIANTS, round)) {
         const gateway = await startLifeGateway(sim, variant, 'life');
         try {
           row[variant.name] = await lifePass(gateway, sim, upstream, receiver, {
@@ -599,7 +599,7 @@ async function keepPart() {
     if (portkey) targets.push({ name: 'portkey', start: async () => portkey, stop: async () => undefined });
     for (let round = 1; round <= KEEP_ROUNDS; round++) {
       const row = { round };
-      for (const t of targets) {
+      for (const t of lib.inTurn(targets, round)) {
         const running = await t.start();
         try {
           log(
