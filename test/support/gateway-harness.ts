@@ -72,13 +72,32 @@ function pick(source: NodeJS.ProcessEnv, keys: string[]): Record<string, string>
   return Object.fromEntries(keys.filter((k) => source[k]).map((k) => [k, source[k] as string]));
 }
 
-async function resetStores(config: AppConfig): Promise<void> {
+/** PostgreSQL's code for a statement it aborted to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+const RESET_ATTEMPTS = 5;
+
+/**
+ * Empties the stores a harness starts from. A gateway still running in this process (a spec's outer one, beside
+ * a second it starts) may hold locks the schema's drop needs while it waits on the schema itself; PostgreSQL then
+ * aborts the drop as a deadlock, and the drop is tried again once the other transaction has gone on.
+ */
+export async function resetStores(config: Pick<AppConfig, 'DATABASE_URL' | 'REDIS_URL'>): Promise<void> {
   if (config.DATABASE_URL?.startsWith('postgres')) {
     const ds = new DataSource({ type: 'postgres', url: config.DATABASE_URL });
     await ds.initialize();
-    await ds.query('DROP SCHEMA IF EXISTS public CASCADE');
-    await ds.query('CREATE SCHEMA public');
-    await ds.destroy();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await ds.query('DROP SCHEMA IF EXISTS public CASCADE');
+          break;
+        } catch (error) {
+          if (attempt >= RESET_ATTEMPTS || (error as { code?: string }).code !== DEADLOCK_DETECTED) throw error;
+        }
+      }
+      await ds.query('CREATE SCHEMA public');
+    } finally {
+      await ds.destroy();
+    }
   }
   if (config.REDIS_URL) {
     const redis = new Redis(config.REDIS_URL);
