@@ -31,13 +31,20 @@ export async function startSimulatedGateway(
   } = {},
 ): Promise<SimulatedGateway> {
   const sim = options.sim ?? (await startSimulator({ taskMs: options.taskMs ?? 150, vendors: options.simVendors }));
-  const gw = await startGateway({
-    channels: simulatorChannels(sim),
-    env: { ...FAST_ENV, ...options.env },
-    keepData: options.keepData,
-    families: options.families,
-    vendors: options.vendors,
-  });
+  let gw: Harness;
+  try {
+    gw = await startGateway({
+      channels: simulatorChannels(sim),
+      env: { ...FAST_ENV, ...options.env },
+      keepData: options.keepData,
+      families: options.families,
+      vendors: options.vendors,
+    });
+  } catch (error) {
+    // A simulator left listening would keep jest from exiting after the run.
+    if (!options.sim) await sim.close();
+    throw error;
+  }
   return {
     ...gw,
     sim,
