@@ -7,7 +7,7 @@ const databaseUrl = process.env.DATABASE_URL ?? '';
 async function dropWaitingOnLock(observer: Client): Promise<void> {
   for (;;) {
     const { rows } = await observer.query(
-      "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DROP SCHEMA%'",
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'DROP SCHEMA%'",
     );
     if (rows.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
