@@ -15,7 +15,7 @@
  * followed by `:NAME=value` settings for its gateway, joined by `+` (e.g. `dist:FAST_PATHS=false`
  * measures the build with its hand-written speed pieces off). Per scenario:
  * a warm-up of `--warmup` requests, then `--requests` requests at `--connections` concurrent
- * connections; the gateway's idle CPU (measured for 1 s before) is subtracted.
+ * connections; the gateway's idle CPU (measured for 5 s before, `lib.IDLE_SAMPLE_MS`) is subtracted.
  */
 const http = require('node:http');
 const lib = require('./lib');
@@ -196,9 +196,7 @@ async function main() {
           const ids = { b: [], c: [], n: 0 };
           // Every scenario warmed up first, so that the queries have tasks to read.
           for (const s of WARMUP_SCENARIOS) await drive(gw, s, WARMUP, ids);
-          const idle0 = lib.cpuMs(gw.pid);
-          await lib.sleep(1000);
-          const idlePerMs = (lib.cpuMs(gw.pid) - idle0) / 1000;
+          const idlePerMs = await lib.idleCpuPerMs(gw.pid);
           for (const s of SCENARIOS) {
             const cpu0 = lib.cpuMs(gw.pid);
             const t0 = Date.now();

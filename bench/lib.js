@@ -103,6 +103,21 @@ function cpuMs(pid) {
   }
 }
 
+/**
+ * How long a quiet process is watched for its idle CPU. /proc counts CPU in ticks of 10 ms, so one
+ * second read 10, 30 or 50 ms/s for the same build: over a 36 s run of 1,500 tasks that moved the
+ * idle-subtracted figure by up to 1 ms a task. Five seconds put the tick at 2 ms/s.
+ */
+const IDLE_SAMPLE_MS = 5000;
+
+/** A process's CPU per ms of wall time while nothing is sent to it (`IDLE_SAMPLE_MS`). */
+async function idleCpuPerMs(pid, sampleMs = IDLE_SAMPLE_MS) {
+  const t0 = Date.now();
+  const cpu0 = cpuMs(pid);
+  await sleep(sampleMs);
+  return (cpuMs(pid) - cpu0) / (Date.now() - t0);
+}
+
 /** Polls a process's RSS; `peakMb` is the larger of the polled maximum and the kernel's VmHWM. */
 function rssSampler(pid, everyMs = 200) {
   let polledPeak = 0;
@@ -238,6 +253,8 @@ module.exports = {
   stopChild,
   procMemory,
   cpuMs,
+  IDLE_SAMPLE_MS,
+  idleCpuPerMs,
   rssSampler,
   httpJson,
   machine,

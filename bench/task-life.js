@@ -252,7 +252,7 @@ async function lifePart() {
       }
       const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map(JSON.parse);
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
-      // Marks: before the idle second, after it (the run starts), at the end of the run.
+      // Marks: before the idle sample, after it (the run starts), at the end of the run.
       const [idle0, run0, run1] = lines;
       const idlePerMs = (run0.queries - idle0.queries) / (run0.at - idle0.at);
       const runStatements = run1.queries - run0.queries;
@@ -300,13 +300,10 @@ function startLifeGateway(sim, variant, tag, { extraArgs = [], env = {} } = {}) 
   });
 }
 
-/** The child's CPU per ms over one quiet second (no load): what the run's window subtracts. */
+/** The child's CPU per ms while quiet (no load, `lib.IDLE_SAMPLE_MS`): what the run's window subtracts. */
 async function idleCpuPerMs(pid, sqlMarks, childProcess) {
   if (sqlMarks) await sqlMark(childProcess, sqlMarks, 1);
-  const t0 = Date.now();
-  const cpu0 = lib.cpuMs(pid);
-  await lib.sleep(1000);
-  const perMs = (lib.cpuMs(pid) - cpu0) / (Date.now() - t0);
+  const perMs = await lib.idleCpuPerMs(pid);
   if (sqlMarks) await sqlMark(childProcess, sqlMarks, 2);
   return perMs;
 }

@@ -1,4 +1,5 @@
-import { inTurn } from '../bench/lib';
+import { ChildProcess, spawn } from 'node:child_process';
+import { IDLE_SAMPLE_MS, idleCpuPerMs, inTurn } from '../bench/lib';
 
 describe('bench lib: inTurn', () => {
   it('runs round 1 in the order given', () => {
@@ -16,5 +17,30 @@ describe('bench lib: inTurn', () => {
       expect(rounds.map((order) => order.indexOf(variant)).sort()).toEqual([0, 1, 2]);
     }
     expect(inTurn(['base', 'main', 'off'], 4)).toEqual(['base', 'main', 'off']);
+  });
+});
+
+describe('bench lib: idleCpuPerMs', () => {
+  const children: ChildProcess[] = [];
+  const child = (code: string) => {
+    const c = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+    children.push(c);
+    return c;
+  };
+  afterAll(() => children.forEach((c) => c.kill('SIGKILL')));
+
+  it('reads a quiet process as near zero and a busy one as using the CPU, over the window asked', async () => {
+    const quiet = child('setTimeout(() => {}, 60000)');
+    const busy = child('for (;;) {}');
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    const [quietPerMs, busyPerMs] = await Promise.all([idleCpuPerMs(quiet.pid!, 600), idleCpuPerMs(busy.pid!, 600)]);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    expect(quietPerMs).toBeLessThan(0.05);
+    expect(busyPerMs).toBeGreaterThan(0.1);
+  });
+
+  it('watches for 5 s by default, so one 10 ms tick moves it by 2 ms/s at most', () => {
+    expect(IDLE_SAMPLE_MS).toBeGreaterThanOrEqual(5000);
   });
 });
