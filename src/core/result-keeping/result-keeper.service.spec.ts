@@ -13,6 +13,7 @@ import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
+import { StoredBytes } from './stored-bytes';
 import { ResultMetrics } from './result-metrics';
 import { FakeTransactionRunner } from '../../../test/fakes';
 import { taskFactory } from '../../../test/factories';
@@ -45,7 +46,9 @@ class FakeFiles {
     this.added.push(files);
     return Promise.resolve();
   }
+  storedCounts = 0;
   storedBytes(): Promise<number> {
+    this.storedCounts++;
     return Promise.resolve(this.stored);
   }
   countByStatus(): Promise<Record<string, number>> {
@@ -83,10 +86,12 @@ function setup(env: Record<string, string> = {}) {
   const config = loadConfig({ RESULT_STORE_DIR: dir, RESULT_RETRY_BASE_MS: '1000', ...env });
   const files = new FakeFiles();
   const repo = files as unknown as ResultFilesRepository;
-  const metrics = new ResultMetrics(new MetricsService(), repo);
+  const clock = new ManualClock();
+  const storedBytes = new StoredBytes(repo, clock);
+  const metrics = new ResultMetrics(new MetricsService(), repo, storedBytes);
   const store = new FsObjectStore(dir);
   const transactions = new FakeTransactionRunner();
-  const keeper = new ResultKeeper(repo, store, metrics, new ManualClock(), config, downloads, transactions);
+  const keeper = new ResultKeeper(repo, store, metrics, clock, config, downloads, transactions, storedBytes);
   return { dir, files, keeper, metrics, store, transactions };
 }
 
@@ -229,6 +234,14 @@ describe('ResultKeeper.keep', () => {
     await keeper.keep(file(`${up.origin}/ok`), 'w1');
     expect(files.settled[0]).toMatchObject({ status: 'skipped', lastError: expect.stringMatching(/full/) });
     expect(keeper.storeFullSince).not.toBeNull();
+  });
+
+  it('counts the store once for a burst of downloads, adding what it kept, so the burst stops at the cap', async () => {
+    const { files, keeper } = setup({ RESULT_STORE_MAX_BYTES: String(video.length * 2 + 10) });
+    for (const id of ['a', 'b', 'c']) await keeper.keep({ ...file(`${up.origin}/ok`), id } as ResultFileEntity, 'w1');
+    expect(files.settled.map((s) => s.status)).toEqual(['stored', 'stored', 'skipped']);
+    expect(files.settled[2].lastError).toMatch(/full/);
+    expect(files.storedCounts).toBe(1);
   });
 });
 

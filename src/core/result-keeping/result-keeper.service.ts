@@ -12,6 +12,7 @@ import { ResultFilesRepository } from './result-files.repository';
 import { NotKeptReason, ResultMetrics } from './result-metrics';
 import { pendingFile } from './pending-file';
 import { resultSlots, resultStorageKey } from './result-slots';
+import { StoredBytes } from './stored-bytes';
 
 const DAY_MS = 86_400_000;
 /** `/readyz` recounts the store at most this often. */
@@ -69,6 +70,7 @@ export class ResultKeeper {
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly downloads: ResultDownloads,
     private readonly transactions: TransactionRunner,
+    private readonly storedBytes: StoredBytes,
   ) {}
 
   get enabled(): boolean {
@@ -147,6 +149,7 @@ export class ResultKeeper {
     });
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.kept && recorded[i]) {
+        this.storedBytes.added(outcome.kept.size);
         this.metrics.keptFiles.inc();
         this.metrics.keptBytes.inc(outcome.kept.size);
       } else if (outcome.kept) {
@@ -231,7 +234,7 @@ export class ResultKeeper {
   private async reserve(bytes: number): Promise<void> {
     const max = this.config.RESULT_STORE_MAX_BYTES;
     if (max <= 0) return;
-    const used = (await this.files.storedBytes()) + this.reserved;
+    const used = (await this.storedBytes.read()) + this.reserved;
     if (used + Math.max(bytes, 1) > max) {
       this.storeFullSince ??= this.clock.nowMs();
       throw new NotKept('store_full', `the result store is full (${used} of ${max} bytes)`);
@@ -258,7 +261,7 @@ export class ResultKeeper {
   private async summarise(): Promise<Record<string, unknown>> {
     const max = this.config.RESULT_STORE_MAX_BYTES;
     if (!this.enabled) return { store: 'off' };
-    const [counts, stored] = await Promise.all([this.files.countByStatus(), this.files.storedBytes()]);
+    const [counts, stored] = await Promise.all([this.files.countByStatus(), this.storedBytes.read()]);
     return {
       store: this.store.kind,
       pending_files: counts.pending ?? 0,

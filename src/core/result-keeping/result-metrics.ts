@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { ResultFilesRepository } from './result-files.repository';
+import { StoredBytes } from './stored-bytes';
 
 /** Why a file was not kept. */
 export type NotKeptReason = 'too_large' | 'content_type' | 'store_full' | 'upstream_gone' | 'attempts_exhausted';
@@ -16,7 +17,7 @@ export class ResultMetrics {
   private lastCounts: Record<string, number> = {};
   private lastBytes = 0;
 
-  constructor(metrics: MetricsService, files: ResultFilesRepository) {
+  constructor(metrics: MetricsService, files: ResultFilesRepository, stored: StoredBytes) {
     const registers = [metrics.registry];
     const existing = <T>(name: string) => metrics.registry.getSingleMetric(name) as T | undefined;
     this.keptBytes =
@@ -52,7 +53,7 @@ export class ResultMetrics {
     if (!existing('gateway_results_stored_bytes'))
       new Gauge({
         name: 'gateway_results_stored_bytes',
-        help: 'Bytes of result files in the store, counted when scraped',
+        help: "Bytes of result files in the store, counted at most every 5 s, plus this instance's files kept since",
         registers,
         collect: async function (this: Gauge) {
           this.set(await bytes());
@@ -60,6 +61,6 @@ export class ResultMetrics {
       });
     // A count that fails (database unreachable) leaves the last value: `/metrics` still answers.
     const counts = async () => (this.lastCounts = await files.countByStatus().catch(() => this.lastCounts));
-    const bytes = async () => (this.lastBytes = await files.storedBytes().catch(() => this.lastBytes));
+    const bytes = async () => (this.lastBytes = await stored.read().catch(() => this.lastBytes));
   }
 }
