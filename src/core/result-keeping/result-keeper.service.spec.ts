@@ -13,7 +13,7 @@ import { createTestUpstream } from '../../../test/upstream/test-upstream';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 import { ResultKeeper, SMALL_RESULT_BYTES } from './result-keeper.service';
-import { StoredBytes } from './stored-bytes';
+import { StoredTotals } from './stored-totals';
 import { ResultMetrics } from './result-metrics';
 import { FakeTransactionRunner } from '../../../test/fakes';
 import { taskFactory } from '../../../test/factories';
@@ -47,12 +47,12 @@ class FakeFiles {
     return Promise.resolve();
   }
   storedCounts = 0;
-  storedBytes(): Promise<number> {
+  storedTotals(): Promise<{ files: number; bytes: number }> {
     this.storedCounts++;
-    return Promise.resolve(this.stored);
+    return Promise.resolve({ files: this.stored > 0 ? 1 : 0, bytes: this.stored });
   }
-  countByStatus(): Promise<Record<string, number>> {
-    return Promise.resolve({});
+  pendingCount(): Promise<number> {
+    return Promise.resolve(0);
   }
 }
 
@@ -87,11 +87,11 @@ function setup(env: Record<string, string> = {}) {
   const files = new FakeFiles();
   const repo = files as unknown as ResultFilesRepository;
   const clock = new ManualClock();
-  const storedBytes = new StoredBytes(repo, clock);
-  const metrics = new ResultMetrics(new MetricsService(), repo, storedBytes);
+  const storedTotals = new StoredTotals(repo, clock);
+  const metrics = new ResultMetrics(new MetricsService(), repo, storedTotals);
   const store = new FsObjectStore(dir);
   const transactions = new FakeTransactionRunner();
-  const keeper = new ResultKeeper(repo, store, metrics, clock, config, downloads, transactions, storedBytes);
+  const keeper = new ResultKeeper(repo, store, metrics, clock, config, downloads, transactions, storedTotals);
   return { dir, files, keeper, metrics, store, transactions };
 }
 

@@ -12,7 +12,7 @@ import { ResultFilesRepository } from './result-files.repository';
 import { NotKeptReason, ResultMetrics } from './result-metrics';
 import { pendingFile } from './pending-file';
 import { resultSlots, resultStorageKey } from './result-slots';
-import { StoredBytes } from './stored-bytes';
+import { StoredTotals } from './stored-totals';
 
 const DAY_MS = 86_400_000;
 /** `/readyz` recounts the store at most this often. */
@@ -70,7 +70,7 @@ export class ResultKeeper {
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly downloads: ResultDownloads,
     private readonly transactions: TransactionRunner,
-    private readonly storedBytes: StoredBytes,
+    private readonly storedTotals: StoredTotals,
   ) {}
 
   get enabled(): boolean {
@@ -149,7 +149,7 @@ export class ResultKeeper {
     });
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.kept && recorded[i]) {
-        this.storedBytes.added(outcome.kept.size);
+        this.storedTotals.added(outcome.kept.size);
         this.metrics.keptFiles.inc();
         this.metrics.keptBytes.inc(outcome.kept.size);
       } else if (outcome.kept) {
@@ -234,7 +234,7 @@ export class ResultKeeper {
   private async reserve(bytes: number): Promise<void> {
     const max = this.config.RESULT_STORE_MAX_BYTES;
     if (max <= 0) return;
-    const used = (await this.storedBytes.read()) + this.reserved;
+    const used = (await this.storedTotals.read()).bytes + this.reserved;
     if (used + Math.max(bytes, 1) > max) {
       this.storeFullSince ??= this.clock.nowMs();
       throw new NotKept('store_full', `the result store is full (${used} of ${max} bytes)`);
@@ -261,15 +261,15 @@ export class ResultKeeper {
   private async summarise(): Promise<Record<string, unknown>> {
     const max = this.config.RESULT_STORE_MAX_BYTES;
     if (!this.enabled) return { store: 'off' };
-    const [counts, stored] = await Promise.all([this.files.countByStatus(), this.storedBytes.read()]);
+    const [pending, stored] = await Promise.all([this.files.pendingCount(), this.storedTotals.read()]);
     return {
       store: this.store.kind,
-      pending_files: counts.pending ?? 0,
-      stored_files: counts.stored ?? 0,
-      stored_bytes: stored,
+      pending_files: pending,
+      stored_files: stored.files,
+      stored_bytes: stored.bytes,
       max_bytes: max > 0 ? max : null,
       // New results are not kept while full (nothing is evicted early to make room).
-      full: max > 0 && (stored >= max || this.storeFullSince !== null),
+      full: max > 0 && (stored.bytes >= max || this.storeFullSince !== null),
       full_since: this.storeFullSince === null ? null : new Date(this.storeFullSince).toISOString(),
     };
   }

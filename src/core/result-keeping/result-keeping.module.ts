@@ -13,7 +13,7 @@ import { ResultRekeeping } from './result-rekeeping.service';
 import { AuditModule } from '../audit/audit.module';
 import { ResultLinks, derivedResultSecret } from './result-links';
 import { ResultMetrics } from './result-metrics';
-import { StoredBytes } from './stored-bytes';
+import { StoredTotals } from './stored-totals';
 import { ResultRetentionSweeper } from './result-retention.sweeper';
 import { RenewableLinks } from './renewable-links';
 import { installResultLinks } from './result-url';
@@ -60,7 +60,7 @@ export class ResultKeepingModule implements OnModuleInit, OnModuleDestroy {
           inject: [AppConfig],
         },
         ResultFilesRepository,
-        StoredBytes,
+        StoredTotals,
         ResultMetrics,
         ResultKeeper,
         ResultRekeeping,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from '../../platform/metrics/metrics.service';
 import { ResultFilesRepository } from './result-files.repository';
-import { StoredBytes } from './stored-bytes';
+import { StoredTotals } from './stored-totals';
 
 /** Why a file was not kept. */
 export type NotKeptReason = 'too_large' | 'content_type' | 'store_full' | 'upstream_gone' | 'attempts_exhausted';
@@ -14,10 +14,10 @@ export class ResultMetrics {
   readonly keptFiles: Counter;
   readonly notKept: Counter;
   readonly downloadFailures: Counter;
-  private lastCounts: Record<string, number> = {};
+  private lastPending = 0;
   private lastBytes = 0;
 
-  constructor(metrics: MetricsService, files: ResultFilesRepository, stored: StoredBytes) {
+  constructor(metrics: MetricsService, files: ResultFilesRepository, stored: StoredTotals) {
     const registers = [metrics.registry];
     const existing = <T>(name: string) => metrics.registry.getSingleMetric(name) as T | undefined;
     this.keptBytes =
@@ -47,7 +47,7 @@ export class ResultMetrics {
         help: 'Result files waiting to be downloaded, every instance, counted when scraped',
         registers,
         collect: async function (this: Gauge) {
-          this.set(await counts().then((c) => c.pending ?? 0));
+          this.set(await pending());
         },
       });
     if (!existing('gateway_results_stored_bytes'))
@@ -60,7 +60,11 @@ export class ResultMetrics {
         },
       });
     // A count that fails (database unreachable) leaves the last value: `/metrics` still answers.
-    const counts = async () => (this.lastCounts = await files.countByStatus().catch(() => this.lastCounts));
-    const bytes = async () => (this.lastBytes = await stored.read().catch(() => this.lastBytes));
+    const pending = async () => (this.lastPending = await files.pendingCount().catch(() => this.lastPending));
+    const bytes = async () =>
+      (this.lastBytes = await stored.read().then(
+        (t) => t.bytes,
+        () => this.lastBytes,
+      ));
   }
 }
