@@ -1,8 +1,10 @@
 import type { IncomingMessage, Server } from 'http';
 import { IncomingMessage as NodeIncomingMessage } from 'http';
 import { getMetadataStorage } from 'class-validator';
+import { existsSync } from 'fs';
 import { DataSource } from 'typeorm';
 import { FAST_PATH_PIECES, fastPathsOn } from '../../src/platform/config/fast-paths';
+import { ObjectStore } from '../../src/core/result-keeping/object-store';
 import { HotSql } from '../../src/platform/database/hot-sql';
 import { Harness, startGateway } from '../support/gateway-harness';
 
@@ -53,6 +55,13 @@ describe.each([
     const storage = getMetadataStorage();
     const rules = storage.getTargetValidationMetadatas(Probe, '', false, false);
     expect(rules === storage.getTargetValidationMetadatas(Probe, '', false, false)).toBe(on);
+  });
+
+  it('writes a small kept file before putBytes returns only when on', async () => {
+    const store = gw.app.get(ObjectStore);
+    const written = store.putBytes(`fast-paths-${setting}/v0`, Buffer.from('abc'), 'video/mp4');
+    expect(existsSync(store.localPath!(`fast-paths-${setting}/v0`))).toBe(on);
+    expect(await written).toBe(3);
   });
 });
 

@@ -17,6 +17,7 @@ export const FAST_PATH_PIECES = [
   'insert-row',
   'server-timing',
   'idle-scavenge',
+  'sync-small-files',
 ] as const;
 
 export type FastPathPiece = (typeof FAST_PATH_PIECES)[number];

@@ -1,9 +1,9 @@
-import { readdirSync, rmSync } from 'fs';
+import { existsSync, readdirSync, rmSync } from 'fs';
 import { join } from 'path';
 import { Readable } from 'stream';
 import { startTestS3, useTestS3Credentials } from '../../../test/support/s3';
 import { tempDirs } from '../../../test/support/temp-dirs';
-import { FsObjectStore } from './fs-object-store';
+import { FsObjectStore, SYNC_WRITE_BYTES } from './fs-object-store';
 import { S3ObjectStore } from './s3-object-store';
 
 /** A stream of `size` patterned bytes made 64 KB at a time, never as a whole. */
@@ -52,17 +52,48 @@ describe('FsObjectStore', () => {
     expect(() => store.localPath('../escape')).toThrow(/outside/);
   });
 
-  it('writes a small file from memory in one call, whole or not at all', async () => {
+  // Small files are written with fs's synchronous calls (the fast path) or through the thread pool: the same files either way.
+  describe.each([
+    ['synchronously', SYNC_WRITE_BYTES],
+    ['through the thread pool', 0],
+  ])('a small file from memory, written %s', (_way, syncWriteBytes) => {
+    it('is written in one call, whole or not at all', async () => {
+      const dir = storeDir();
+      const store = new FsObjectStore(dir, syncWriteBytes);
+      const bytes = Buffer.from('a small cover image');
+      expect(await store.putBytes('task_2/c0', bytes, 'image/png')).toBe(bytes.length);
+      expect(readdirSync(join(dir, 'task_2'))).toEqual(['c0']);
+      expect(await readAll((await store.read('task_2/c0'))!.body)).toEqual(bytes);
+      // The directory is taken by a file of that name: the write fails and leaves no partial file.
+      await store.putBytes('task_3', Buffer.from('x'), 'image/png');
+      await expect(store.putBytes('task_3/c0', bytes, 'image/png')).rejects.toThrow();
+      expect(readdirSync(dir).sort()).toEqual(['task_2', 'task_3']);
+    });
+
+    it('makes a directory once: one removed from under the store fails one write, then is made again', async () => {
+      const dir = storeDir();
+      const store = new FsObjectStore(dir, syncWriteBytes);
+      expect(await store.putBytes('ab/task_ab.v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
+      rmSync(join(dir, 'ab'), { recursive: true });
+      await expect(store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).rejects.toThrow(/ENOENT/);
+      expect(await store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).toBe(3);
+      expect(readdirSync(join(dir, 'ab'))).toEqual(['task_ab.v1']);
+    });
+  });
+
+  it('writes a file up to SYNC_WRITE_BYTES before the call returns, a larger one after it', async () => {
     const dir = storeDir();
-    const store = new FsObjectStore(dir);
-    const bytes = Buffer.from('a small cover image');
-    expect(await store.putBytes('task_2/c0', bytes, 'image/png')).toBe(bytes.length);
-    expect(readdirSync(join(dir, 'task_2'))).toEqual(['c0']);
-    expect(await readAll((await store.read('task_2/c0'))!.body)).toEqual(bytes);
-    // The directory is taken by a file of that name: the write fails and leaves no partial file.
-    await store.putBytes('task_3', Buffer.from('x'), 'image/png');
-    await expect(store.putBytes('task_3/c0', bytes, 'image/png')).rejects.toThrow();
-    expect(readdirSync(dir).sort()).toEqual(['task_2', 'task_3']);
+    const store = new FsObjectStore(dir, SYNC_WRITE_BYTES);
+    const small = store.putBytes('task_5/v0', Buffer.alloc(SYNC_WRITE_BYTES), 'video/mp4');
+    const large = store.putBytes('task_5/v1', Buffer.alloc(SYNC_WRITE_BYTES + 1), 'video/mp4');
+    expect([existsSync(join(dir, 'task_5', 'v0')), existsSync(join(dir, 'task_5', 'v1'))]).toEqual([true, false]);
+    expect(await Promise.all([small, large])).toEqual([SYNC_WRITE_BYTES, SYNC_WRITE_BYTES + 1]);
+
+    const threadPool = new FsObjectStore(storeDir(), 0);
+    const pending = threadPool.putBytes('task_6/v0', Buffer.from('abc'), 'video/mp4');
+    expect(existsSync(threadPool.localPath('task_6/v0'))).toBe(false);
+    expect(await pending).toBe(3);
+    expect(existsSync(threadPool.localPath('task_6/v0'))).toBe(true);
   });
 
   it('creates missing parents: a store directory not made yet, a key more than one level deep', async () => {
@@ -71,16 +102,6 @@ describe('FsObjectStore', () => {
     expect(await store.putBytes('task_4/v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
     expect(await store.put('a/b/v0', pattern(10), 'video/mp4')).toBe(10);
     expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['v0']);
-  });
-
-  it('makes a directory once: one removed from under the store fails one write, then is made again', async () => {
-    const dir = storeDir();
-    const store = new FsObjectStore(dir);
-    expect(await store.putBytes('ab/task_ab.v0', Buffer.from('abc'), 'video/mp4')).toBe(3);
-    rmSync(join(dir, 'ab'), { recursive: true });
-    await expect(store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).rejects.toThrow(/ENOENT/);
-    expect(await store.putBytes('ab/task_ab.v1', Buffer.from('abc'), 'video/mp4')).toBe(3);
-    expect(readdirSync(join(dir, 'ab'))).toEqual(['task_ab.v1']);
   });
 });
 
