@@ -217,7 +217,7 @@ async function main() {
     clearInterval(trim);
     await sim.close();
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const { median } = lib;
   const header = ['gateway CPU ms / request (median of rounds)', ...VARIANTS];
   // The paired figure: each round ran the two variants back to back, so their ratio within a round
   // leaves out what the machine did between rounds.

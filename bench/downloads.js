@@ -77,7 +77,7 @@ server.listen(0, '127.0.0.1', async () => {
       const used = process.cpuUsage(before);
       results[name].push((used.user + used.system) / DOWNLOADS);
     }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const { median } = lib;
   const base = median(results['fetch (undici), AbortSignal.timeout']);
   console.log(
     `| ${DOWNLOADS} downloads of 2,236 bytes, 4 at a time | CPU µs per download (median of 3) | against fetch |`,

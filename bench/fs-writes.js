@@ -93,7 +93,7 @@ async function measure(name, write, round) {
   const results = Object.fromEntries(Object.keys(WAYS).map((name) => [name, []]));
   for (let round = 0; round < 3; round++)
     for (const [name, write] of Object.entries(WAYS)) results[name].push(await measure(name, write, round));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const { median } = require('./lib');
   const base = median(results['fs.promises, recursive mkdir']);
   console.log(
     `| ${FILES} files, 8 at a time | CPU µs per file (median of 3) | against fs.promises + recursive mkdir |`,

@@ -188,6 +188,17 @@ function percentiles(values, ps = [50, 90, 99]) {
   return out;
 }
 
+/**
+ * The median of the finite numbers given (null when there are none); with an even count, the mean of the
+ * middle two, so that 4 rounds are not read from their lower or upper middle alone.
+ */
+function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 function round(value, digits = 2) {
   if (!Number.isFinite(value)) return value;
   const f = 10 ** digits;
@@ -259,6 +270,7 @@ module.exports = {
   httpJson,
   machine,
   percentiles,
+  median,
   round,
   fmt,
   parseArgs,

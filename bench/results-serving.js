@@ -124,8 +124,7 @@ async function main() {
       rounds.push(row);
     }
     const rss = sampler.stop();
-    const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
-    const medianRatio = ratios[Math.floor(ratios.length / 2)];
+    const medianRatio = lib.median(rounds.map((r) => r.ratio));
     const results = {
       when: new Date().toISOString(),
       machine: lib.machine(),

@@ -52,7 +52,7 @@ const ROUNDS = 7;
     const g = perRow(generic);
     if (round >= 0) runs.compiled.push(c) && runs.generic.push(g);
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  const { median } = require('./lib');
   for (const [name, values] of Object.entries(runs))
     process.stdout.write(
       `${name}: ${median(values).toFixed(2)} µs per row of ${columns.length} columns (${values.map((v) => v.toFixed(2)).join(', ')})\n`,

@@ -141,10 +141,7 @@ function cpuMs(usage) {
   return (usage.user + usage.system) / 1000;
 }
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
+const { median } = lib;
 
 async function main() {
   require('reflect-metadata');

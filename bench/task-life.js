@@ -529,16 +529,11 @@ async function settlementChecks(gateway, tasks) {
   };
 }
 
-function median(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : null;
-}
-
 function lifeSummary(out) {
-  const fwd = median(out.rounds.map((r) => r.forwarder.cpuMsPerTask));
+  const fwd = lib.median(out.rounds.map((r) => r.forwarder.cpuMsPerTask));
   return Object.fromEntries(
     VARIANTS.map((v) => {
-      const gw = median(out.rounds.map((r) => r[v.name].cpuMsPerTask));
+      const gw = lib.median(out.rounds.map((r) => r[v.name].cpuMsPerTask));
       return [
         v.name,
         {
@@ -619,7 +614,7 @@ async function keepPart() {
       out.rounds.push(row);
     }
     out.targets = targets.map((t) => t.name);
-    out.median = Object.fromEntries(targets.map((t) => [t.name, median(out.rounds.map((r) => r[t.name].rps))]));
+    out.median = Object.fromEntries(targets.map((t) => [t.name, lib.median(out.rounds.map((r) => r[t.name].rps))]));
     const fwd = out.median.forwarder;
     out.ratioToForwarder = Object.fromEntries(
       Object.entries(out.median).map(([name, rps]) => [name, fwd ? lib.round(rps / fwd, 4) : null]),
@@ -858,8 +853,8 @@ function report(results) {
           fmt(keep.median[name], 0),
           keep.rounds.map((r) => fmt(r[name].rps, 0)).join(', '),
           `${fmt(keep.ratioToForwarder[name] * 100, 1)}%`,
-          fmt(median(keep.rounds.map((r) => r[name].upstreamPollsPerCreate)), 3),
-          fmt(median(keep.rounds.map((r) => r[name].downloadsPerCreate)), 3),
+          fmt(lib.median(keep.rounds.map((r) => r[name].upstreamPollsPerCreate)), 3),
+          fmt(lib.median(keep.rounds.map((r) => r[name].downloadsPerCreate)), 3),
         ]),
       ),
       '',
@@ -867,7 +862,7 @@ function report(results) {
     const cost = Object.entries(keep.fsOverOff).map(([v, x]) => {
       const byRound = (keep.fsOverOffByRound || {})[v] || [];
       const paired = byRound.length
-        ? `; by round ${byRound.map((r) => fmt(r * 100, 1)).join(', ')}%, median **${fmt(median(byRound) * 100, 1)}%**`
+        ? `; by round ${byRound.map((r) => fmt(r * 100, 1)).join(', ')}%, median **${fmt(lib.median(byRound) * 100, 1)}%**`
         : '';
       return `${v}: fs / off = **${fmt(x * 100, 1)}%** (medians)${paired}`;
     });

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { IDLE_SAMPLE_MS, idleCpuPerMs, inTurn } from '../bench/lib';
+import { IDLE_SAMPLE_MS, idleCpuPerMs, inTurn, median } from '../bench/lib';
 
 describe('bench lib: inTurn', () => {
   it('runs round 1 in the order given', () => {
@@ -17,6 +17,18 @@ describe('bench lib: inTurn', () => {
       expect(rounds.map((order) => order.indexOf(variant)).sort()).toEqual([0, 1, 2]);
     }
     expect(inTurn(['base', 'main', 'off'], 4)).toEqual(['base', 'main', 'off']);
+  });
+});
+
+describe('bench lib: median', () => {
+  it('is the middle value of an odd count and the mean of the middle two of an even one, in any order', () => {
+    expect(median([12.5, 10.26, 11.45])).toBe(11.45);
+    expect(median([12.32, 11.14, 11.45, 10.26])).toBeCloseTo(11.295, 10);
+  });
+
+  it('leaves out what is not a number, and is null when nothing is left', () => {
+    expect(median([3, NaN, null as unknown as number, 1])).toBe(2);
+    expect(median([])).toBeNull();
   });
 });
 
