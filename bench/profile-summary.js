@@ -60,6 +60,11 @@ const CENTRES = [
       /node_modules\/(typeorm|better-sqlite3|sqlite3|pg|app-root-path|reflect-metadata)\//.test(f.url) ||
       /platform\/database|repository\.js|\.repository\.js|billing\/ledger|entities\//.test(f.url),
   ],
+  // Before the two below: the store's fs calls (open, mkdir) are native frames under platform/storage.
+  [
+    'results kept (keep worker, object store)',
+    (f) => /dist\/src\/(core\/result-keeping|platform\/storage)\//.test(f.url),
+  ],
   ['task engine, presenters (app code)', (f) => /dist\/src\/(core|api)\//.test(f.url)],
   ['request context, ids, errors (platform)', (f) => /dist\/src\/platform\//.test(f.url)],
   [

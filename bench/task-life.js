@@ -236,9 +236,13 @@ async function lifePart() {
     // reported: the counting costs some).
     for (const variant of VARIANTS) {
       const file = path.join(lib.tempDir('gw-sql-count-'), 'counts.jsonl');
+      const delayFile = path.join(path.dirname(file), 'loop-delay.jsonl');
       const gateway = await startLifeGateway(sim, variant, 'life-sql', {
-        extraArgs: ['--require', path.join(__dirname, 'sql-count-preload.js')],
-        env: { BENCH_SQL_COUNT_FILE: file },
+        extraArgs: [
+          ...['--require', path.join(__dirname, 'loop-delay-preload.js')],
+          ...['--require', path.join(__dirname, 'sql-count-preload.js')],
+        ],
+        env: { BENCH_SQL_COUNT_FILE: file, BENCH_LOOP_DELAY_FILE: delayFile },
       });
       let pass;
       try {
@@ -251,6 +255,8 @@ async function lifePart() {
         await gateway.stop();
       }
       const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map(JSON.parse);
+      // The third mark ends the run, so its line holds the loop's delays during the run.
+      const { p50, p99, p999, max } = fs.readFileSync(delayFile, 'utf8').trim().split('\n').map(JSON.parse)[2];
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
       // Marks: before the idle sample, after it (the run starts), at the end of the run.
       const [idle0, run0, run1] = lines;
@@ -265,10 +271,12 @@ async function lifePart() {
         statementsPerTask: lib.round(runStatements / pass.completed, 2),
         statementsPerTaskIdleSubtracted: lib.round((runStatements - idleStatements) / pass.completed, 2),
         ...(PG_URL ? { roundTripsPerTask: lib.round((run1.trips - run0.trips) / pass.completed, 2) } : {}),
+        loopDelayMs: { p50, p99, p999, max },
       };
       log(
         `  SQL statements per task (${variant.name}): ${out.counting[variant.name].statementsPerTask} (idle ${out.counting[variant.name].idleStatementsPerSecond}/s subtracted: ${out.counting[variant.name].statementsPerTaskIdleSubtracted})`,
       );
+      log(`  event-loop delay during the run (${variant.name}), ms: p50 ${p50}, p99 ${p99}, p99.9 ${p999}, max ${max}`);
     }
   } finally {
     await receiver.close();
@@ -820,6 +828,16 @@ function report(results) {
           'first query showing the end p50 / p95 / p99 / max',
         ],
         lagRows,
+      ),
+      '',
+    );
+    lines.push(
+      lib.markdownTable(
+        ['event-loop delay in the counting pass, ms', 'p50 / p99 / p99.9 / max'],
+        VARIANTS.map(({ name }) => {
+          const d = life.counting[name].loopDelayMs;
+          return [`gateway ${name}`, `${fmt(d.p50)} / ${fmt(d.p99)} / ${fmt(d.p999)} / ${fmt(d.max)}`];
+        }),
       ),
       '',
     );
