@@ -25,8 +25,8 @@ const REMEMBERED_DIRECTORIES = 4096;
  * mkdir, write and rename to libuv's thread pool costs more CPU than the calls themselves (a 2 KB
  * file: 177 µs of CPU that way, 45 µs synchronously; 92 and 28 µs when its directory exists:
  * `node bench/fs-writes.js`). Such a write holds the event loop while the kernel creates the file:
- * in a task's life on a local ext4 disk, 0.32 ms at the median and 1.4 ms at p99 a file, with the
- * loop's p99 delay over the run the same either way (docs/benchmarks.md, "Task life"). Off with
+ * in a task's life on a local ext4 disk, 0.32 ms at the median and 1.4 ms at p99 a file, while the
+ * loop's p99 delay over the run stayed inside its spread (docs/benchmarks.md, "Task life"). Off with
  * `FAST_PATHS=false` or `FAST_PATHS_OFF=sync-small-files` (a store on a slow network disk, where a
  * synchronous write would hold every request).
  */
