@@ -43,12 +43,12 @@ function runChild(holdMs: number): Promise<Array<Record<string, number | string>
 
 describe('bench loop-delay preload', () => {
   it('writes a line at each mark and at exit, the mark holding the loop held before it, the next starting afresh', async () => {
-    const [mark, exit] = await runChild(120);
+    const [mark, exit] = await runChild(400);
     expect(mark).toMatchObject({ mark: 'mark' });
     expect(exit).toMatchObject({ mark: 'exit' });
     expect(mark.samples).toBeGreaterThan(10);
-    expect(mark.max).toBeGreaterThanOrEqual(100);
+    expect(mark.max).toBeGreaterThanOrEqual(380);
     expect(mark.p50).toBeLessThan(mark.max as number);
-    expect(exit.max).toBeLessThan(100);
+    expect(exit.max).toBeLessThan(300);
   }, 15_000);
 });
