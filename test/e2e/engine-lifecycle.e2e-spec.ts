@@ -14,6 +14,34 @@ const axBody = (prompt: string) => ({
   parameters: { resolution: '720P', duration: 5 },
 });
 
+const VD_CREATE = '/vd/ent/v2/reference2video';
+const vdBody = {
+  model: 'vdq3',
+  subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
+  prompt: '@cat runs',
+};
+
+/** A gateway listening on the port its `PUBLIC_BASE_URL` names, so the simulator's callbacks reach it. */
+async function gatewayTakingCallbacks(options: { taskMs?: number; env: Record<string, string> }) {
+  const { port, release } = await reservePort();
+  const gw = await startSimulatedGateway({
+    taskMs: options.taskMs,
+    env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...options.env },
+  });
+  await release();
+  await gw.app.listen(port, '127.0.0.1');
+  return { gw, port };
+}
+
+function createVdTask(gw: SimulatedGateway, acct: TestAccount) {
+  return gw
+    .http()
+    .post(VD_CREATE)
+    .set(...bearer(acct))
+    .send(vdBody)
+    .expect(200);
+}
+
 async function accountState(gw: SimulatedGateway, id: string) {
   return (await gw.admin.get(`/admin/v1/accounts/${id}`).expect(200)).body as {
     balance: number;
@@ -94,25 +122,13 @@ describe('task engine: failure paths and lessons from the field', () => {
   });
 
   it('an upstream callback makes the gateway sync that task at once', async () => {
-    const { port, release } = await reservePort();
     // Polling so slow that only the callback can bring the news in time.
-    const gw = await startSimulatedGateway({
-      env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SYNC_POLL_BASE_MS: '60000', SYNC_POLL_MAX_MS: '60000' },
+    const { gw, port } = await gatewayTakingCallbacks({
+      env: { SYNC_POLL_BASE_MS: '60000', SYNC_POLL_MAX_MS: '60000' },
     });
     try {
-      await release();
-      await gw.app.listen(port, '127.0.0.1');
       const acct = await gw.admin.account({ models: ['vdq3'] });
-      const res = await gw
-        .http()
-        .post('/vd/ent/v2/reference2video')
-        .set(...bearer(acct))
-        .send({
-          model: 'vdq3',
-          subjects: [{ name: 'cat', images: ['https://example.com/cat.png'] }],
-          prompt: '@cat runs',
-        })
-        .expect(200);
+      const res = await createVdTask(gw, acct);
       const sent = gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').at(-1)?.body as {
         callback_url?: string;
       };
@@ -135,6 +151,27 @@ describe('task engine: failure paths and lessons from the field', () => {
         .set('Content-Type', 'application/json')
         .send({})
         .expect(404);
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('an upstream callback that arrives before the create’s answer leaves the task to its request: created, charged', async () => {
+    const { gw } = await gatewayTakingCallbacks({ taskMs: 100, env: { UPSTREAM_TIMEOUT_MS: '3000' } });
+    try {
+      const acct = await gw.admin.account({ models: ['vdq3'], balance: 1_000_000 });
+      // The upstream creates the task, ends it after 100 ms and calls back then, but answers the create after 800 ms.
+      gw.sim.setChaos({ rate: 1, kinds: ['slow'], slowMs: 800 });
+      const res = await createVdTask(gw, acct);
+      gw.sim.setChaos(null);
+      const task = await eventually(async () => {
+        const t = await gw.app.get(TasksRepository).findById(res.body.task_id);
+        return t && t.billingState !== 'held' ? t : null;
+      });
+      expect(task).toMatchObject({ phase: 'succeeded', billingState: 'settled', failureCode: null });
+      expect(task.finalCharge).toBeGreaterThan(0);
+      expect((await accountState(gw, acct.id)).balance).toBe(1_000_000 - Number(task.finalCharge));
+      expect((await gw.admin.get('/admin/v1/ledger/verify')).body.ok).toBe(true);
     } finally {
       await gw.close();
     }

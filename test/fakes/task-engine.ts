@@ -49,7 +49,7 @@ import { FakeTransactionRunner } from './transactions';
 const OPEN_PHASES = new Set(['submitting', 'active']);
 
 /** A method of the fake task repository that a test can make fail once. */
-type TasksFault = 'insert' | 'update' | 'updateIfOpen';
+type TasksFault = 'insert' | 'update' | 'updateIfOpen' | 'renewLease';
 
 export class FakeTasksRepository extends TasksRepository {
   readonly rows = new Map<string, TaskEntity>();
@@ -174,6 +174,24 @@ export class FakeTasksRepository extends TasksRepository {
     const row = this.rows.get(id);
     if (!row || !OPEN_PHASES.has(row.phase)) return false;
     Object.assign(row, changes);
+    return true;
+  }
+
+  /** Due tasks no live lease holds, soonest due first, leased to `owner`: as the SQL does. */
+  override async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    const due = [...this.rows.values()]
+      .filter((t) => t.syncDueAt !== null && t.syncDueAt <= now && (t.leaseUntil === null || t.leaseUntil < now))
+      .sort((a, b) => Number(a.syncDueAt) - Number(b.syncDueAt))
+      .slice(0, limit);
+    for (const row of due) Object.assign(row, { leaseOwner: owner, leaseUntil });
+    return due.map((t) => this.row(t.id));
+  }
+
+  override async renewLease(id: string, owner: string, leaseUntil: number): Promise<boolean> {
+    this.fault('renewLease');
+    const row = this.rows.get(id);
+    if (!row || row.leaseOwner !== owner) return false;
+    row.leaseUntil = leaseUntil;
     return true;
   }
 }

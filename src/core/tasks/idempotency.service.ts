@@ -53,7 +53,8 @@ function inProgress(): GatewayError {
  * - no record: no task was created under the key (or its creation failed before committing): proceed;
  * - a stored answer: replay it;
  * - a task whose creation is still open (`submitting`): 409, the first request is in flight (after a
- *   crash, until the sync worker reconciles it, at most `UPSTREAM_TIMEOUT_MS` + 5 s later);
+ *   crash, until the sync worker reconciles it, at most `UPSTREAM_TIMEOUT_MS` + 5 s later, or a sync lease (15 s)
+ *   more when the instance reconciling it dies too);
  * - a task whose creation failed (upstream rejection, never confirmed): nothing was created for the
  *   caller, the record is dropped and the request proceeds;
  * - any other task: the created answer is rebuilt from the task record.

@@ -142,7 +142,9 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     // Earlier tests' tasks are held by another worker for the rest of this test.
     await ds.query('UPDATE "tasks" SET "lease_until" = 1000000000000');
     const put = (id: string, syncDueAt: number | null, leaseUntil: number | null) =>
-      tasks.insert(Object.assign(task(id), { syncDueAt, leaseUntil, requestSnapshot: { id } }));
+      tasks.insert(
+        Object.assign(task(id), { phase: 'active' as const, syncDueAt, leaseUntil, requestSnapshot: { id } }),
+      );
     await put('due1', 10, null);
     await put('due2', 20, 50);
     await put('later', 1_000_000, null);
@@ -159,6 +161,28 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
     expect(await tasks.claimOne('ended', 'w3', 200, 900)).toBeNull();
     expect(await tasks.claimOne('later', 'w3', 200, 900)).toMatchObject({ id: 'later', leaseOwner: 'w3' });
     expect(await tasks.countOpen()).toBe((await ds.getRepository(TaskEntity).count()) - 1);
+  });
+
+  it('claimOne leaves a task being created to its request until it is due; renewLease moves only its owner’s lease', async () => {
+    const put = (id: string, phase: TaskEntity['phase'], syncDueAt: number) =>
+      tasks.insert(Object.assign(task(id), { phase, syncDueAt, leaseUntil: null, requestSnapshot: { id } }));
+    await put('creating', 'submitting', 5_000);
+    await put('polled', 'active', 5_000);
+    // A callback before the creating request recorded the upstream's answer: that request still owns the task.
+    expect(await tasks.claimOne('creating', 'w1', 4_999, 9_000)).toBeNull();
+    // An accepted task is synced at once, due or not.
+    expect(await tasks.claimOne('polled', 'w1', 4_999, 9_000)).toMatchObject({ leaseOwner: 'w1' });
+    // Past its due time the creating call must have ended: the task is the worker's to reconcile.
+    expect(await tasks.claimOne('creating', 'w1', 5_000, 9_000)).toMatchObject({ leaseOwner: 'w1' });
+
+    expect(await tasks.renewLease('creating', 'w2', 20_000)).toBe(false);
+    expect(await tasks.renewLease('creating', 'w1', 20_000)).toBe(true);
+    expect(await tasks.claimOne('creating', 'w2', 10_000, 30_000)).toBeNull();
+    expect(Number((await tasks.findById('creating'))?.leaseUntil)).toBe(20_000);
+    // A lease given up (the sync's outcome clears it) is not renewed.
+    await tasks.updateIfOpen('polled', { leaseOwner: null, leaseUntil: null });
+    expect(await tasks.renewLease('polled', 'w1', 20_000)).toBe(false);
+    expect((await tasks.findById('polled'))?.leaseUntil).toBeNull();
   });
 
   it("reads a record back exactly as TypeORM's own read does, every column converted (JSON, big integers, nulls)", async () => {

@@ -182,12 +182,24 @@ export class TasksRepository implements HoldGate {
     return this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, now, now, limit]);
   }
 
-  /** Leases one task (callback-triggered sync); null when another worker holds it. */
+  /**
+   * Leases one task (callback-triggered sync); null when another worker holds it, or when it is still being created
+   * (submitting and not yet due: the creating request may be waiting for the upstream's answer, and records it).
+   */
   async claimOne(id: string, owner: string, now: number, leaseUntil: number): Promise<TaskEntity | null> {
     const sql =
-      'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" = ? AND "sync_due_at" IS NOT NULL AND ("lease_until" IS NULL OR "lease_until" < ?)';
-    const [task] = await this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, id, now]);
+      'UPDATE "tasks" SET "lease_owner" = ?, "lease_until" = ? WHERE "id" = ? AND "sync_due_at" IS NOT NULL ' +
+      `AND ("phase" <> 'submitting' OR "sync_due_at" <= ?) AND ("lease_until" IS NULL OR "lease_until" < ?)`;
+    const [task] = await this.hot.returning(undefined, TaskEntity, sql, [owner, leaseUntil, id, now, now]);
     return task ?? null;
+  }
+
+  /** Moves the end of `owner`'s lease of a task to `leaseUntil`; false when the lease was given up or taken over. */
+  async renewLease(id: string, owner: string, leaseUntil: number): Promise<boolean> {
+    return (
+      (await this.hot.update(undefined, TaskEntity, { leaseUntil }, '"id" = ? AND "lease_owner" = ?', [id, owner])) ===
+      1
+    );
   }
 
   /**
