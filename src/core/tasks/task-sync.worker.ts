@@ -13,7 +13,7 @@ import { TasksRepository } from './tasks.repository';
 /**
  * How long a task stays with the worker that leased it: a dead instance's tasks come back this soon (and a create cut
  * by its death stops answering a keyed retry with 409). A sync may run longer (an upstream's slow answers and their
- * retries): its lease is renewed every `RENEW_EVERY_MS` while it runs, so it survives two missed renewals.
+ * retries): its lease is renewed every `RENEW_EVERY_MS` while it runs, so it survives a missed renewal.
  */
 export const SYNC_LEASE_MS = 15_000;
 export const RENEW_EVERY_MS = 5_000;
