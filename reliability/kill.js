@@ -7,6 +7,8 @@
 const { KINDS, KIND_NAMES, drain } = require('./tasks');
 
 const RETRY_WINDOW_MS = 30_000;
+/** A task's sync lease (15 s) and time to spare: a retry still 409 this long after the kill is counted. */
+const RECONCILE_RETRY_WITHIN_MS = 20_000;
 
 async function run(ctx) {
   const { lib, report } = ctx;
@@ -110,6 +112,72 @@ async function run(ctx) {
     unanswered: stats.unanswered,
     answers: stats.answers,
   });
+  await gw.stop();
+  await killMidReconcile(ctx);
+}
+
+/**
+ * The instance reconciling a create that was cut mid-call is killed in its turn, its lookup of the task still
+ * waiting on the upstream: the create's keyed retries answer 409 only until that instance's lease of the task runs
+ * out, then get the task (kl looks it up by the gateway's reference, so it is adopted).
+ */
+async function killMidReconcile(ctx) {
+  const { lib, report, sim } = ctx;
+  // Creates are given up after 1 s (their outcome unknown); a lookup waits for 30 s.
+  const gw = await ctx.startGateway('kill-reconcile', {
+    UPSTREAM_TIMEOUT_MS: '1000',
+    UPSTREAM_READ_TIMEOUT_MS: '30000',
+    TASK_DEADLINE_MS: '600000',
+  });
+  const admin = lib.adminClient(gw.url);
+  const acct = await admin.account('kill-reconcile');
+  ctx.secret('kill-reconcile account key', acct.key);
+  const kind = KINDS['kl-voice'];
+  const send = async () => {
+    const res = await lib.request('POST', `${gw.url}${kind.path}`, {
+      headers: { authorization: `Bearer ${acct.key}`, 'idempotency-key': 'kill-reconcile' },
+      body: kind.body('kr'),
+      timeoutMs: 10_000,
+    });
+    ctx.observe('kill-reconcile create', res, { upstreamFaults: true, allowTimeout: true, path: kind.path });
+    return res;
+  };
+
+  // The upstream takes every call and answers none: the create is answered 503, and the lookup of it, leased at
+  // once, waits.
+  const seen = sim.requests.length;
+  sim.setChaos({ rate: 1, kinds: ['timeout'] });
+  const first = await send();
+  const lookedUp = await lib.waitFor(
+    async () => sim.requests.slice(seen).some((r) => r.family === 'kl' && r.method === 'GET') || null,
+    10_000,
+    50,
+  );
+  await gw.kill();
+  const killedAt = Date.now();
+  await gw.start();
+  sim.setChaos(null);
+
+  const answers = {};
+  let last;
+  for (;;) {
+    last = await send();
+    answers[last.status] = (answers[last.status] || 0) + 1;
+    if (last.status !== 409 || Date.now() - killedAt > 3 * RECONCILE_RETRY_WITHIN_MS) break;
+    await lib.sleep(500);
+  }
+  const answeredMs = Date.now() - killedAt;
+  report.killsSurvived++;
+  if (!lookedUp || last.status === 409 || answeredMs > RECONCILE_RETRY_WITHIN_MS) report.reconcileRetries409++;
+  const id = last.status === 200 ? kind.idOf(last.json) : undefined;
+  if (id) {
+    const drained = await drain(lib, gw.url, acct.key, [{ id, kind: 'kl-voice' }], 30_000);
+    report.tasksCreated++;
+    report.tasksEnded += drained.ended;
+    report.tasksLost += drained.missing + drained.open;
+  }
+  ctx.account(await ctx.settled(admin, [acct.id], new Set(id ? [id] : []), 30_000), 'kill-reconcile');
+  ctx.detail('kill mid-reconcile', { first: first.status, lookedUp: Boolean(lookedUp), answeredMs, answers });
   await gw.stop();
 }
 

@@ -53,6 +53,7 @@ const ROWS = [
   ['ledgerMismatches', 'ledger mismatches (ledger/verify)', true],
   ['chargedNoClient', 'charged tasks no client holds', true],
   ['retries409', 'retries still 409 after 30 s', true],
+  ['reconcileRetries409', 'keyed retries still 409 20 s after the instance reconciling their create was killed', true],
   ['secondTaskOnRetry', 'retries answered with a second task', true],
   ['fuzzCharged', 'money moved by fuzz input (units)', true],
   ['crossAccountLeaks', 'cross-account reads that leaked', true],
