@@ -10,15 +10,12 @@ const { KINDS, KIND_NAMES, drain } = require('./tasks');
 async function run(ctx) {
   const { lib, sim, report } = ctx;
   const total = ctx.short ? 60 : 400;
-  const gw = await ctx.startGateway('chaos', {
+  const { gw, admin, acct } = await ctx.gatewayWithAccount('chaos', {
     UPSTREAM_TIMEOUT_MS: '3000',
     UPSTREAM_READ_TIMEOUT_MS: '1500',
     UPSTREAM_CONNECT_TIMEOUT_MS: '1000',
     TASK_DEADLINE_MS: '15000',
   });
-  const admin = lib.adminClient(gw.url);
-  const acct = await admin.account('chaos');
-  ctx.secret('chaos account key', acct.key);
   const auth = { authorization: `Bearer ${acct.key}` };
   sim.setTaskMs(1500);
   sim.setChaos({ rate: ctx.short ? 0.3 : 0.25, seed: ctx.seed, slowMs: 1200 });

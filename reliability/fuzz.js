@@ -336,10 +336,7 @@ const HEADER_VARIANTS = [
 async function run(ctx) {
   const { lib, report } = ctx;
   const total = ctx.short ? 500 : 5000;
-  const gw = await ctx.startGateway('fuzz', { BODY_LIMIT_BYTES: String(BODY_LIMIT) });
-  const admin = lib.adminClient(gw.url);
-  const acct = await admin.account('fuzz');
-  ctx.secret('fuzz account key', acct.key);
+  const { gw, admin, acct } = await ctx.gatewayWithAccount('fuzz', { BODY_LIMIT_BYTES: String(BODY_LIMIT) });
   ctx.secret('base64 payload', BASE64);
   const auth = `Bearer ${acct.key}`;
   const docRes = await lib.request('GET', `${gw.url}/docs-json`);

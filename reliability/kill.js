@@ -14,10 +14,10 @@ async function run(ctx) {
   const { lib, report } = ctx;
   const kills = ctx.short ? 5 : 10;
   const workers = 4;
-  const gw = await ctx.startGateway('kill', { UPSTREAM_TIMEOUT_MS: '5000', TASK_DEADLINE_MS: '12000' });
-  const admin = lib.adminClient(gw.url);
-  const acct = await admin.account('kill');
-  ctx.secret('kill account key', acct.key);
+  const { gw, admin, acct } = await ctx.gatewayWithAccount('kill', {
+    UPSTREAM_TIMEOUT_MS: '5000',
+    TASK_DEADLINE_MS: '12000',
+  });
   ctx.sim.setTaskMs(2000);
   const auth = { authorization: `Bearer ${acct.key}` };
   const random = lib.rng(ctx.seed + 2);
@@ -124,14 +124,11 @@ async function run(ctx) {
 async function killMidReconcile(ctx) {
   const { lib, report, sim } = ctx;
   // Creates are given up after 1 s (their outcome unknown); a lookup waits for 30 s.
-  const gw = await ctx.startGateway('kill-reconcile', {
+  const { gw, admin, acct } = await ctx.gatewayWithAccount('kill-reconcile', {
     UPSTREAM_TIMEOUT_MS: '1000',
     UPSTREAM_READ_TIMEOUT_MS: '30000',
     TASK_DEADLINE_MS: '600000',
   });
-  const admin = lib.adminClient(gw.url);
-  const acct = await admin.account('kill-reconcile');
-  ctx.secret('kill-reconcile account key', acct.key);
   const kind = KINDS['kl-voice'];
   const send = async () => {
     const res = await lib.request('POST', `${gw.url}${kind.path}`, {

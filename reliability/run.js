@@ -245,6 +245,14 @@ async function main() {
     async startGateway(name, extraEnv = {}) {
       return (await ctx.startGateways(name, extraEnv, 1))[0];
     },
+    /** One gateway (as `startGateway`), its admin client and an account named `name` (its key kept secret). */
+    async gatewayWithAccount(name, extraEnv = {}) {
+      const gw = await ctx.startGateway(name, extraEnv);
+      const admin = lib.adminClient(gw.url);
+      const acct = await admin.account(name);
+      ctx.secret(`${name} account key`, acct.key);
+      return { gw, admin, acct };
+    },
     /** Waits for holds and in-flight slots to reach 0 (deadlines, sweep), then audits. */
     async settled(admin, accountIds, clientIds, timeoutMs) {
       const t0 = Date.now();
