@@ -160,12 +160,14 @@ async function killMidReconcile(ctx) {
   for (;;) {
     last = await send();
     answers[last.status] = (answers[last.status] || 0) + 1;
-    if (last.status !== 409 || Date.now() - killedAt > 3 * RECONCILE_RETRY_WITHIN_MS) break;
+    const retryable = last.status === 0 || last.status === 503 || last.status === 409;
+    if (!retryable || Date.now() - killedAt > 3 * RECONCILE_RETRY_WITHIN_MS) break;
     await lib.sleep(500);
   }
   const answeredMs = Date.now() - killedAt;
   report.killsSurvived++;
-  if (!lookedUp || last.status === 409 || answeredMs > RECONCILE_RETRY_WITHIN_MS) report.reconcileRetries409++;
+  // Counted unless the retry got the task in time.
+  if (!lookedUp || last.status !== 200 || answeredMs > RECONCILE_RETRY_WITHIN_MS) report.reconcileRetries409++;
   const id = last.status === 200 ? kind.idOf(last.json) : undefined;
   if (id) {
     const drained = await drain(lib, gw.url, acct.key, [{ id, kind: 'kl-voice' }], 30_000);
