@@ -19,7 +19,7 @@
  *
  *   node bench/task-life.js [--only life|keep] [--rate 50] [--seconds 30] [--task-ms 3000] [--query-ms 1000]
  *     [--rounds N (life 1, keep 3)] [--pg URL --redis URL] [--fast-paths false] [--variants dist,NAME]
- *     [--portkey] [--connections 32] [--duration 10] [--warmup 3] [--keep-task-ms 50] [--out bench/task-life.json]
+ *     [--portkey [--portkey-version 1.9.8]] [--connections 32] [--duration 10] [--warmup 3] [--keep-task-ms 50] [--out bench/task-life.json]
  */
 const fs = require('node:fs');
 const http = require('node:http');
@@ -52,11 +52,15 @@ const VARIANTS = String(args.variants ?? 'dist')
   .filter(Boolean)
   .map(gatewayProcess.variantOf);
 const PORTKEY = args.portkey === true;
-/** Extra node flags for the gateway, e.g. `--node-args "--cpu-prof --cpu-prof-dir=DIR"` to profile it. */
+/** Extra node flags for the gateway, e.g. `--node-args="--cpu-prof --cpu-prof-dir=DIR"` to profile it. */
 const NODE_ARGS = String(args['node-args'] ?? '')
   .split(/\s+/)
   .filter(Boolean);
-const PORTKEY_VERSION = '1.15.2';
+/**
+ * Portkey's release measured (`--portkey-version` for another). 1.15.2, the newest, answers 500 to this pass-through: it
+ * appends its headers to the upstream's immutable response headers.
+ */
+const PORTKEY_VERSION = String(args['portkey-version'] ?? '1.9.8');
 const PORTKEY_DIR = path.join(__dirname, '.portkey');
 const OUT = path.resolve(String(args.out ?? path.join(__dirname, 'task-life.json')));
 const { ADMIN_TOKEN } = gatewayProcess;
