@@ -10,11 +10,15 @@ import { KlAuth } from '../../src/upstream/kl/kl.auth';
 import { KlClient } from '../../src/upstream/kl/kl.client';
 import { VdClient } from '../../src/upstream/vd/vd.client';
 
-/** Fast defaults for tests: short timeouts and back-off so the suite stays quick. */
+/**
+ * Defaults for tests: short back-off so the suite stays quick, and time limits long enough that a loaded CI worker
+ * (two cores shared with the e2e suite) never trips them on a call that is answered. A test of a time limit sets its
+ * own short one.
+ */
 export const FAST_HTTP_OPTIONS: Partial<UpstreamHttpOptions> = {
-  connectTimeoutMs: 500,
-  createTimeoutMs: 1_000,
-  readTimeoutMs: 1_000,
+  connectTimeoutMs: 5_000,
+  createTimeoutMs: 10_000,
+  readTimeoutMs: 10_000,
   readRetries: 2,
   retryInitialDelayMs: 5,
   retryMaxDelayMs: 20,
