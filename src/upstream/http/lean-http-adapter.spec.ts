@@ -308,7 +308,7 @@ describe('lean http adapter', () => {
         code: 'ERR_BAD_RESPONSE',
         message: `maxContentLength size of ${MAX_BYTES} exceeded`,
       });
-      await within(server.closed(0), 1000, 'the connection closing');
+      await within(server.closed(0), 5_000, 'the connection closing');
       expect(faultFromTransportError(error, false)).toMatchObject({ kind: 'connection-lost', requestSent: true });
     });
 
@@ -343,7 +343,7 @@ describe('lean http adapter', () => {
       );
       await within(
         waitFor(() => server.seen.length === 1),
-        1000,
+        5_000,
         'the request arriving',
       );
       controller.abort();
@@ -352,7 +352,7 @@ describe('lean http adapter', () => {
       expect(error.code).toBe('ERR_CANCELED');
       expect((error.request as http.ClientRequest).writableFinished).toBe(true);
       expect(faultFromTransportError(error, true)).toMatchObject({ kind: 'timeout', requestSent: true });
-      await within(server.closed(0), 1000, 'the connection closing');
+      await within(server.closed(0), 5_000, 'the connection closing');
       expect(Object.keys(httpAgent.freeSockets)).toHaveLength(0);
     });
 

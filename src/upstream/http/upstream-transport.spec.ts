@@ -100,7 +100,7 @@ describe.each([
     await expect(stack.transport.send(channelAt(upstream.baseUrl), POST)).rejects.toBeInstanceOf(
       UpstreamOutcomeUnknownError,
     );
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(upstream.requests).toHaveLength(1);
   });
 
@@ -157,7 +157,7 @@ describe.each([
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).not.toBeInstanceOf(UpstreamOutcomeUnknownError);
     expect((error as Error).message).toContain('could not be sent within 150 ms');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(upstream.requests).toHaveLength(1);
   });
 
