@@ -11,9 +11,8 @@ import { KlClient } from '../../src/upstream/kl/kl.client';
 import { VdClient } from '../../src/upstream/vd/vd.client';
 
 /**
- * Defaults for tests: short back-off so the suite stays quick, and time limits long enough that a loaded CI worker
- * (two cores shared with the e2e suite) never trips them on a call that is answered. A test of a time limit sets its
- * own short one.
+ * Defaults for tests: short back-off so the suite stays quick, and time limits long enough that a stall of a busy
+ * two-core CI machine never trips them on a call that is answered. A test of a time limit sets its own short one.
  */
 export const FAST_HTTP_OPTIONS: Partial<UpstreamHttpOptions> = {
   connectTimeoutMs: 5_000,
