@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { EntityClass, dataSourceOptions } from '../../src/platform/database/data-source-options';
 
 /**
  * The databases a repository spec runs on: SQLite in memory always, and PostgreSQL in CI's second
@@ -21,4 +22,16 @@ export async function emptySchema(url: string): Promise<void> {
   await reset.query('DROP SCHEMA IF EXISTS public CASCADE');
   await reset.query('CREATE SCHEMA public');
   await reset.destroy();
+}
+
+/**
+ * A repository spec's data source on an empty schema: the gateway's own options, with a wait for a connection long
+ * enough that a stall of a busy two-core CI machine never fails a test that is not about that wait (the gateway's
+ * default is 1.5 s).
+ */
+export async function openTestDataSource(url: string, entities: EntityClass[]): Promise<DataSource> {
+  await emptySchema(url);
+  const ds = new DataSource({ ...dataSourceOptions(url, true, entities, { connectTimeoutMs: 10_000 }) } as never);
+  await ds.initialize();
+  return ds;
 }

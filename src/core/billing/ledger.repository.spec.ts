@@ -1,6 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
-import { dataSourceOptions } from '../../platform/database/data-source-options';
+import { databaseTargets, openTestDataSource } from '../../../test/support/db-targets';
 import { HotSql } from '../../platform/database/hot-sql';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { AccountEntity } from '../accounts/entities/account.entity';
@@ -26,11 +25,7 @@ describe.each(targets)('LedgerRepository.closeHold on %s', (name, url) => {
   let sent: string[];
 
   beforeAll(async () => {
-    await emptySchema(url);
-    ds = new DataSource({
-      ...dataSourceOptions(url, true, [AccountEntity, LedgerEntryEntity, UsageRecordEntity]),
-    } as never);
-    await ds.initialize();
+    ds = await openTestDataSource(url, [AccountEntity, LedgerEntryEntity, UsageRecordEntity]);
     ledger = new LedgerRepository(ds);
     transactions = new TransactionRunner(ds);
     // Every statement a transaction's connection sends, in order.

@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
-import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
+import { databaseTargets, openTestDataSource } from '../../../test/support/db-targets';
 import { resultFileFactory } from '../../../test/factories/results';
-import { dataSourceOptions } from '../../platform/database/data-source-options';
 import { ResultFileEntity } from './result-file.entity';
 import { ResultFilesRepository } from './result-files.repository';
 
@@ -11,9 +10,7 @@ describe.each(databaseTargets())('ResultFilesRepository counts on %s', (_name, u
   let files: ResultFilesRepository;
 
   beforeAll(async () => {
-    await emptySchema(url);
-    ds = new DataSource({ ...dataSourceOptions(url, true, [ResultFileEntity]) } as never);
-    await ds.initialize();
+    ds = await openTestDataSource(url, [ResultFileEntity]);
     files = new ResultFilesRepository(ds.getRepository(ResultFileEntity), ds);
   });
   afterAll(() => ds.destroy());

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import { databaseTargets, emptySchema } from '../../../test/support/db-targets';
-import { dataSourceOptions } from '../../platform/database/data-source-options';
+import { databaseTargets, openTestDataSource } from '../../../test/support/db-targets';
 import { TransactionRunner } from '../../platform/database/transaction-runner';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity } from '../billing/entities/ledger-entry.entity';
@@ -22,9 +21,7 @@ describe.each(targets)('TasksRepository on %s', (_name, url) => {
   let transactions: TransactionRunner;
 
   beforeAll(async () => {
-    await emptySchema(url);
-    ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, TaskEntity, LedgerEntryEntity]) } as never);
-    await ds.initialize();
+    ds = await openTestDataSource(url, [AccountEntity, TaskEntity, LedgerEntryEntity]);
     tasks = new TasksRepository(ds.getRepository(TaskEntity), ds);
     transactions = new TransactionRunner(ds);
     await ds.getRepository(AccountEntity).insert(accountFactory.build({ id: 'acct_1', name: 'a', balance: 10_000 }));

@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import { databaseTargets, emptySchema } from '../../../../test/support/db-targets';
-import { dataSourceOptions } from '../../../platform/database/data-source-options';
+import { databaseTargets, openTestDataSource } from '../../../../test/support/db-targets';
 import { TransactionRunner } from '../../../platform/database/transaction-runner';
 import { AccountEntity } from '../entities/account.entity';
 import { ModelGrantEntity } from '../entities/model-grant.entity';
@@ -17,9 +16,7 @@ describe.each(databaseTargets())('ModelGrantsRepository on %s', (_name, url) => 
   const name = async () => (await ds.getRepository(AccountEntity).findOneByOrFail({ id: 'acct_1' })).name;
 
   beforeAll(async () => {
-    await emptySchema(url);
-    ds = new DataSource({ ...dataSourceOptions(url, true, [AccountEntity, ModelGrantEntity]) } as never);
-    await ds.initialize();
+    ds = await openTestDataSource(url, [AccountEntity, ModelGrantEntity]);
     grants = new ModelGrantsRepository(ds.getRepository(ModelGrantEntity), new TransactionRunner(ds));
     await ds.getRepository(AccountEntity).insert(accountFactory.build({ id: 'acct_1', name: 'before', balance: 0 }));
   });
