@@ -15,7 +15,7 @@ export function databaseTargets(): Array<[string, string]> {
 }
 
 /** A PostgreSQL target starts from an empty schema, as the e2e harness does; SQLite in memory already does. */
-export async function emptySchema(url: string): Promise<void> {
+async function emptySchema(url: string): Promise<void> {
   if (!url.startsWith('postgres')) return;
   const reset = new DataSource({ type: 'postgres', url });
   await reset.initialize();
