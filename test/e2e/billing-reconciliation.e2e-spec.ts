@@ -235,7 +235,7 @@ describe('billing: reconciliation after a crash (workers on)', () => {
     await gw.app.get(DataSource).getRepository(AccountEntity).update({ id: leaky.id }, { inFlightTasks: 0 });
     await eventually(async () => (await money(gw, leaky)).in_flight_tasks === 1);
     // The task then ends normally and gives its slot back.
-    await eventually(async () => (await taskRow(gw, res.body.output.task_id)).billingState === 'settled', 5000);
+    await eventually(async () => (await taskRow(gw, res.body.output.task_id)).billingState === 'settled');
     expect(await money(gw, leaky)).toMatchObject({ held: 0, in_flight_tasks: 0 });
     await expectLedgerOk(gw);
   });

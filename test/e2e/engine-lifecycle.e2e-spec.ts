@@ -142,7 +142,7 @@ describe('task engine: failure paths and lessons from the field', () => {
           .set(...bearer(acct))
           .expect(200);
         return q.body.state === 'success' ? q.body : null;
-      }, 4000);
+      });
       expect(done.creations).toHaveLength(1);
       // A forged callback token is refused without revealing anything.
       await gw
@@ -195,7 +195,7 @@ describe('task engine: failure paths and lessons from the field', () => {
           .set(...bearer(acct))
           .expect(200);
         return q.body.output.task_status !== 'RUNNING' && q.body.output.task_status !== 'PENDING' ? q.body : null;
-      }, 4000);
+      });
       expect(done.output).toMatchObject({
         task_status: 'FAILED',
         code: 'deadline_exceeded',

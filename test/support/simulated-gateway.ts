@@ -55,10 +55,13 @@ export async function startSimulatedGateway(
   };
 }
 
-/** Polls `check` until it returns a value or the time runs out. */
+/**
+ * Polls `check` until it returns a value or the time runs out. The default wait is long enough for a CI worker
+ * that stalls for seconds; a passing check returns at once, so only a failing test waits it out.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
   everyMs = 25,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -301,7 +301,7 @@ describe('kl simulator', () => {
       try {
         const created = (await post('/videos/multi-elements', body('callback please', { callback_url: receiver.url })))
           .body.data;
-        await receiver.waitForCount(2, 3000);
+        await receiver.waitForCount(2, 10_000);
         await sleep(SPEC_TASK_MS);
         expect(receiver.received).toHaveLength(2);
         const [running, done] = receiver.received;
@@ -351,7 +351,7 @@ describe('kl simulator', () => {
         const [voice] = done.task_result.voices;
         expect(voice).toMatchObject({ voice_name: 'Narrator', owned_by: expect.stringMatching(/^\d+$/) });
         expect(voice.voice_id).toMatch(/^\d{18}$/);
-        await receiver.waitForCount(2, 3000);
+        await receiver.waitForCount(2, 10_000);
         expect(receiver.received.map((callback) => callback.body.data.task_status)).toEqual(['processing', 'succeed']);
         expect(receiver.received[1].body.data.task_result.voices[0].voice_id).toBe(voice.voice_id);
 

@@ -171,7 +171,7 @@ describe('vd simulator', () => {
     try {
       const task = (await create(nonSubject('with callback', { callback_url: receiver.url }))).body;
       spec.sim.forceState('vd', task.task_id, { credits: '42' });
-      await receiver.waitForCount(1, 3000);
+      await receiver.waitForCount(1, 10_000);
       await sleep(SPEC_TASK_MS);
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0].body).toMatchObject({ id: task.task_id, state: 'success', credits: '42' });
