@@ -31,7 +31,7 @@ async function emptySchema(url: string): Promise<void> {
  */
 export async function openTestDataSource(url: string, entities: EntityClass[]): Promise<DataSource> {
   await emptySchema(url);
-  const ds = new DataSource({ ...dataSourceOptions(url, true, entities, { connectTimeoutMs: 10_000 }) } as never);
+  const ds = new DataSource(dataSourceOptions(url, true, entities, { connectTimeoutMs: 10_000 }));
   await ds.initialize();
   return ds;
 }
