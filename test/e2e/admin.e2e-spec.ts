@@ -97,6 +97,44 @@ describe('admin API', () => {
     expect((await gw.admin.get('/admin/v1/ledger/verify')).body.ok).toBe(true);
   });
 
+  it('refuses a body that is not a JSON object, or holds a prototype key, on every route taking one', async () => {
+    const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Shapes', balance: 100 }).expect(201);
+    const operator = await gw.admin.post('/admin/v1/operators', { name: 'shapes', role: 'viewer' }).expect(201);
+    const routes: Array<['post' | 'put' | 'patch', string]> = [
+      ['post', '/admin/v1/accounts'],
+      ['patch', `/admin/v1/accounts/${acct.body.id}`],
+      ['post', `/admin/v1/accounts/${acct.body.id}/keys`],
+      ['put', `/admin/v1/accounts/${acct.body.id}/models`],
+      ['post', `/admin/v1/accounts/${acct.body.id}/balance`],
+      // The body is checked before the channel is looked up (this gateway has none).
+      ['patch', '/admin/v1/channels/any-channel'],
+      ['post', '/admin/v1/operators'],
+      ['patch', `/admin/v1/operators/${operator.body.id}`],
+    ];
+    const send = (method: 'post' | 'put' | 'patch', path: string, raw: string) =>
+      gw
+        .http()
+        [method](path)
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+        .set('Content-Type', 'application/json')
+        .send(raw);
+    for (const [method, path] of routes) {
+      for (const raw of ['null', '[]', '[{"name":"x"}]', '7', '"x"', 'true']) {
+        const res = await send(method, path, raw).expect(400);
+        expect(res.body.error).toEqual({
+          message: 'The request body must be a JSON object.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request',
+        });
+      }
+      const prototypeKey = await send(method, path, '{"name":"x","constructor":{"prototype":{"x":1}}}').expect(400);
+      expect(prototypeKey.body.error).toMatchObject({ param: 'constructor', message: "Unknown field 'constructor'." });
+    }
+    const after = await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200);
+    expect(after.body).toMatchObject({ name: 'Shapes', balance: 100, keys: [], models: [] });
+  });
+
   it('answers 404 not_found for an unknown account or key', async () => {
     const res = await gw.admin.get('/admin/v1/accounts/acct_missing').expect(404);
     expect(res.body.error.code).toBe('not_found');

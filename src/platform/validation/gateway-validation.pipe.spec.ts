@@ -1,5 +1,6 @@
 import { ArgumentMetadata, BadRequestException } from '@nestjs/common';
 import { IsString } from 'class-validator';
+import { GatewayError } from '../errors';
 import { GatewayValidationPipe } from './gateway-validation.pipe';
 
 class NameDto {
@@ -25,5 +26,23 @@ describe('GatewayValidationPipe', () => {
     await expect(pipe.transform({ name: 'a' }, metadata)).resolves.toEqual({ name: 'a' });
     await expect(pipe.transform({ name: 1 }, metadata)).rejects.toBeInstanceOf(BadRequestException);
     await expect(pipe.transform({ name: 'a', extra: 1 }, metadata)).rejects.toBeInstanceOf(BadRequestException);
+  });
+
+  it('refuses a DTO body that is not a JSON object, null included', () => {
+    const metadata: ArgumentMetadata = { type: 'body', metatype: NameDto };
+    for (const body of [null, [], [{ name: 'a' }], 1, 'a', true]) {
+      expect(() => pipe.transform(body, metadata)).toThrow(GatewayError);
+      expect(() => pipe.transform(body, metadata)).toThrow('The request body must be a JSON object.');
+    }
+  });
+
+  it('refuses prototype keys in a DTO body as unknown fields, nested ones too', () => {
+    const metadata: ArgumentMetadata = { type: 'body', metatype: NameDto };
+    expect(() => pipe.transform(JSON.parse('{"name":"a","constructor":1}'), metadata)).toThrow(
+      "Unknown field 'constructor'.",
+    );
+    expect(() => pipe.transform(JSON.parse('{"name":{"__proto__":{"x":1}}}'), metadata)).toThrow(
+      "Unknown field 'name.__proto__'.",
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, PipeTransform, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
-import { VALIDATION_ERROR_FIELDS, toGatewayError } from './validate-dto';
+import { VALIDATION_ERROR_FIELDS, refuseUnusableBody, toGatewayError } from './validate-dto';
 
 /** What ValidationPipe leaves alone (its own list), plus "no type". */
 const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, Buffer, Date, undefined]);
@@ -10,6 +10,11 @@ const NOT_VALIDATED = new Set<unknown>([String, Boolean, Number, Array, Object, 
  * are handed back at once, without its asynchronous round; DTO classes go to ValidationPipe as
  * before. Without `transform` and `validateCustomDecorators` (not accepted here) this is exactly
  * what ValidationPipe itself returns for them.
+ *
+ * A body bound to a DTO class must be a JSON object. ValidationPipe validates a `null` body as `{}`
+ * and then hands back the `null` (a DTO whose fields are all optional would pass it to the
+ * handler), and it reports a number or a string as a missing `body`; both are refused here. So is
+ * a key class-transformer drops unseen (`__proto__`, `constructor`, `prototype`): an unknown field.
  */
 export class GatewayValidationPipe implements PipeTransform {
   private readonly pipe: ValidationPipe;
@@ -20,6 +25,7 @@ export class GatewayValidationPipe implements PipeTransform {
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (metadata.type === 'custom' || NOT_VALIDATED.has(metadata.metatype)) return value;
+    if (metadata.type === 'body') refuseUnusableBody(value);
     return this.pipe.transform(value, metadata);
   }
 }

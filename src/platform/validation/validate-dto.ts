@@ -65,11 +65,7 @@ export function validateDto<T extends object>(
   body: unknown,
   options: { allowUnknown?: boolean } = {},
 ): T {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw GatewayError.invalid('The request body must be a JSON object.');
-  }
-  const forbidden = options.allowUnknown ? null : findForbiddenKey(body, '');
-  if (forbidden) throw GatewayError.invalid(`Unknown field '${capEchoed(forbidden)}'.`, capEchoed(forbidden));
+  refuseUnusableBody(body, options);
   const instance = plainToInstance(cls, body, { enableImplicitConversion: false, exposeDefaultValues: false });
   const errors = validateSync(instance, {
     whitelist: true,
@@ -82,8 +78,29 @@ export function validateDto<T extends object>(
   return instance;
 }
 
-/** Keys that class-transformer would silently drop (or that touch prototypes) are unknown fields too. */
+/**
+ * A body a DTO is built from must be a JSON object, and (unless unknown fields are allowed) hold no
+ * key that class-transformer drops unseen. Throws the 400 that says which.
+ */
+export function refuseUnusableBody(body: unknown, options: { allowUnknown?: boolean } = {}): asserts body is object {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw GatewayError.invalid('The request body must be a JSON object.');
+  }
+  const forbidden = options.allowUnknown ? null : forbiddenKeyViolation(body);
+  if (forbidden) throw GatewayError.invalid(forbidden.message, forbidden.param);
+}
+
+/**
+ * Keys that class-transformer would silently drop (or that touch prototypes) are unknown fields too:
+ * class-transformer takes a `constructor` member of a nested object for the class to build it with.
+ */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The first such key anywhere in a body, as the unknown-field violation to answer with; null when none. */
+export function forbiddenKeyViolation(body: unknown, path = ''): { param: string; message: string } | null {
+  const found = findForbiddenKey(body, path);
+  return found ? { param: capEchoed(found), message: `Unknown field '${capEchoed(found)}'.` } : null;
+}
 
 function findForbiddenKey(value: unknown, path: string): string | null {
   if (value === null || typeof value !== 'object') return null;

@@ -121,6 +121,19 @@ describe('price table validation', () => {
     expect(violationOf((t) => (t.extra = 1)).param).toBe('extra');
   });
 
+  it('rejects prototype keys as unknown fields wherever they sit (class-transformer would build from them)', () => {
+    const prototypeKey = (): unknown => JSON.parse('{"constructor":{"prototype":{"x":1}}}');
+    const cases: Array<[(t: any) => void, string]> = [
+      [(t) => (t.models.vdq3.per_second = prototypeKey()), 'models.vdq3.per_second.constructor'],
+      [(t) => (t.models.vdq3.audio_bp = prototypeKey()), 'models.vdq3.audio_bp.constructor'],
+      [(t) => (t.models.constructor = 1), 'models.constructor'],
+      [(t) => (t.models['wx2.7-r2v'].prototype = 1), 'models.wx2.7-r2v.prototype'],
+    ];
+    for (const [edit, param] of cases) {
+      expect(violationOf(edit)).toEqual({ param, message: `Unknown field '${param}'.` });
+    }
+  });
+
   it('requires vd models to price at least one resolution', () => {
     expect(violationOf((t) => (t.models.vdq1.per_second = {})).param).toBe('models.vdq1.per_second');
   });

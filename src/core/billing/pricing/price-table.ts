@@ -14,7 +14,11 @@ import {
 import { readFileSync } from 'fs';
 import { resolve } from 'path';
 import { GatewayError } from '../../../platform/errors';
-import { VALIDATION_ERROR_FIELDS, firstViolation } from '../../../platform/validation/validate-dto';
+import {
+  VALIDATION_ERROR_FIELDS,
+  firstViolation,
+  forbiddenKeyViolation,
+} from '../../../platform/validation/validate-dto';
 import { BP_ONE } from './units';
 import type { PricingCatalogue } from './pricing-catalogue';
 import type { ModelPrice } from './pricing-rules';
@@ -78,6 +82,8 @@ type Checked<T> = { value: T } | { violation: PriceTableViolation };
 function validateAs<T extends object>(cls: ClassConstructor<T>, raw: unknown, path: string): Checked<T> {
   if (!isPlainObject(raw))
     return { violation: { param: path || null, message: `${path || 'The price table'} must be a JSON object.` } };
+  const forbidden = forbiddenKeyViolation(raw, path);
+  if (forbidden) return { violation: forbidden };
   const instance = plainToInstance(cls, raw, { enableImplicitConversion: false, exposeDefaultValues: false });
   const violation = firstViolation(validateSync(instance, VALIDATION), path);
   return violation ? { violation } : { value: instance };
