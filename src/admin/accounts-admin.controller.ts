@@ -17,7 +17,6 @@ import { AccountsService } from '../core/accounts/accounts.service';
 import type { ChangeOrigin } from '../core/audit/audit.types';
 import { seesSecrets } from '../core/operators/operator-roles';
 import { AccountFunding } from '../core/billing/account-funding.service';
-import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
 import { presentAccount, presentKey } from './account.presenter';
 import { BalanceAdjustmentDto, CreateAccountDto, CreateKeyDto, ReplaceGrantsDto, UpdateAccountDto } from './admin.dto';
@@ -27,6 +26,7 @@ import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
 import { Caller } from './admin-caller';
 import { RequiresRole } from './requires-role.decorator';
+import { parseTimeValue } from './time-param';
 import { AdminReadsService } from './reads/admin-reads.service';
 import { AccountsQueryDto, DEFAULT_LIST_LIMIT } from './reads/reads.dto';
 import { AccountKeysResponse, AccountPageResponse } from './reads/reads.responses';
@@ -126,7 +126,11 @@ export class AccountsAdminController {
   ): Promise<IssuedKeyResponse> {
     const { key, secret } = await this.accounts.issueKey(
       id,
-      { name: dto.name, expiresAt: parseExpiry(dto.expires_at), models: dto.models ?? null },
+      {
+        name: dto.name,
+        expiresAt: dto.expires_at == null ? null : parseTimeValue(dto.expires_at),
+        models: dto.models ?? null,
+      },
       origin,
     );
     return { ...presentKey(key), key: secret };
@@ -165,14 +169,4 @@ export class AccountsAdminController {
   ): Promise<AccountResponse> {
     return presentAccount(await this.funding.adjust(id, dto.delta, dto.reason, origin));
   }
-}
-
-/** `expires_at` as ISO 8601 or Unix seconds -> epoch ms. */
-function parseExpiry(value: string | number | undefined): number | null {
-  if (value === undefined || value === null) return null;
-  const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
-  if (!Number.isFinite(ms) || (typeof value === 'number' && !Number.isInteger(value))) {
-    throw GatewayError.invalid('expires_at must be an ISO 8601 time or Unix seconds.', 'expires_at');
-  }
-  return ms;
 }

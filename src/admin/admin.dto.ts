@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { Capability } from '../core/models/model-catalogue';
 import { TEXT_LIMITS } from '../families/common/text-rules';
+import { IsTimeValue } from './time-param';
 
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 
@@ -49,6 +50,7 @@ export class CreateKeyDto {
     description: 'ISO 8601 time or Unix seconds',
   })
   @IsOptional()
+  @IsTimeValue()
   expires_at?: string | number;
   @ApiPropertyOptional({ example: ['wx2.7-r2v'], description: 'Restrict the key to these models' })
   @IsOptional()

@@ -1,4 +1,4 @@
-import { parseTimeParam } from './time-param';
+import { parseTimeParam, parseTimeValue } from './time-param';
 
 describe('parseTimeParam (admin from/to)', () => {
   it.each([
@@ -36,4 +36,19 @@ describe('parseTimeParam (admin from/to)', () => {
   ])('rejects %j', (text) => {
     expect(parseTimeParam(text)).toBeNull();
   });
+});
+
+describe('parseTimeValue (a time in a JSON body)', () => {
+  it('takes the text forms and whole Unix seconds as a number', () => {
+    expect(parseTimeValue('2031-01-01T00:00:00.000Z')).toBe(Date.UTC(2031, 0, 1));
+    expect(parseTimeValue(4102444800)).toBe(Date.UTC(2100, 0, 1));
+    expect(parseTimeValue(0)).toBe(0);
+  });
+
+  it.each([[2 ** 53], [1e12], [1e308], [-1], [1.5], [NaN], [['2031-01-01']], [true], [null], [{}], ['Jan 1 2031']])(
+    'refuses %j, which no response could print as a date',
+    (value) => {
+      expect(parseTimeValue(value)).toBeNull();
+    },
+  );
 });

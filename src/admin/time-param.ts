@@ -1,5 +1,7 @@
+import { ValidateBy } from 'class-validator';
+
 /**
- * Admin query times: ISO 8601 (`2026-11-01`, `2026-11-01T10:00:00Z`, `...+01:00`, fractions) or
+ * Admin times: ISO 8601 (`2026-11-01`, `2026-11-01T10:00:00Z`, `...+01:00`, fractions) or
  * Unix seconds (`1793527200`). A date-time without a zone is UTC, never the server's local time.
  * Parsed by hand because `Date.parse` accepts impossible dates (Feb 30 rolls into March).
  */
@@ -30,4 +32,26 @@ function zoneOffsetMs(zone: string | undefined): number {
   const hours = Number(digits.slice(0, 2));
   const minutes = Number(digits.slice(2) || '0');
   return sign * (hours * 60 + minutes) * 60_000;
+}
+
+/**
+ * A time in a JSON body (a key's `expires_at`): the same text forms, or Unix seconds as a whole
+ * number. Epoch ms, or null when it is neither; a number beyond the text form's eleven digits (past
+ * year 5000) is refused like the text, never stored as a date no response could print.
+ */
+export function parseTimeValue(value: unknown): number | null {
+  if (typeof value === 'number')
+    return Number.isSafeInteger(value) && value >= 0 ? parseTimeParam(String(value)) : null;
+  return typeof value === 'string' ? parseTimeParam(value) : null;
+}
+
+/** Checks a body field with `parseTimeValue`; the handler converts it the same way. */
+export function IsTimeValue(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isTimeValue',
+    validator: {
+      validate: (value: unknown) => parseTimeValue(value) !== null,
+      defaultMessage: () => '$property must be an ISO 8601 time or Unix seconds',
+    },
+  });
 }

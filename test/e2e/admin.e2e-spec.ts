@@ -58,6 +58,25 @@ describe('admin API', () => {
     });
   });
 
+  it('takes a key expiry as ISO 8601 or whole Unix seconds, and refuses one no response could print', async () => {
+    const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Expiry' }).expect(201);
+    const keys = `/admin/v1/accounts/${acct.body.id}/keys`;
+    for (const expires_at of [2 ** 53, 1e12, -1, 1.5, ['2031-01-01'], true, 'Jan 1 2031', '2031-02-30']) {
+      const res = await gw.admin.post(keys, { expires_at }).expect(400);
+      expect(res.body.error).toMatchObject({
+        param: 'expires_at',
+        message: 'expires_at must be an ISO 8601 time or Unix seconds',
+      });
+    }
+    expect((await gw.admin.post(keys, { expires_at: 4102444800 }).expect(201)).body.expires_at).toBe(
+      '2100-01-01T00:00:00.000Z',
+    );
+    // The account still reads and changes: no refused expiry was stored.
+    const account = await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200);
+    expect(account.body.keys).toHaveLength(1);
+    await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/balance`, { delta: 10, reason: 'still works' }).expect(200);
+  });
+
   it('replaces grants, with all capabilities by default and unknown models refused', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Grants' }).expect(201);
     const res = await gw.admin
