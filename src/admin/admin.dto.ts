@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { Capability } from '../core/models/model-catalogue';
 import { TEXT_LIMITS } from '../families/common/text-rules';
+import { IsOmittable } from '../platform/validation/is-omittable';
 import { IsTimeValue } from './time-param';
 
 const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
@@ -25,34 +26,39 @@ const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
 export class CreateAccountDto {
   @ApiProperty({ example: 'Acme Studio' }) @Length(1, 200) @IsString() name: string;
   @ApiPropertyOptional({ example: 100000, description: 'Opening balance in price units' })
-  @IsOptional()
+  @IsOmittable()
   @Min(0)
   @Max(MAX_AMOUNT)
   @IsInt()
   balance?: number;
-  @ApiPropertyOptional({ example: 600 }) @IsOptional() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number;
-  @ApiPropertyOptional({ example: 20 }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?: number;
+  @ApiPropertyOptional({ example: 600 }) @IsOmittable() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number;
+  @ApiPropertyOptional({ example: 20 }) @IsOmittable() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?: number;
 }
 
 export class UpdateAccountDto {
-  @ApiPropertyOptional() @IsOptional() @Length(1, 200) @IsString() name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsBoolean() disabled?: boolean;
+  @ApiPropertyOptional() @IsOmittable() @Length(1, 200) @IsString() name?: string;
+  @ApiPropertyOptional() @IsOmittable() @IsBoolean() disabled?: boolean;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number | null;
   @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?:
     number | null;
 }
 
 export class CreateKeyDto {
-  @ApiPropertyOptional({ example: 'ci' }) @IsOptional() @Length(1, 200) @IsString() name?: string;
+  @ApiPropertyOptional({ example: 'ci' }) @IsOmittable() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional({
     oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer' }],
     example: '2027-01-01T00:00:00Z',
-    description: 'ISO 8601 time or Unix seconds',
+    nullable: true,
+    description: 'ISO 8601 time or Unix seconds; null or left out: the key never expires',
   })
   @IsOptional()
   @IsTimeValue()
   expires_at?: string | number;
-  @ApiPropertyOptional({ example: ['wx2.7-r2v'], description: 'Restrict the key to these models' })
+  @ApiPropertyOptional({
+    example: ['wx2.7-r2v'],
+    nullable: true,
+    description: 'Restrict the key to these models; null or left out: every model the account has',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -64,7 +70,13 @@ export class CreateKeyDto {
 export class GrantDto {
   @ApiProperty({ example: 'vdq3' }) @MaxLength(TEXT_LIMITS.model) @IsString() model: string;
   /** Checked against the model's own capabilities by the service (400 naming the entry). */
-  @ApiPropertyOptional({ example: ['reference2video'], isArray: true, type: String })
+  @ApiPropertyOptional({
+    example: ['reference2video'],
+    isArray: true,
+    type: String,
+    nullable: true,
+    description: "null or left out: all of the model's capabilities",
+  })
   @IsOptional()
   @IsArray()
   @MaxLength(TEXT_LIMITS.word, { each: true })

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
 import { ChannelControl } from '../core/channel-settings/channel-control.service';
 import { GatewayError } from '../platform/errors';
 import { dtoValidationPipe } from '../platform/validation/gateway-validation.pipe';
+import { IsOmittable } from '../platform/validation/is-omittable';
 import type { ChannelState } from '../upstream/channel-routing/channel-registry';
 import type { CallCounts } from '../upstream/channel-routing/channel-stats';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
@@ -19,17 +20,17 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 
 export class UpdateChannelDto {
   @ApiPropertyOptional({ description: 'false: the channel takes no new task (it still serves the tasks it holds)' })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
   @ApiPropertyOptional({ example: 3, description: 'Share of new tasks within its priority tier; 0 takes none' })
-  @IsOptional()
+  @IsOmittable()
   @Min(0)
   @Max(1_000_000)
   @IsInt()
   weight?: number;
   @ApiPropertyOptional({ example: 1, description: 'Its tier: higher tiers take new tasks first' })
-  @IsOptional()
+  @IsOmittable()
   @Min(-1000)
   @Max(1000)
   @IsInt()

@@ -154,6 +154,38 @@ describe('admin API', () => {
     expect(after.body).toMatchObject({ name: 'Shapes', balance: 100, keys: [], models: [] });
   });
 
+  it('refuses null for a field that cannot hold it; only the limits are cleared with null', async () => {
+    const acct = await gw.admin
+      .post('/admin/v1/accounts', { name: 'Nulls', rate_limit_rpm: 60, max_concurrent_tasks: 2 })
+      .expect(201);
+    const operator = await gw.admin.post('/admin/v1/operators', { name: 'nulls', role: 'viewer' }).expect(201);
+    const refused: Array<['post' | 'patch', string, Record<string, unknown>, string]> = [
+      ['post', '/admin/v1/accounts', { name: 'x', balance: null }, 'balance'],
+      ['patch', `/admin/v1/accounts/${acct.body.id}`, { name: null }, 'name'],
+      ['patch', `/admin/v1/accounts/${acct.body.id}`, { disabled: null }, 'disabled'],
+      ['post', `/admin/v1/accounts/${acct.body.id}/keys`, { name: null }, 'name'],
+      ['patch', `/admin/v1/operators/${operator.body.id}`, { role: null }, 'role'],
+      ['patch', `/admin/v1/operators/${operator.body.id}`, { disabled: null }, 'disabled'],
+      ['patch', '/admin/v1/channels/any-channel', { weight: null }, 'weight'],
+    ];
+    for (const [method, path, body, param] of refused) {
+      const res = await gw.admin[method](path, body).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+    }
+    const cleared = await gw.admin
+      .patch(`/admin/v1/accounts/${acct.body.id}`, { rate_limit_rpm: null, max_concurrent_tasks: null })
+      .expect(200);
+    expect(cleared.body).toMatchObject({
+      name: 'Nulls',
+      disabled: false,
+      rate_limit_rpm: null,
+      max_concurrent_tasks: null,
+    });
+    const key = await gw.admin.post(`/admin/v1/accounts/${acct.body.id}/keys`, { expires_at: null, models: null });
+    expect(key.status).toBe(201);
+    expect(key.body).toMatchObject({ expires_at: null, models: null });
+  });
+
   it('answers 404 not_found for an unknown account or key', async () => {
     const res = await gw.admin.get('/admin/v1/accounts/acct_missing').expect(404);
     expect(res.body.error.code).toBe('not_found');

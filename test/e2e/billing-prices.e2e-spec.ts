@@ -59,6 +59,7 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     ['an unknown field', (t: any) => (t.models['wx2.6-r2v'].per_frame = 3), 'models.wx2.6-r2v.per_frame'],
     ['a discount that raises the price', (t: any) => (t.models.vdq3.off_peak_bp = 12000), 'models.vdq3.off_peak_bp'],
     ['a version that is no whole number', (t: any) => (t.version = 'next'), 'version'],
+    ['a version too high to leave room for the next', (t: any) => (t.version = 2 ** 53), 'version'],
     [
       'a prototype key in a price map',
       (t: any) => (t.models.vdq3.per_second = JSON.parse('{"constructor":{"prototype":{"x":1}}}')),

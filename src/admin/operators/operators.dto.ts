@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { OPERATOR_ROLES, OperatorRole } from '../../core/operators/operator-roles';
+import { IsOmittable } from '../../platform/validation/is-omittable';
 
 const ROLE_MESSAGE = { message: `$property must be one of: ${OPERATOR_ROLES.join(', ')}` };
 
@@ -10,9 +11,9 @@ export class CreateOperatorDto {
 }
 
 export class UpdateOperatorDto {
-  @ApiPropertyOptional({ enum: OPERATOR_ROLES }) @IsOptional() @IsIn(OPERATOR_ROLES, ROLE_MESSAGE) role?: OperatorRole;
+  @ApiPropertyOptional({ enum: OPERATOR_ROLES }) @IsOmittable() @IsIn(OPERATOR_ROLES, ROLE_MESSAGE) role?: OperatorRole;
   @ApiPropertyOptional({ description: 'true: the token is refused (401) until enabled again' })
-  @IsOptional()
+  @IsOmittable()
   @IsBoolean()
   disabled?: boolean;
 }

@@ -3,7 +3,7 @@ import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { tempDirs } from '../../../../test/support/temp-dirs';
 import { join } from 'path';
 import { GatewayError } from '../../../platform/errors';
-import { checkPriceTable, loadPriceTable, validatePriceTable } from './price-table';
+import { MAX_PRICE_VERSION, checkPriceTable, loadPriceTable, validatePriceTable } from './price-table';
 
 const SHIPPED = join(__dirname, '../../../../config/prices.json');
 const pricesDir = tempDirs('prices-');
@@ -145,6 +145,14 @@ describe('price table validation', () => {
     );
     expect(violationOf((t) => (t.models.vdq2.audio_bp = 9999)).param).toBe('models.vdq2.audio_bp');
     expect(violationOf((t) => (t.models.vdq2.audio_bp = 100001)).param).toBe('models.vdq2.audio_bp');
+  });
+
+  it('rejects a version beyond MAX_PRICE_VERSION, which would leave no room for the next one', () => {
+    expect(violationOf((t) => (t.version = MAX_PRICE_VERSION + 1)).param).toBe('version');
+    expect(violationOf((t) => (t.version = 2 ** 53)).param).toBe('version');
+    const raw = shippedJson();
+    raw.version = MAX_PRICE_VERSION;
+    expect(checkPriceTable(raw, FAMILY_REGISTRY)).toHaveProperty('table.version', MAX_PRICE_VERSION);
   });
 
   it('rejects a body that is not an object', () => {

@@ -45,9 +45,16 @@ export const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(mi
 export const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
 
 /** The table's top level; `models` is checked entry by entry against its family's class. */
+/** The highest table version a client may ask for. */
+export const MAX_PRICE_VERSION = 1_000_000_000;
+
 export class PriceTableDto {
-  /** Stamped on every charge, so a usage row says which prices produced it. */
-  @IsInt() @Min(1) version: number;
+  /**
+   * Stamped on every charge, so a usage row says which prices produced it. Capped well inside the
+   * 32-bit columns that hold it: the server numbers each new table above the last, so a version
+   * near the top would leave no room for the next one.
+   */
+  @IsInt() @Min(1) @Max(MAX_PRICE_VERSION) version: number;
   /** Short name of the integer unit every amount is counted in (e.g. `millicredit`). */
   @IsString() @MinLength(1) unit: string;
   /** What one unit is worth; documentation for operators. */
