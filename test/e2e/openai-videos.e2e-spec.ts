@@ -383,6 +383,13 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     const notImage = await upload(Buffer.from('hello'), 'text/plain');
     expect(notImage.status).toBe(400);
     expect(notImage.body.error).toMatchObject({ param: 'input_reference' });
+    // An image type whose bytes are no image: the family's check, told in the face's words.
+    const unreadable = await upload(Buffer.alloc(2048, 7), 'image/png');
+    expect(unreadable.status).toBe(400);
+    expect(unreadable.body.error).toMatchObject({
+      param: 'input_reference',
+      message: 'input_reference is not a readable image.',
+    });
     const second = await gw
       .http()
       .post('/v1/videos')

@@ -128,7 +128,15 @@ describe('the /v1/videos mapping table', () => {
 
   it("names the face's field in a family error about a native field the face filled, not one the caller sent", () => {
     const error = GatewayError.invalid('parameters.duration must be 2 to 15 seconds.', 'parameters.duration');
-    expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, {}).param).toBe('seconds');
+    expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, {})).toMatchObject({
+      param: 'seconds',
+      message: 'seconds must be 2 to 15 seconds.',
+    });
+    const image = GatewayError.invalid('images[0] is not a readable image.', 'images[0]');
+    expect(renameParam(image, VD_FACE, { model: 'vdq3', image: 'data:image/png;base64,AAAA' }, {})).toMatchObject({
+      param: 'input_reference',
+      message: 'input_reference is not a readable image.',
+    });
     expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, { parameters: { duration: 20 } }).param).toBe(
       'parameters.duration',
     );

@@ -249,8 +249,9 @@ export const MISSING_REFERENCE =
   'input_reference is required: {"image_url": "<http(s) or data:image URL>"} or an uploaded image file.';
 
 /**
- * A family rule's error about a native field the face filled names the face's field instead (the
- * caller never sent the native one); errors about fields the caller sent natively keep their name.
+ * A family rule's error about a native field the face filled names the face's field instead, in
+ * `param` and in the message (the caller never sent the native one); errors about fields the
+ * caller sent natively keep their name.
  * A family's "no reference" error, when the caller sent none at all, is told in the face's words.
  */
 export function renameParam(error: GatewayError, mapping: FaceMapping, values: FaceValues, native: Json): GatewayError {
@@ -263,7 +264,7 @@ export function renameParam(error: GatewayError, mapping: FaceMapping, values: F
     return new GatewayError(
       error.status,
       error.code,
-      missing ? MISSING_REFERENCE : error.message,
+      missing ? MISSING_REFERENCE : error.message.split(param).join(field),
       field,
       error.options,
     );
