@@ -5,7 +5,7 @@ import { UpstreamAgents } from '../../src/upstream/http/upstream-agents';
 import { UpstreamChannel } from '../../src/upstream/upstream.types';
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
 import { FAST_ENV, bearer, eventually } from '../support/simulated-gateway';
-import { SwitchableUpstream, refusingBaseUrl, startSwitchableUpstream } from '../support/switchable-upstream';
+import { REFUSING_BASE_URL, SwitchableUpstream, startSwitchableUpstream } from '../support/switchable-upstream';
 import { tempDirs } from '../support/temp-dirs';
 
 /**
@@ -118,7 +118,7 @@ describe('channel routing (ax over simulator channels)', () => {
   });
 
   it('a channel that refuses connections: every create succeeds on the other one', async () => {
-    const gw = await gateway([axChannel('ax-dead', { baseUrl: await refusingBaseUrl() }), axChannel('ax-live')]);
+    const gw = await gateway([axChannel('ax-dead', { baseUrl: REFUSING_BASE_URL }), axChannel('ax-live')]);
     const acct = await account(gw);
     expect(await createMany(gw, acct, 20)).toEqual(Array(20).fill(200));
     expect(await createsByChannel(gw)).toEqual({ 'ax-dead': 0, 'ax-live': 20 });

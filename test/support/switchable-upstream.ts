@@ -90,11 +90,8 @@ export async function startSwitchableUpstream(targetBaseUrl: string): Promise<Sw
   return Object.assign(state, { baseUrl: loopback.baseUrl });
 }
 
-/** A loopback address nothing listens on: connections are refused. */
-export async function refusingBaseUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+/**
+ * A loopback address nothing listens on: connections are refused. Port 1 is outside the range
+ * `listen(0)` hands out, so no server of a test can take it, as one could take a port just freed.
+ */
+export const REFUSING_BASE_URL = 'http://127.0.0.1:1';
