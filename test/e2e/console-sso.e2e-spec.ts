@@ -224,6 +224,31 @@ describe('console single sign-on (OpenID Connect, authorization code with PKCE)'
   });
 });
 
+describe('console single sign-on, issuer unreachable', () => {
+  let gw: Harness;
+  beforeAll(
+    async () =>
+      (gw = await startGateway({
+        env: { OIDC_ISSUER_URL: 'http://127.0.0.1:1', OIDC_CLIENT_ID: CLIENT.id, OIDC_CLIENT_SECRET: CLIENT.secret },
+      })),
+  );
+  afterAll(() => gw?.close());
+
+  it('answers the sign-in 503; a browser returning from it lands on the console saying why', async () => {
+    const login = await gw.http().get('/console/sso/login').expect(503);
+    expect(login.body.error).toMatchObject({ code: 'service_unavailable' });
+    // A browser coming back with a flow it started before the issuer went away (or on another instance).
+    const flow = Buffer.from(JSON.stringify({ state: 's', nonce: 'n', verifier: 'v'.repeat(43) })).toString(
+      'base64url',
+    );
+    const back = await gw.http().get('/console/sso/callback?code=x&state=s').set('Cookie', `gw_sso_flow=${flow}`);
+    expect(back.status).toBe(302);
+    expect(decodeURIComponent(back.headers.location)).toBe(
+      '/console/?sso_error=The sign-in issuer cannot be reached; sign in again shortly.',
+    );
+  });
+});
+
 describe('console single sign-on, not configured', () => {
   let gw: Harness;
   beforeAll(async () => (gw = await startGateway()));

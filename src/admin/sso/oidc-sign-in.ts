@@ -57,7 +57,11 @@ export class OidcSignIn {
    * where there is one, decide who they are and their role.
    */
   async finish(redirectUri: string, returnedUrl: string, flow: SignInFlow): Promise<Actor> {
-    const client = await this.clientOnce();
+    // An issuer that cannot be reached is a refused sign-in: the browser returns to the console
+    // saying why, not to an error object it cannot show.
+    const client = await this.clientOnce().catch(() => {
+      throw new SignInRefused('The sign-in issuer cannot be reached; sign in again shortly.');
+    });
     const params = client.callbackParams(returnedUrl);
     if (params.error) throw new SignInRefused(`The issuer refused the sign-in: ${String(params.error).slice(0, 100)}.`);
     let tokens;
