@@ -37,7 +37,7 @@ function zoneOffsetMs(zone: string | undefined): number {
 /**
  * A time in a JSON body (a key's `expires_at`): the same text forms, or Unix seconds as a whole
  * number. Epoch ms, or null when it is neither; a number beyond the text form's eleven digits (past
- * year 5000) is refused like the text, never stored as a date no response could print.
+ * the year 5138) is refused like the text, never stored as a date no response could print.
  */
 export function parseTimeValue(value: unknown): number | null {
   if (typeof value === 'number')

@@ -137,6 +137,12 @@ describe('the /v1/videos mapping table', () => {
       param: 'input_reference',
       message: 'input_reference is not a readable image.',
     });
+    // Only the field path at the head is renamed: the same word in the prose after it stays.
+    const count = GatewayError.invalid("images must hold 1 to 7 images for 'vdq3'; got 0.", 'images');
+    expect(renameParam(count, VD_FACE, { model: 'vdq3', image: 'data:image/png;base64,AAAA' }, {})).toMatchObject({
+      param: 'input_reference',
+      message: "input_reference must hold 1 to 7 images for 'vdq3'; got 0.",
+    });
     expect(renameParam(error, AX_FACE, { model: 'wx2.7-r2v' }, { parameters: { duration: 20 } }).param).toBe(
       'parameters.duration',
     );

@@ -250,8 +250,8 @@ export const MISSING_REFERENCE =
 
 /**
  * A family rule's error about a native field the face filled names the face's field instead, in
- * `param` and in the message (the caller never sent the native one); errors about fields the
- * caller sent natively keep their name.
+ * `param` and at the head of the message (the caller never sent the native one); errors about
+ * fields the caller sent natively keep their name.
  * A family's "no reference" error, when the caller sent none at all, is told in the face's words.
  */
 export function renameParam(error: GatewayError, mapping: FaceMapping, values: FaceValues, native: Json): GatewayError {
@@ -264,10 +264,15 @@ export function renameParam(error: GatewayError, mapping: FaceMapping, values: F
     return new GatewayError(
       error.status,
       error.code,
-      missing ? MISSING_REFERENCE : error.message.split(param).join(field),
+      missing ? MISSING_REFERENCE : renamedMessage(error.message, param, field),
       field,
       error.options,
     );
   }
   return error;
+}
+
+/** A rule's message opens with the field path it is about; only that opening is renamed, never the prose after it. */
+function renamedMessage(message: string, param: string, field: string): string {
+  return message.startsWith(param) ? `${field}${message.slice(param.length)}` : message;
 }

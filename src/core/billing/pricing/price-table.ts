@@ -44,10 +44,10 @@ export const Price = () => compose(IsInt(), Min(0), Max(MAX_PRICE));
 export const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(min), Max(max));
 export const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
 
-/** The table's top level; `models` is checked entry by entry against its family's class. */
 /** The highest table version a client may ask for. */
 export const MAX_PRICE_VERSION = 1_000_000_000;
 
+/** The table's top level; `models` is checked entry by entry against its family's class. */
 export class PriceTableDto {
   /**
    * Stamped on every charge, so a usage row says which prices produced it. Capped well inside the
