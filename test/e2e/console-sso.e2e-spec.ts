@@ -6,11 +6,12 @@ import { TestIssuer, startTestIssuer } from '../support/oidc-issuer';
 jest.setTimeout(60_000);
 
 const CLIENT = { id: 'gateway-console', secret: 'console-secret-0123456789' };
-/** Who the test issuer knows: a role claim each (Eve has none). */
+/** Who the test issuer knows: a role claim each (Eve has none); the issuer cannot read Mallory's userinfo. */
 const PEOPLE = {
   alice: { name: 'Alice Ops', email: 'alice@example.com', gateway_role: 'admin' },
   bob: { name: 'Bob Watch', gateway_role: ['viewer', 'staff'] },
   eve: { name: 'Eve Nobody' },
+  mallory: { name: 'Mallory Flaky', gateway_role: 'admin', userinfo_fails: true },
 };
 
 /** Cookies by name, as a browser would keep them for one site. */
@@ -187,6 +188,15 @@ describe('console single sign-on (OpenID Connect, authorization code with PKCE)'
     const { landed, jar } = await signIn('eve');
     expect(landed.status).toBe(302);
     expect(decodeURIComponent(landed.location)).toContain('/console/?sso_error=Your sign-in carries no gateway role');
+    expect(jar.has('gw_console')).toBe(false);
+  });
+
+  it('refuses a sign-in whose userinfo the issuer cannot give, and returns to the console saying why', async () => {
+    const { landed, jar } = await signIn('mallory');
+    expect(landed.status).toBe(302);
+    expect(decodeURIComponent(landed.location)).toContain(
+      "/console/?sso_error=The issuer's account details could not be read",
+    );
     expect(jar.has('gw_console')).toBe(false);
   });
 

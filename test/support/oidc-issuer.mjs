@@ -29,7 +29,15 @@ const provider = new Provider(issuer, {
   claims: { openid: ['sub'], profile: ['name', 'gateway_role'], email: ['email'] },
   features: { devInteractions: { enabled: true } },
   async findAccount(_ctx, id) {
-    return { accountId: id, claims: async () => ({ sub: id, ...(PEOPLE[id] ?? {}) }) };
+    const person = PEOPLE[id] ?? {};
+    return {
+      accountId: id,
+      // A person marked `userinfo_fails` signs in, but the userinfo endpoint fails to read them.
+      claims: async (use) => {
+        if (use === 'userinfo' && person.userinfo_fails) throw new Error('the account store is unavailable');
+        return { sub: id, ...person };
+      },
+    };
   },
   async loadExistingGrant(ctx) {
     const grant = new ctx.oidc.provider.Grant({

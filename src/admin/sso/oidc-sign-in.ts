@@ -57,7 +57,7 @@ export class OidcSignIn {
    * where there is one, decide who they are and their role.
    */
   async finish(redirectUri: string, returnedUrl: string, flow: SignInFlow): Promise<Actor> {
-    // An issuer that cannot be reached is a refused sign-in: the browser returns to the console
+    // An issuer that fails at any step is a refused sign-in: the browser returns to the console
     // saying why, not to an error object it cannot show.
     const client = await this.clientOnce().catch(() => {
       throw new SignInRefused('The sign-in issuer cannot be reached; sign in again shortly.');
@@ -76,7 +76,9 @@ export class OidcSignIn {
     }
     let claims: Record<string, unknown> = { ...tokens.claims() };
     if (tokens.access_token && client.issuer.metadata.userinfo_endpoint) {
-      const info = await client.userinfo(tokens);
+      const info = await client.userinfo(tokens).catch((error: Error) => {
+        throw new SignInRefused(`The issuer's account details could not be read: ${error.message.slice(0, 200)}`);
+      });
       if (info.sub === claims.sub) claims = { ...info, ...claims, ...pick(info, this.rules.claim) };
     }
     return personFromClaims(client.issuer.metadata.issuer, claims, this.rules);
