@@ -64,6 +64,7 @@ export class AccountsAdminController {
     return this.reads.keys(id);
   }
 
+  @TakesNoQuery()
   @Post('accounts')
   @RequiresRole('admin')
   @ApiCreatedResponse({ type: AccountResponse })
@@ -83,6 +84,7 @@ export class AccountsAdminController {
   }
 
   /** A viewer is not shown the webhook secret. */
+  @TakesNoQuery()
   @Get('accounts/:id')
   @RequiresRole('viewer')
   @ApiOkResponse({ type: AccountResponse })
@@ -91,6 +93,7 @@ export class AccountsAdminController {
     return presentAccount(await this.accounts.details(id), seesSecrets(caller.actor.role));
   }
 
+  @TakesNoQuery()
   @Patch('accounts/:id')
   @RequiresRole('admin')
   @ApiOkResponse({ type: AccountResponse })
@@ -115,6 +118,7 @@ export class AccountsAdminController {
   }
 
   /** The secret `key` is in this response only. */
+  @TakesNoQuery()
   @Post('accounts/:id/keys')
   @RequiresRole('admin')
   @ApiCreatedResponse({ type: IssuedKeyResponse })
@@ -136,6 +140,7 @@ export class AccountsAdminController {
     return { ...presentKey(key), key: secret };
   }
 
+  @TakesNoQuery()
   @Delete('keys/:keyId')
   @RequiresRole('admin')
   @HttpCode(200)
@@ -145,6 +150,7 @@ export class AccountsAdminController {
     return presentKey(await this.accounts.revokeKey(keyId, origin));
   }
 
+  @TakesNoQuery()
   @Put('accounts/:id/models')
   @RequiresRole('admin')
   @ApiOkResponse({ type: AccountResponse })
@@ -157,6 +163,7 @@ export class AccountsAdminController {
     return presentAccount(await this.accounts.replaceGrants(id, dto.models, origin));
   }
 
+  @TakesNoQuery()
   @Post('accounts/:id/balance')
   @RequiresRole('admin')
   @HttpCode(200)

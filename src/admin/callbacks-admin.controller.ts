@@ -22,6 +22,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class CallbacksAdminController {
@@ -38,7 +39,6 @@ export class CallbacksAdminController {
   @ApiOperation({ summary: "A task's client callback deliveries: attempts, last status, next try" })
   @ApiOkResponse({ type: TaskCallbacksResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
-  @TakesNoQuery()
   async list(@Param('taskId') taskId: string): Promise<TaskCallbacksResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');
@@ -53,7 +53,6 @@ export class CallbacksAdminController {
   @ApiEmptyBody()
   @ApiOkResponse({ type: TaskCallbacksResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.taskNotFound, ADMIN_ERROR_CAUSES.taskStateConflict)
-  @TakesNoQuery()
   async redeliver(@Param('taskId') taskId: string, @Caller() origin: ChangeOrigin): Promise<TaskCallbacksResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');

@@ -118,6 +118,7 @@ export class ChannelListResponse {
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @UsePipes(dtoValidationPipe)
 @Controller('admin/v1/channels')
@@ -128,7 +129,6 @@ export class ChannelsAdminController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'Every upstream channel: settings, in-flight tasks, breaker, recent creates and errors' })
   @ApiOkResponse({ type: ChannelListResponse })
-  @TakesNoQuery()
   async list(): Promise<ChannelListResponse> {
     return { data: (await this.control.list()).map(present) };
   }
@@ -141,7 +141,6 @@ export class ChannelsAdminController {
   @ApiEmptyBody()
   @ApiOkResponse({ type: ChannelCheckResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
-  @TakesNoQuery()
   async check(@Param('id') id: string): Promise<ChannelCheckResponse> {
     const result = await this.control.checkCredential(id);
     if (!result) throw GatewayError.notFound('Channel');

@@ -5,10 +5,12 @@ import { ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
 import { AdminGuard } from './admin.guard';
 import { RequiresRole } from './requires-role.decorator';
 import { LedgerVerificationResponse } from './admin.responses';
+import { TakesNoQuery } from './no-query.guard';
 
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/ledger')
 export class LedgerAdminController {

@@ -20,6 +20,7 @@ export class CatalogueResponse {
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/models')
 export class ModelsAdminController {
@@ -29,7 +30,6 @@ export class ModelsAdminController {
   @RequiresRole('viewer')
   @ApiOperation({ summary: 'Every model the gateway serves: its family and capabilities, by family then name' })
   @ApiOkResponse({ type: CatalogueResponse })
-  @TakesNoQuery()
   list(): CatalogueResponse {
     const data = this.catalogue
       .all()

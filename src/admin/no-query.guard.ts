@@ -17,7 +17,10 @@ export class NoQueryGuard implements CanActivate {
   }
 }
 
-/** Marks an admin route without query parameters (after `AdminGuard`: a wrong token is still 401 first). */
-export function TakesNoQuery(): MethodDecorator {
+/**
+ * Marks an admin route, or every route of a controller, as taking no query parameters. On a
+ * controller it goes above `@UseGuards(AdminGuard)`, so a wrong token is still 401 first.
+ */
+export function TakesNoQuery(): MethodDecorator & ClassDecorator {
   return applyDecorators(UseGuards(NoQueryGuard), AdminErrorResponses(ADMIN_ERROR_CAUSES.unknownQuery));
 }

@@ -10,6 +10,7 @@ import type { ChangeOrigin } from '../core/audit/audit.types';
 import { PriceTablePipe } from './price-table.pipe';
 import { GatewayError } from '../platform/errors';
 import { ErrorCause } from '../platform/http/openapi/error-responses';
+import { TakesNoQuery } from './no-query.guard';
 
 const TABLE_SCHEMA = {
   type: 'object',
@@ -57,6 +58,7 @@ const PRICE_TABLE_INVALID: ErrorCause = {
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/prices')
 export class PricesAdminController {

@@ -14,11 +14,13 @@ import { AdminGuard } from './admin.guard';
 import { AdminReadsService } from './reads/admin-reads.service';
 import { TaskDetailResponse } from './reads/reads.responses';
 import { RequiresRole } from './requires-role.decorator';
+import { TakesNoQuery } from './no-query.guard';
 
 /** Operators' actions on a task of any account. */
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class TaskActionsAdminController {

@@ -39,6 +39,7 @@ export class TaskResultsResponse {
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @Controller('admin/v1/tasks')
 export class ResultsAdminController {
@@ -53,7 +54,6 @@ export class ResultsAdminController {
   @ApiOperation({ summary: "A task's kept result files: state, size, attempts, retention" })
   @ApiOkResponse({ type: TaskResultsResponse })
   @AdminErrorResponses(ADMIN_ERROR_CAUSES.taskNotFound)
-  @TakesNoQuery()
   async list(@Param('taskId') taskId: string): Promise<TaskResultsResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');
@@ -69,7 +69,6 @@ export class ResultsAdminController {
   @ApiEmptyBody()
   @ApiOkResponse({ type: TaskResultsResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.taskNotFound, ADMIN_ERROR_CAUSES.taskStateConflict)
-  @TakesNoQuery()
   async keepAgain(@Param('taskId') taskId: string, @Caller() origin: ChangeOrigin): Promise<TaskResultsResponse> {
     const task = await this.tasks.findById(taskId);
     if (!task) throw GatewayError.notFound('Task');

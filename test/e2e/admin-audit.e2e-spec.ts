@@ -188,6 +188,17 @@ describe('admin API: the audit trail', () => {
 
     const bad = await gw.admin.get('/admin/v1/audit?action=account.explode').expect(400);
     expect(bad.body.error).toMatchObject({ param: 'action' });
+    // A filter that could match nothing is a mistake, named: never an empty page.
+    for (const [query, param] of [
+      ['account_id=Pager', 'account_id'],
+      ['target_type=bogus', 'target_type'],
+      ['actor=Dana', 'actor'],
+    ]) {
+      const refused = await gw.admin.get(`/admin/v1/audit?${query}`).expect(400);
+      expect(refused.body.error).toMatchObject({ code: 'invalid_request', param });
+    }
+    const cancels = await gw.admin.get('/admin/v1/audit?target_type=task&actor=bootstrap').expect(200);
+    expect(cancels.body.items.every((e: Entry) => e.target.type === 'task')).toBe(true);
     await gw.admin.get('/admin/v1/audit?from=2026-02-30').expect(400);
     await gw.admin.get('/admin/v1/audit?cursor=nonsense').expect(400);
 

@@ -238,6 +238,23 @@ describe('hostile inputs on every operation', () => {
     REQUESTS_TIMEOUT_MS,
   );
 
+  it('refuses an unknown query parameter on every admin operation, naming it', async () => {
+    const ignored: string[] = [];
+    for (const [method, template] of operations().filter(([, path]) => path.startsWith('/admin/'))) {
+      const hasBody = method !== 'get' && method !== 'delete';
+      let req = (gw.http() as any)
+        [method](`${pathFor(template)}?zz_unknown=1`)
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`);
+      if (hasBody) req = req.send({});
+      const res = await req;
+      if (res.status !== 400 || res.body.error?.param !== 'zz_unknown')
+        ignored.push(`${method.toUpperCase()} ${template} -> ${res.status} ${res.body.error?.param ?? ''}`);
+    }
+    expect(ignored).toEqual([]);
+    // The credential is still checked first.
+    await gw.http().get('/admin/v1/prices?zz_unknown=1').set('Authorization', 'Bearer wrong').expect(401);
+  });
+
   it('still answers every read afterwards, and the ledger balances', async () => {
     const failures: string[] = [];
     for (const [method, template] of operations()) {

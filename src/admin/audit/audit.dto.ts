@@ -1,18 +1,25 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { AUDIT_ACTIONS, AuditAction } from '../../core/audit/audit.types';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ACTOR_ID_PATTERN,
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  AuditAction,
+  AuditTargetType,
+} from '../../core/audit/audit.types';
 import { OPERATOR_ROLES } from '../../core/operators/operator-roles';
-import { TimeRangeQueryDto } from '../reads/reads.dto';
+import { AccountIdFilter, TimeRangeQueryDto } from '../reads/reads.dto';
 
 /** An empty parameter (`?action=`) is the same as an absent one. */
 const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
 /** `GET /admin/v1/audit`: newest first, filtered by who, what, on what and when. */
 export class AuditQueryDto extends TimeRangeQueryDto {
-  @ApiPropertyOptional({ description: 'Operator ID (`bootstrap` for ADMIN_TOKEN)' })
+  @ApiPropertyOptional({ description: 'Operator ID (`op_…`; `bootstrap` for ADMIN_TOKEN, `system` for the gateway)' })
   @Transform(blankAsAbsent)
   @IsOptional()
+  @Matches(ACTOR_ID_PATTERN, { message: '$property must be an operator ID (op_…), bootstrap or system' })
   @Length(1, 64)
   @IsString()
   actor?: string;
@@ -23,12 +30,11 @@ export class AuditQueryDto extends TimeRangeQueryDto {
   @IsIn(AUDIT_ACTIONS)
   action?: AuditAction;
 
-  @ApiPropertyOptional({ example: 'account', description: 'account, key, channel, prices, operator' })
+  @ApiPropertyOptional({ enum: AUDIT_TARGET_TYPES })
   @Transform(blankAsAbsent)
   @IsOptional()
-  @Length(1, 32)
-  @IsString()
-  target_type?: string;
+  @IsIn(AUDIT_TARGET_TYPES)
+  target_type?: AuditTargetType;
 
   @ApiPropertyOptional({ example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s' })
   @Transform(blankAsAbsent)
@@ -37,15 +43,8 @@ export class AuditQueryDto extends TimeRangeQueryDto {
   @IsString()
   target_id?: string;
 
-  @ApiPropertyOptional({
-    example: 'acct_01jd4x8q2m7c5v9b3n6k0t1r2s',
-    description: "Everything about one account: the account's own changes and its keys'",
-  })
-  @Transform(blankAsAbsent)
-  @IsOptional()
-  @Length(1, 64)
-  @IsString()
-  account_id?: string;
+  /** Everything about one account: the account's own changes and its keys'. */
+  @AccountIdFilter() account_id?: string;
 
   @ApiPropertyOptional({ enum: ['json', 'csv'], description: 'csv: every matching entry from the cursor on' })
   @Transform(blankAsAbsent)

@@ -17,11 +17,13 @@ import {
   UpdateOperatorDto,
   WhoAmIResponse,
 } from './operators.dto';
+import { TakesNoQuery } from '../no-query.guard';
 
 /** The people who run the gateway: the owner adds them, sets their role, disables them, rotates their token. */
 @ApiTags('admin')
 @ApiBearerAuth()
 @AdminErrorResponses(...ADMIN_ROUTE_ERRORS)
+@TakesNoQuery()
 @UseGuards(AdminGuard)
 @UsePipes(dtoValidationPipe)
 @Controller('admin/v1')

@@ -8,6 +8,7 @@ import { RequiresRole } from '../requires-role.decorator';
 import { AdminReadsService } from './admin-reads.service';
 import { DEFAULT_LIST_LIMIT, TasksQueryDto } from './reads.dto';
 import { TaskDetailResponse, TaskPageResponse } from './reads.responses';
+import { TakesNoQuery } from '../no-query.guard';
 
 @ApiTags('admin')
 @ApiBearerAuth()
@@ -37,6 +38,7 @@ export class TasksAdminController {
     });
   }
 
+  @TakesNoQuery()
   @Get(':taskId')
   @RequiresRole('viewer')
   @ApiOperation({

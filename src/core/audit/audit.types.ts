@@ -34,11 +34,18 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** What a change can be made to (an entry's `target.type`). */
+export const AUDIT_TARGET_TYPES = ['account', 'key', 'channel', 'prices', 'operator', 'task'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** An actor's ID: an operator's (`op_…`), the bootstrap owner's or the gateway's own. */
+export const ACTOR_ID_PATTERN = /^(op_[0-9A-Za-z]+|bootstrap|system)$/;
+
 /** What a change did, as its service describes it; `before`/`after` are plain JSON values. */
 export interface AuditChange {
   action: AuditAction;
   /** `accountId`: the account the target belongs to (a key's), or is; so an account's whole story is one filter. */
-  target: { type: string; id: string; accountId?: string };
+  target: { type: AuditTargetType; id: string; accountId?: string };
   before: unknown;
   after: unknown;
 }
