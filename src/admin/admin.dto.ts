@@ -16,12 +16,13 @@ import {
   NotEquals,
   ValidateNested,
 } from 'class-validator';
+import { MAX_ACCOUNT_FUNDS } from '../core/billing/pricing/units';
 import { Capability } from '../core/models/model-catalogue';
 import { TEXT_LIMITS } from '../families/common/text-rules';
 import { IsOmittable } from '../platform/validation/is-omittable';
 import { IsTimeValue } from './time-param';
 
-const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
+const MAX_AMOUNT = MAX_ACCOUNT_FUNDS;
 
 export class CreateAccountDto {
   @ApiProperty({ example: 'Acme Studio' }) @Length(1, 200) @IsString() name: string;

@@ -3,8 +3,7 @@ import { PriceTable, PricingCatalogue, validatePriceTable } from '../core/billin
 
 /**
  * A `PUT /admin/v1/prices` body checked by the pricing rules (400 naming the field) before the service runs.
- * The server numbers every new table (the next version, at least the one sent), so a body without
- * `version` is taken as asking for the next one.
+ * The server numbers every new table (always the next version), so `version` may be left out.
  */
 @Injectable()
 export class PriceTablePipe implements PipeTransform<unknown, PriceTable> {

@@ -19,7 +19,7 @@ const TABLE_SCHEMA = {
     version: {
       type: 'integer',
       minimum: 1,
-      description: 'Stored as the next version whatever is sent (at least this number).',
+      description: 'Sent: may be left out, as every table sent is stored as the next version, whatever this says.',
     },
     unit: { type: 'string', example: 'millicredit' },
     currency_unit: { type: 'string', example: '1 unit = 1/1000 credit' },
@@ -76,7 +76,7 @@ export class PricesAdminController {
   @Put()
   @RequiresRole('admin')
   @ApiOperation({ summary: 'Replace the pricing table; stored as a new version used by every later hold' })
-  @ApiBody({ schema: TABLE_SCHEMA })
+  @ApiBody({ schema: { ...TABLE_SCHEMA, required: TABLE_SCHEMA.required.filter((name) => name !== 'version') } })
   @ApiOkResponse({ description: 'The table as stored, with its new version', schema: TABLE_SCHEMA })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, PRICE_TABLE_INVALID)
   replace(@Body(PriceTablePipe) table: PriceTable, @Caller() origin: ChangeOrigin): Promise<PriceTable> {

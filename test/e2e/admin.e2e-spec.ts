@@ -116,6 +116,19 @@ describe('admin API', () => {
     expect((await gw.admin.get('/admin/v1/ledger/verify')).body.ok).toBe(true);
   });
 
+  it('never credits an account past the largest exact amount, however many credits', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Full', balance: max - 10 }).expect(201);
+    const path = `/admin/v1/accounts/${acct.body.id}/balance`;
+    expect((await gw.admin.post(path, { delta: 10, reason: 'to the brim' }).expect(200)).body.balance).toBe(max);
+    const over = await gw.admin.post(path, { delta: 1, reason: 'one more' }).expect(400);
+    expect(over.body.error).toMatchObject({ code: 'invalid_request', param: 'delta' });
+    expect(over.body.error.message).toContain(String(max));
+    expect((await gw.admin.post(path, { delta: -1, reason: 'room' }).expect(200)).body.balance).toBe(max - 1);
+    expect((await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200)).body.balance).toBe(max - 1);
+    expect((await gw.admin.get('/admin/v1/ledger/verify').expect(200)).body.ok).toBe(true);
+  });
+
   it('refuses a body that is not a JSON object, or holds a prototype key, on every route taking one', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Shapes', balance: 100 }).expect(201);
     const operator = await gw.admin.post('/admin/v1/operators', { name: 'shapes', role: 'viewer' }).expect(201);

@@ -136,6 +136,27 @@ describe('admin prices: GET/PUT /admin/v1/prices', () => {
     expect((await current()).version).toBe(start + 3);
   });
 
+  it('numbers a table sent with a far higher version as the next one, so reading and sending back always works', async () => {
+    const table = await current();
+    const start = table.version as number;
+    table.version = 1_000_000_000;
+    expect((await gw.admin.put('/admin/v1/prices', table).expect(200)).body.version).toBe(start + 1);
+    for (const round of [2, 3]) {
+      const read = await current();
+      expect((await gw.admin.put('/admin/v1/prices', read).expect(200)).body.version).toBe(start + round);
+    }
+  });
+
+  it('refuses a table in another unit: every stored amount is counted in the one in force', async () => {
+    const table = await current();
+    const version = table.version;
+    table.unit = 'credit';
+    const res = await gw.admin.put('/admin/v1/prices', table).expect(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'unit' });
+    expect(res.body.error.message).toContain("'millicredit'");
+    expect((await current()).version).toBe(version);
+  });
+
   it('numbers a table sent without a version as the next one', async () => {
     const table = await current();
     const before = table.version as number;

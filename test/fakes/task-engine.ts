@@ -19,6 +19,7 @@ import { LedgerRepository } from '../../src/core/billing/ledger.repository';
 import { LedgerService } from '../../src/core/billing/ledger.service';
 import { PricingService } from '../../src/core/billing/pricing.service';
 import { Charge, PriceTable, PricingCatalogue, PricingRule } from '../../src/core/billing/pricing/index';
+import { MAX_ACCOUNT_FUNDS } from '../../src/core/billing/pricing/units';
 import { ModelDescriptor } from '../../src/core/models/model-catalogue';
 import { CallbackOutbox } from '../../src/core/tasks/client-callbacks-out/callback-outbox.service';
 import { CallbackOutboxRepository } from '../../src/core/tasks/client-callbacks-out/callback-outbox.repository';
@@ -241,10 +242,10 @@ export class FakeLedgerRepository extends LedgerRepository {
     super(offline);
   }
 
-  /** An operator's credit or debit; a debit never takes the balance below zero, as the SQL's guard. */
+  /** An operator's credit or debit, within the SQL's guards: never below zero, never above MAX_ACCOUNT_FUNDS. */
   override async adjustBalance(_tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
     const account = this.accounts.account(accountId);
-    if (account.balance + delta < 0) return false;
+    if (account.balance + delta < 0 || account.balance + account.held + delta > MAX_ACCOUNT_FUNDS) return false;
     account.balance += Math.trunc(delta);
     return true;
   }

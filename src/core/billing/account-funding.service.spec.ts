@@ -2,10 +2,11 @@ import { accountFactory } from '../../../test/factories';
 import { FakeLedgerRepository, OWNER_ORIGIN, newAccountsFakes } from '../../../test/fakes';
 import { AccountFunding } from './account-funding.service';
 import { LedgerService } from './ledger.service';
+import { MAX_ACCOUNT_FUNDS } from './pricing/units';
 
 /** The real AccountFunding, AccountsService and LedgerService over in-memory accounts and ledger. */
-function setup() {
-  const f = newAccountsFakes({ accounts: [accountFactory.build({ id: 'acct_1', balance: 300 })] });
+function setup(account: { held?: number } = {}) {
+  const f = newAccountsFakes({ accounts: [accountFactory.build({ id: 'acct_1', balance: 300, ...account })] });
   const ledgerRepository = new FakeLedgerRepository(f.accounts);
   const ledger = new LedgerService(ledgerRepository, f.accounts, f.transactions, f.clock);
   const funding = new AccountFunding(f.service, ledger, f.transactions, f.audit.trail);
@@ -61,6 +62,18 @@ describe('AccountFunding', () => {
     expect(f.accounts.account('acct_1').balance).toBe(300);
     expect(f.ledgerRepository.entries).toEqual([]);
     expect(f.audit.repository.entries).toEqual([]);
+  });
+
+  it('refuses a credit that would take the funds past MAX_ACCOUNT_FUNDS (400 on delta), counting open holds', async () => {
+    const f = setup({ held: 100 });
+    const room = MAX_ACCOUNT_FUNDS - 300 - 100;
+    await expect(f.funding.adjust('acct_1', room + 1, 'too much', OWNER_ORIGIN)).rejects.toMatchObject({
+      status: 400,
+      param: 'delta',
+    });
+    expect(f.ledgerRepository.entries).toEqual([]);
+    const { account } = await f.funding.adjust('acct_1', room, 'to the brim', OWNER_ORIGIN);
+    expect(account.balance + account.held).toBe(MAX_ACCOUNT_FUNDS);
   });
 
   it('answers 404 for an unknown account and moves no money', async () => {

@@ -4,6 +4,7 @@ import { HotSql } from '../../platform/database/hot-sql';
 import { AccountEntity } from '../accounts/entities/account.entity';
 import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { UsageRecordEntity } from './entities/usage-record.entity';
+import { MAX_ACCOUNT_FUNDS } from './pricing/units';
 
 export interface LedgerTotals {
   accountId: string;
@@ -51,16 +52,24 @@ export class LedgerRepository {
     );
   }
 
-  /** Credit (positive) or debit (negative); a debit never takes the available balance below zero. */
+  /**
+   * Credit (positive) or debit (negative); a debit never takes the available balance below zero,
+   * a credit never takes the account's funds (balance and holds) above MAX_ACCOUNT_FUNDS.
+   */
   async adjustBalance(tx: EntityManager, accountId: string, delta: number): Promise<boolean> {
     const qb = tx
       .createQueryBuilder()
       .update(AccountEntity)
       .set({ balance: () => 'balance + :delta' });
+    const amount = Math.trunc(delta);
     const result = await (
-      delta >= 0
-        ? qb.where('id = :accountId', { accountId, delta: Math.trunc(delta) })
-        : qb.where('id = :accountId AND balance >= :need', { accountId, delta: Math.trunc(delta), need: -delta })
+      amount >= 0
+        ? qb.where('id = :accountId AND balance + held <= :room', {
+            accountId,
+            delta: amount,
+            room: MAX_ACCOUNT_FUNDS - amount,
+          })
+        : qb.where('id = :accountId AND balance >= :need', { accountId, delta: amount, need: -amount })
     ).execute();
     return (result.affected ?? 0) === 1;
   }

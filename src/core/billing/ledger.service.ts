@@ -9,7 +9,7 @@ import { LedgerEntryEntity, LedgerKind } from './entities/ledger-entry.entity';
 import { HoldGate } from './hold-gate';
 import { insufficientQuota } from './insufficient-quota';
 import { LedgerRepository } from './ledger.repository';
-import { wholeNumber } from './pricing/units';
+import { MAX_ACCOUNT_FUNDS, wholeNumber } from './pricing/units';
 
 export interface SettlementCharge {
   amount: number;
@@ -55,7 +55,12 @@ export class LedgerService {
   async adjust(accountId: string, delta: number, reason: string, inTransaction?: EntityManager): Promise<void> {
     await this.within(inTransaction, async (tx) => {
       if (!(await this.ledger.adjustBalance(tx, accountId, delta))) {
-        throw GatewayError.invalid('The debit exceeds the available balance.', 'delta');
+        throw GatewayError.invalid(
+          delta < 0
+            ? 'The debit exceeds the available balance.'
+            : `The credit would take the account's funds (balance and holds) above ${MAX_ACCOUNT_FUNDS}.`,
+          'delta',
+        );
       }
       await this.ledger.addEntry(
         tx,

@@ -115,6 +115,24 @@ describe('PricingService versions', () => {
     expect([...shared.rows.keys()]).toEqual([1]);
   });
 
+  it('numbers a replacement as the next version whatever version it carries', async () => {
+    const shared = new SharedVersions();
+    const pricing = await instance(shared);
+    const stored = await pricing.replace({ ...withPrice(pricing.table(), 3000), version: 500 }, ORIGIN);
+    expect(stored.version).toBe(2);
+    expect([...shared.rows.keys()]).toEqual([1, 2]);
+  });
+
+  it('refuses a table in another unit with a 400 on unit, and stores nothing', async () => {
+    const shared = new SharedVersions();
+    const pricing = await instance(shared);
+    await expect(pricing.replace({ ...pricing.table(), unit: 'credit' }, ORIGIN)).rejects.toMatchObject({
+      status: 400,
+      param: 'unit',
+    } satisfies Partial<GatewayError>);
+    expect([...shared.rows.keys()]).toEqual([1]);
+  });
+
   it('follows another instance’s replacement: at once for latest(), within seconds for estimates', async () => {
     const shared = new SharedVersions();
     const clock = new ManualClock();

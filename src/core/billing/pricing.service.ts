@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'path';
 import { Repository } from 'typeorm';
 import { AppConfig } from '../../platform/config/app-config';
 import { TransactionRunner, isUniqueViolation } from '../../platform/database/transaction-runner';
+import { GatewayError } from '../../platform/errors';
 import { Clock } from '../../platform/time/clock';
 import { AuditTrail } from '../audit/audit.service';
 import { ChangeOrigin } from '../audit/audit.types';
@@ -91,14 +92,21 @@ export class PricingService implements OnModuleInit {
 
   /**
    * Validates and stores a new table as the next version (400 naming the field when invalid), with
-   * its audit entry in the same transaction.
+   * its audit entry in the same transaction. The version sent is not used: the next one always is,
+   * so reading the table, editing it and sending it back works every time. The unit cannot change:
+   * every balance, hold and charge already stored is counted in it.
    */
   async replace(raw: unknown, origin: ChangeOrigin): Promise<PriceTable> {
     const candidate = validatePriceTable(raw, this.catalogue);
+    if (candidate.unit !== this.current.unit)
+      throw GatewayError.invalid(
+        `unit must stay '${this.current.unit}': every balance, hold and charge is counted in it.`,
+        'unit',
+      );
     const transactions = this.transactions!;
     for (let attempt = 1; ; attempt++) {
       const latest = await this.repo.find({ order: { version: 'DESC' }, take: 1 });
-      const version = Math.max(candidate.version, (latest[0]?.version ?? 0) + 1, this.current.version + 1);
+      const version = Math.max((latest[0]?.version ?? 0) + 1, this.current.version + 1);
       const table = { ...candidate, version };
       try {
         await transactions.run(async (tx) => {

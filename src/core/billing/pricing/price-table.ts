@@ -44,15 +44,15 @@ export const Price = () => compose(IsInt(), Min(0), Max(MAX_PRICE));
 export const BasisPoints = (min: number, max: number) => compose(IsInt(), Min(min), Max(max));
 export const Nested = (cls: () => ClassConstructor<object>) => compose(IsObject(), ValidateNested(), Type(cls));
 
-/** The highest table version a client may ask for. */
+/** The highest version a table may carry. */
 export const MAX_PRICE_VERSION = 1_000_000_000;
 
 /** The table's top level; `models` is checked entry by entry against its family's class. */
 export class PriceTableDto {
   /**
-   * Stamped on every charge, so a usage row says which prices produced it. Capped well inside the
-   * 32-bit columns that hold it: the server numbers each new table above the last, so a version
-   * near the top would leave no room for the next one.
+   * Stamped on every charge, so a usage row says which prices produced it. A table file's version
+   * is stored as it is, and each table sent later is numbered above the last: the cap, well inside
+   * the 32-bit columns, leaves room for the versions after it.
    */
   @IsInt() @Min(1) @Max(MAX_PRICE_VERSION) version: number;
   /** Short name of the integer unit every amount is counted in (e.g. `millicredit`). */

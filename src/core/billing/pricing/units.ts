@@ -3,6 +3,12 @@
  * (see `unit` in config/prices.json); nothing here ever holds a fractional amount.
  */
 
+/**
+ * The most an account may hold (its balance and its open holds): every amount stays an exact
+ * integer in JSON, and the ledger's sums stay far inside 64 bits.
+ */
+export const MAX_ACCOUNT_FUNDS = Number.MAX_SAFE_INTEGER;
+
 /** 10000 basis points = x1.0; multipliers are integers so no floating point touches money. */
 export const BP_ONE = 10_000;
 
