@@ -11,7 +11,7 @@ import { AppConfig } from '../platform/config/app-config';
 import { GatewayError } from '../platform/errors';
 import { traceIdOf } from '../platform/telemetry/spans';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from './admin.errors';
-import { ApiEmptyBody } from './empty-body';
+import { TakesEmptyBody } from './empty-body';
 import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
 import { RequiresRole } from './requires-role.decorator';
@@ -50,7 +50,7 @@ export class CallbacksAdminController {
   @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: "Send an ended task's client callback again (a new delivery, retried as a first one)" })
-  @ApiEmptyBody()
+  @TakesEmptyBody()
   @ApiOkResponse({ type: TaskCallbacksResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.taskNotFound, ADMIN_ERROR_CAUSES.taskStateConflict)
   async redeliver(@Param('taskId') taskId: string, @Caller() origin: ChangeOrigin): Promise<TaskCallbacksResponse> {

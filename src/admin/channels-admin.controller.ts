@@ -12,7 +12,7 @@ import { AdminGuard } from './admin.guard';
 import { TakesNoQuery } from './no-query.guard';
 import { Caller } from './admin-caller';
 import { RequiresRole } from './requires-role.decorator';
-import { ApiEmptyBody } from './empty-body';
+import { TakesEmptyBody } from './empty-body';
 import type { ChangeOrigin } from '../core/audit/audit.types';
 import { requireRole } from '../core/operators/operator-roles';
 
@@ -138,7 +138,7 @@ export class ChannelsAdminController {
   @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: "Check a channel's credential with a query the vendor does not charge for" })
-  @ApiEmptyBody()
+  @TakesEmptyBody()
   @ApiOkResponse({ type: ChannelCheckResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.channelNotFound)
   async check(@Param('id') id: string): Promise<ChannelCheckResponse> {

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin/admin.errors';
-import { ApiEmptyBody } from '../admin/empty-body';
+import { TakesEmptyBody } from '../admin/empty-body';
 import { AdminGuard } from '../admin/admin.guard';
 import { TakesNoQuery } from '../admin/no-query.guard';
 import { RequiresRole } from '../admin/requires-role.decorator';
@@ -66,7 +66,7 @@ export class ResultsAdminController {
   @RequiresRole('operator')
   @HttpCode(200)
   @ApiOperation({ summary: "Keep a succeeded task's result files again: those not kept, failed or removed" })
-  @ApiEmptyBody()
+  @TakesEmptyBody()
   @ApiOkResponse({ type: TaskResultsResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.taskNotFound, ADMIN_ERROR_CAUSES.taskStateConflict)
   async keepAgain(@Param('taskId') taskId: string, @Caller() origin: ChangeOrigin): Promise<TaskResultsResponse> {

@@ -167,6 +167,30 @@ describe('admin API', () => {
     expect(after.body).toMatchObject({ name: 'Shapes', balance: 100, keys: [], models: [] });
   });
 
+  it('refuses any field sent to a route that takes an empty object, and changes nothing', async () => {
+    const operator = await gw.admin.post('/admin/v1/operators', { name: 'empty', role: 'viewer' }).expect(201);
+    // Each body is checked before its target is looked up: an unknown task or channel is still a 400 here.
+    for (const path of [
+      `/admin/v1/operators/${operator.body.id}/token`,
+      '/admin/v1/channels/any-channel/check',
+      '/admin/v1/tasks/task_unknown/callbacks/redeliver',
+      '/admin/v1/tasks/task_unknown/results/keep',
+    ]) {
+      const res = await gw.admin.post(path, { x: 1 }).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'x' });
+      const notObject = await gw
+        .http()
+        .post(path)
+        .set('Authorization', `Bearer ${ADMIN_TOKEN}`)
+        .set('Content-Type', 'application/json')
+        .send('[]')
+        .expect(400);
+      expect(notObject.body.error.message).toBe('The request body must be a JSON object.');
+    }
+    const me = await gw.http().get('/admin/v1/me').set('Authorization', `Bearer ${operator.body.token}`);
+    expect(me.status).toBe(200);
+  });
+
   it('refuses null for a field that cannot hold it; only the limits are cleared with null', async () => {
     const acct = await gw.admin
       .post('/admin/v1/accounts', { name: 'Nulls', rate_limit_rpm: 60, max_concurrent_tasks: 2 })

@@ -8,7 +8,7 @@ import { Caller } from '../admin-caller';
 import { ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES, ADMIN_ROUTE_ERRORS, AdminErrorResponses } from '../admin.errors';
 import { AdminGuard } from '../admin.guard';
 import { RequiresRole } from '../requires-role.decorator';
-import { ApiEmptyBody } from '../empty-body';
+import { TakesEmptyBody } from '../empty-body';
 import {
   CreateOperatorDto,
   IssuedOperatorResponse,
@@ -74,7 +74,7 @@ export class OperatorsAdminController {
   @RequiresRole('owner')
   @HttpCode(200)
   @ApiOperation({ summary: "Replace an operator's token: the old one is refused at once; the new one is shown once" })
-  @ApiEmptyBody()
+  @TakesEmptyBody()
   @ApiOkResponse({ type: IssuedOperatorResponse })
   @AdminErrorResponses(...ADMIN_BODY_ERRORS, ADMIN_ERROR_CAUSES.operatorNotFound)
   async rotate(@Param('id') id: string, @Caller() origin: ChangeOrigin): Promise<IssuedOperatorResponse> {
