@@ -2,16 +2,17 @@ import { join } from 'path';
 import { DataSource, Repository } from 'typeorm';
 import { runAuditVerify } from '../../src/cli/audit-verify';
 import { entryHash } from '../../src/core/audit/audit-chain';
+import { AuditChainHeadEntity } from '../../src/core/audit/audit-chain-head.entity';
 import { AuditEntryEntity } from '../../src/core/audit/audit-entry.entity';
 import { Harness, startGateway } from '../support/gateway-harness';
 import { tempDirs } from '../support/temp-dirs';
 
 /** `npm run audit:verify`: its main function against a real database, both exit codes. */
-async function verifyCli(databaseUrl: string) {
+async function verifyCli(databaseUrl: string, recordedHead?: string) {
   let stdout = '';
   let stderr = '';
   const code = await runAuditVerify(
-    { DATABASE_URL: databaseUrl },
+    { DATABASE_URL: databaseUrl, AUDIT_RECORDED_HEAD: recordedHead },
     { write: (t: string) => (stdout += t) },
     { write: (t: string) => (stderr += t) },
   );
@@ -43,7 +44,12 @@ describe('npm run audit:verify', () => {
 
   it('exit 0 on an untouched trail; exit 1 naming the entry once a row is changed', async () => {
     const good = await verifyCli(databaseUrl);
-    expect(good).toEqual({ code: 0, report: { ok: true, entries_checked: 5, problems: [] }, stderr: '' });
+    const head = await entries.findOneByOrFail({ seq: 5 });
+    expect(good).toEqual({
+      code: 0,
+      report: { ok: true, entries_checked: 5, problems: [], head: { seq: 5, hash: head.hash } },
+      stderr: '',
+    });
 
     const third = await entries.findOneByOrFail({ seq: 3 });
     await entries.update({ seq: 3 }, { after: third.after!.replace('"balance":150', '"balance":999150') });
@@ -79,5 +85,27 @@ describe('npm run audit:verify', () => {
       { seq: 2, entry_id: null, problem: 'entry 2 is missing' },
       { seq: 5, entry_id: null, problem: 'entry 5 is missing' },
     ]);
+  });
+
+  it('with a head recorded earlier, finds the newest entries cut and the chain head rewound over them', async () => {
+    const recorded = (await verifyCli(databaseUrl)).report.head as { seq: number; hash: string };
+    const asRecorded = `${recorded.seq}:${recorded.hash}`;
+    expect((await verifyCli(databaseUrl, asRecorded)).code).toBe(0);
+
+    // Cut the two newest entries and move the head back: consistent on its own, caught by the recorded head.
+    const third = await entries.findOneByOrFail({ seq: 3 });
+    await entries.delete({ seq: 4 });
+    await entries.delete({ seq: 5 });
+    await gw.app.get(DataSource).getRepository(AuditChainHeadEntity).update({ id: 1 }, { seq: 3, hash: third.hash });
+    expect((await verifyCli(databaseUrl)).code).toBe(0);
+    const cut = await verifyCli(databaseUrl, asRecorded);
+    expect(cut.code).toBe(1);
+    expect(cut.report.problems).toEqual([
+      { seq: 4, entry_id: null, problem: expect.stringContaining('the newest entries were removed') },
+    ]);
+
+    const malformed = await verifyCli(databaseUrl, 'latest');
+    expect(malformed.code).toBe(1);
+    expect(malformed.stderr).toMatch(/AUDIT_RECORDED_HEAD must be <seq>:<hash>/);
   });
 });

@@ -58,14 +58,17 @@ export interface ChainHead {
 
 /**
  * Checks entries fed in chain order, a batch at a time: numbering without gaps, each row linked to
- * the one before and matching its own hash, and the last one matching the chain head (which catches
- * the newest rows removed).
+ * the one before and matching its own hash, and the last one matching the chain head row. The head
+ * row lives beside the entries, so whoever can rewrite the database can cut the newest entries and
+ * rewind the head with them: only a head recorded earlier, somewhere else (`recorded`), catches that.
  */
 export class ChainVerifier {
   readonly problems: ChainProblem[] = [];
   checked = 0;
   private seq = 0;
   private hash = GENESIS_HASH;
+
+  constructor(private readonly recorded?: ChainHead) {}
 
   add(entries: readonly AuditEntryEntity[]): void {
     for (const entry of entries) {
@@ -74,6 +77,8 @@ export class ChainVerifier {
       else if (entry.prevHash !== this.hash)
         this.report(entry.seq, entry.id, 'does not link to the entry before it (that entry was changed)');
       if (entryHash(entry) !== entry.hash) this.report(entry.seq, entry.id, 'its content does not match its hash');
+      if (entry.seq === this.recorded?.seq && entry.hash !== this.recorded.hash)
+        this.report(entry.seq, entry.id, 'differs from the head recorded earlier (the chain was rewritten)');
       this.seq = entry.seq;
       this.hash = entry.hash;
     }
@@ -83,6 +88,12 @@ export class ChainVerifier {
     if (head.seq > this.seq) this.report(this.seq + 1, null, missing(this.seq + 1, head.seq));
     else if (head.seq < this.seq || head.hash !== this.hash)
       this.report(this.seq, null, 'the chain head does not match the last entry');
+    if (this.recorded && this.recorded.seq > this.seq)
+      this.report(
+        this.seq + 1,
+        null,
+        `the chain ends before the head recorded earlier (${this.recorded.seq}): the newest entries were removed`,
+      );
     return this.problems;
   }
 

@@ -90,9 +90,14 @@ describe('AuditTrail', () => {
   });
 
   it('verifies an untouched chain', async () => {
-    const { trail } = setup();
+    const { memory, trail } = setup();
     await threeChanges(trail);
-    expect(await trail.verify()).toEqual({ ok: true, entries_checked: 3, problems: [] });
+    expect(await trail.verify()).toEqual({
+      ok: true,
+      entries_checked: 3,
+      problems: [],
+      head: { seq: 3, hash: memory.rows[2].hash },
+    });
   });
 
   it('finds an entry changed, with or without its hash recomputed', async () => {
@@ -120,6 +125,31 @@ describe('AuditTrail', () => {
     expect((await trail.verify()).problems).toEqual([
       { seq: 2, entry_id: null, problem: 'entries 2 to 3 are missing' },
       { seq: 6, entry_id: null, problem: 'entry 6 is missing' },
+    ]);
+  });
+
+  it('against a head recorded earlier: finds the newest entries cut with the head rewound, or the chain rewritten', async () => {
+    const { memory, trail } = setup();
+    await threeChanges(trail);
+    const recorded = (await trail.verify()).head;
+    await threeChanges(trail);
+    expect((await trail.verify(recorded)).ok).toBe(true);
+
+    memory.rows[2].hash = 'e'.repeat(64);
+    expect((await trail.verify(recorded)).problems).toContainEqual({
+      seq: 3,
+      entry_id: memory.rows[2].id,
+      problem: 'differs from the head recorded earlier (the chain was rewritten)',
+    });
+
+    const cut = setup();
+    await threeChanges(cut.trail);
+    const before = (await cut.trail.verify()).head;
+    cut.memory.rows.pop();
+    cut.memory.headRow = { seq: 2, hash: cut.memory.rows[1].hash };
+    expect((await cut.trail.verify()).ok).toBe(true);
+    expect((await cut.trail.verify(before)).problems).toEqual([
+      { seq: 3, entry_id: null, problem: expect.stringContaining('the newest entries were removed') },
     ]);
   });
 

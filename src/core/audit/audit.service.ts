@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { newId } from '../../platform/ids/ids';
 import { Clock } from '../../platform/time/clock';
-import { ChainProblem, ChainVerifier, canonicalJson } from './audit-chain';
+import { ChainHead, ChainProblem, ChainVerifier, canonicalJson } from './audit-chain';
 import { AuditEntryEntity } from './audit-entry.entity';
 import { redactSecrets } from './audit-redaction';
 import { AuditFilter, AuditRepository } from './audit.repository';
@@ -14,6 +14,8 @@ export interface AuditVerification {
   ok: boolean;
   entries_checked: number;
   problems: ChainProblem[];
+  /** The chain head now: record it elsewhere, and a later verification against it proves nothing was cut. */
+  head: ChainHead;
 }
 
 /**
@@ -56,8 +58,8 @@ export class AuditTrail {
    * Walks the whole chain: every entry present, unchanged and linked, up to the chain head as read
    * first (entries appended meanwhile are left for the next run).
    */
-  async verify(): Promise<AuditVerification> {
-    const verifier = new ChainVerifier();
+  async verify(recorded?: ChainHead): Promise<AuditVerification> {
+    const verifier = new ChainVerifier(recorded);
     const head = await this.entries.head();
     for (let after = 0; ;) {
       const batch = await this.entries.chainAfter(after, head.seq, VERIFY_BATCH);
@@ -66,7 +68,12 @@ export class AuditTrail {
       after = batch[batch.length - 1].seq;
     }
     const problems = verifier.finish(head);
-    return { ok: problems.length === 0, entries_checked: verifier.checked, problems };
+    return {
+      ok: problems.length === 0,
+      entries_checked: verifier.checked,
+      problems,
+      head: { seq: head.seq, hash: head.hash },
+    };
   }
 }
 
