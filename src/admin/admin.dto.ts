@@ -26,22 +26,41 @@ const MAX_AMOUNT = MAX_ACCOUNT_FUNDS;
 
 export class CreateAccountDto {
   @ApiProperty({ example: 'Acme Studio' }) @Length(1, 200) @IsString() name: string;
-  @ApiPropertyOptional({ example: 100000, description: 'Opening balance in price units' })
+  @ApiPropertyOptional({ type: 'integer', example: 100000, description: 'Opening balance in price units' })
   @IsOmittable()
   @Min(0)
   @Max(MAX_AMOUNT)
   @IsInt()
   balance?: number;
-  @ApiPropertyOptional({ example: 600 }) @IsOmittable() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number;
-  @ApiPropertyOptional({ example: 20 }) @IsOmittable() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 600 })
+  @IsOmittable()
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
+  rate_limit_rpm?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 20 })
+  @IsOmittable()
+  @Min(1)
+  @Max(100000)
+  @IsInt()
+  max_concurrent_tasks?: number;
 }
 
 export class UpdateAccountDto {
   @ApiPropertyOptional() @IsOmittable() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional() @IsOmittable() @IsBoolean() disabled?: boolean;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(1000000) @IsInt() rate_limit_rpm?: number | null;
-  @ApiPropertyOptional({ nullable: true }) @IsOptional() @Min(1) @Max(100000) @IsInt() max_concurrent_tasks?:
-    number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(1000000)
+  @IsInt()
+  rate_limit_rpm?: number | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(100000)
+  @IsInt()
+  max_concurrent_tasks?: number | null;
 }
 
 export class CreateKeyDto {
@@ -95,7 +114,11 @@ export class ReplaceGrantsDto {
 }
 
 export class BalanceAdjustmentDto {
-  @ApiProperty({ example: 50000, description: 'Credit (positive) or debit (negative), in price units' })
+  @ApiProperty({
+    type: 'integer',
+    example: 50000,
+    description: 'Credit (positive) or debit (negative), in price units',
+  })
   @NotEquals(0)
   @Min(-MAX_AMOUNT)
   @Max(MAX_AMOUNT)

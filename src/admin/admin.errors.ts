@@ -67,8 +67,14 @@ export const ADMIN_ROUTE_ERRORS: readonly ErrorCause[] = [
     error: GatewayError.forbidden("This needs the 'admin' role; your role is 'viewer'."),
     when: "The caller's operator role is weaker than the one the route (or a field of its body) needs; the message names it.",
   },
+  // Every admin route refuses a query parameter it does not take; a route's own 400s are documented beside it.
+  ADMIN_ERROR_CAUSES.unknownQuery,
   ERROR_CAUSES.internal,
 ];
 
-/** A route with a JSON body. */
-export const ADMIN_BODY_ERRORS: readonly ErrorCause[] = [ADMIN_ERROR_CAUSES.invalidBody, ERROR_CAUSES.tooLarge];
+/** A route with a JSON body (and no query parameters). */
+export const ADMIN_BODY_ERRORS: readonly ErrorCause[] = [
+  ADMIN_ERROR_CAUSES.invalidBody,
+  ADMIN_ERROR_CAUSES.unknownQuery,
+  ERROR_CAUSES.tooLarge,
+];

@@ -23,13 +23,17 @@ export class UpdateChannelDto {
   @IsOmittable()
   @IsBoolean()
   enabled?: boolean;
-  @ApiPropertyOptional({ example: 3, description: 'Share of new tasks within its priority tier; 0 takes none' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    example: 3,
+    description: 'Share of new tasks within its priority tier; 0 takes none',
+  })
   @IsOmittable()
   @Min(0)
   @Max(1_000_000)
   @IsInt()
   weight?: number;
-  @ApiPropertyOptional({ example: 1, description: 'Its tier: higher tiers take new tasks first' })
+  @ApiPropertyOptional({ type: 'integer', example: 1, description: 'Its tier: higher tiers take new tasks first' })
   @IsOmittable()
   @Min(-1000)
   @Max(1000)

@@ -1,8 +1,7 @@
-import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { GatewayError } from '../platform/errors';
 import { capEchoed } from '../platform/validation/validate-dto';
-import { ADMIN_ERROR_CAUSES, AdminErrorResponses } from './admin.errors';
 
 /** A query parameter sent to an admin route that takes none: 400 naming it, never a filter silently ignored. */
 @Injectable()
@@ -18,9 +17,10 @@ export class NoQueryGuard implements CanActivate {
 }
 
 /**
- * Marks an admin route, or every route of a controller, as taking no query parameters. On a
- * controller it goes above `@UseGuards(AdminGuard)`, so a wrong token is still 401 first.
+ * Marks an admin route, or every route of a controller, as taking no query parameters (documented
+ * with the admin errors every route can answer). On a controller it goes above
+ * `@UseGuards(AdminGuard)`, so a wrong token is still 401 first.
  */
 export function TakesNoQuery(): MethodDecorator & ClassDecorator {
-  return applyDecorators(UseGuards(NoQueryGuard), AdminErrorResponses(ADMIN_ERROR_CAUSES.unknownQuery));
+  return UseGuards(NoQueryGuard);
 }

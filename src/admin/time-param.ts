@@ -22,15 +22,18 @@ export function parseTimeParam(text: string): number | null {
   const local = Date.UTC(year, month - 1, day, hour, minute, second, millis);
   // Day 31 of a 30-day month (or Feb 30) would roll over; the day must survive the round trip.
   if (new Date(local).getUTCDate() !== day) return null;
-  return local - zoneOffsetMs(m[8]);
+  const offset = zoneOffsetMs(m[8]);
+  return offset === null ? null : local - offset;
 }
 
-function zoneOffsetMs(zone: string | undefined): number {
+/** A zone's offset from UTC, or null for one no clock shows (hours past 23, minutes past 59). */
+function zoneOffsetMs(zone: string | undefined): number | null {
   if (!zone || zone.toUpperCase() === 'Z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
   const hours = Number(digits.slice(0, 2));
   const minutes = Number(digits.slice(2) || '0');
+  if (hours > 23 || minutes > 59) return null;
   return sign * (hours * 60 + minutes) * 60_000;
 }
 
