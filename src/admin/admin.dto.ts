@@ -4,6 +4,8 @@ import { Type } from 'class-transformer';
 // type is reported as such, not as a range.
 import {
   ArrayMaxSize,
+  ArrayNotEmpty,
+  ArrayUnique,
   IsArray,
   IsBoolean,
   IsInt,
@@ -80,6 +82,7 @@ export class CreateKeyDto {
     description: 'Restrict the key to these models; null or left out: every model the account has',
   })
   @IsOptional()
+  @ArrayUnique(undefined, { message: '$property must not name a model twice' })
   @IsArray()
   @ArrayMaxSize(100)
   @MaxLength(TEXT_LIMITS.model, { each: true })
@@ -95,9 +98,10 @@ export class GrantDto {
     isArray: true,
     type: String,
     nullable: true,
-    description: "null or left out: all of the model's capabilities",
+    description: "null or left out: all of the model's capabilities; a list names at least one",
   })
   @IsOptional()
+  @ArrayNotEmpty({ message: "$property must name at least one capability (null or left out: all of the model's)" })
   @IsArray()
   @MaxLength(TEXT_LIMITS.word, { each: true })
   @IsString({ each: true })

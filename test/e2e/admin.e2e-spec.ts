@@ -98,6 +98,25 @@ describe('admin API', () => {
     expect(wrongCap.body.error.param).toBe('models[0].capabilities[0]');
   });
 
+  it('refuses a list that names the same thing twice, or grants no capability at all', async () => {
+    const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Twice' }).expect(201);
+    const grants = `/admin/v1/accounts/${acct.body.id}/models`;
+    for (const [body, param] of [
+      [{ models: [{ model: 'vdq3' }, { model: 'vdq3', capabilities: ['reference2video'] }] }, 'models[1].model'],
+      [{ models: [{ model: 'kl-v1-6', capabilities: ['voices', 'voices'] }] }, 'models[0].capabilities[1]'],
+      [{ models: [{ model: 'kl-v1-6', capabilities: [] }] }, 'models[0].capabilities'],
+    ] as const) {
+      const res = await gw.admin.put(grants, body).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+    }
+    const key = await gw.admin
+      .post(`/admin/v1/accounts/${acct.body.id}/keys`, { models: ['vdq3', 'vdq3'] })
+      .expect(400);
+    expect(key.body.error).toMatchObject({ code: 'invalid_request', param: 'models' });
+    const account = await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200);
+    expect(account.body).toMatchObject({ models: [], keys: [] });
+  });
+
   it('credits and debits the balance through the ledger, never below zero', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Money', balance: 100 }).expect(201);
     const credited = await gw.admin

@@ -110,6 +110,12 @@ describe('AccountsService', () => {
       400,
       'models[0].capabilities[1]',
     ],
+    [
+      'a capability listed twice',
+      [{ model: 'vd-model', capabilities: ['r2v', 'r2v'] }],
+      400,
+      'models[0].capabilities[1]',
+    ],
   ])('refuses grants with %s, naming the field, and keeps the old grants', async (_case, requested, status, param) => {
     const f = setup();
     const old = grantFactory.build({ accountId: 'acct_1', model: 'ax-model', capabilities: ['query'] });

@@ -175,13 +175,19 @@ export class AccountsService {
       if (seen.has(g.model))
         throw GatewayError.invalid(`The model '${g.model}' is listed twice.`, `models[${i}].model`);
       seen.add(g.model);
-      for (const [j, cap] of (g.capabilities ?? []).entries()) {
+      const caps = g.capabilities ?? [];
+      for (const [j, cap] of caps.entries()) {
         if (!model.capabilities.includes(cap)) {
           throw GatewayError.invalid(
             `The model '${g.model}' has no capability '${cap}'.`,
             `models[${i}].capabilities[${j}]`,
           );
         }
+        if (caps.indexOf(cap) !== j)
+          throw GatewayError.invalid(
+            `The capability '${cap}' is listed twice for '${g.model}'.`,
+            `models[${i}].capabilities[${j}]`,
+          );
       }
       return {
         id: newId('grant'),
