@@ -4,7 +4,6 @@ import { Type } from 'class-transformer';
 // type is reported as such, not as a range.
 import {
   ArrayMaxSize,
-  ArrayNotEmpty,
   ArrayUnique,
   IsArray,
   IsBoolean,
@@ -98,10 +97,9 @@ export class GrantDto {
     isArray: true,
     type: String,
     nullable: true,
-    description: "null or left out: all of the model's capabilities; a list names at least one",
+    description: "null or left out: all of the model's capabilities; []: none (the model is enabled for no route)",
   })
   @IsOptional()
-  @ArrayNotEmpty({ message: "$property must name at least one capability (null or left out: all of the model's)" })
   @IsArray()
   @MaxLength(TEXT_LIMITS.word, { each: true })
   @IsString({ each: true })

@@ -98,13 +98,12 @@ describe('admin API', () => {
     expect(wrongCap.body.error.param).toBe('models[0].capabilities[0]');
   });
 
-  it('refuses a list that names the same thing twice, or grants no capability at all', async () => {
+  it('refuses a list that names the same thing twice', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Twice' }).expect(201);
     const grants = `/admin/v1/accounts/${acct.body.id}/models`;
     for (const [body, param] of [
       [{ models: [{ model: 'vdq3' }, { model: 'vdq3', capabilities: ['reference2video'] }] }, 'models[1].model'],
       [{ models: [{ model: 'kl-v1-6', capabilities: ['voices', 'voices'] }] }, 'models[0].capabilities[1]'],
-      [{ models: [{ model: 'kl-v1-6', capabilities: [] }] }, 'models[0].capabilities'],
     ] as const) {
       const res = await gw.admin.put(grants, body).expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
