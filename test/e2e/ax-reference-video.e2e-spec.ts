@@ -105,6 +105,55 @@ describe('ax through the simulator', () => {
     expect(creates()).toBe(before);
   });
 
+  it('refuses media URLs at loopback, private, link-local or metadata addresses, naming the field', async () => {
+    const before = creates();
+    const hosts = [
+      '169.254.169.254',
+      '127.0.0.1',
+      '10.0.0.1',
+      '192.168.1.1',
+      'localhost',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+    ];
+    const media = (...items: Array<Record<string, unknown>>) => ({
+      ...newProtocolBody(),
+      input: {
+        prompt: 'Image 1 walks',
+        media: [{ type: 'reference_image', url: 'https://example.com/cat.png' }, ...items],
+      },
+    });
+    for (const host of hosts) {
+      const url = (file: string) => `http://${host}/${file}`;
+      for (const [body, param] of [
+        [media({ type: 'reference_image', url: url('a.png') }), 'input.media[1].url'],
+        [media({ type: 'reference_image', url: `http://${host}/` }), 'input.media[1].url'],
+        [media({ type: 'reference_video', url: url('b.mp4') }), 'input.media[1].url'],
+        [media({ type: 'first_frame', url: url('c.png') }), 'input.media[1].url'],
+        [
+          media({ type: 'reference_video', url: 'https://example.com/b.mp4', reference_voice: url('v.mp3') }),
+          'input.media[1].reference_voice',
+        ],
+        [
+          {
+            model: 'wx2.6-r2v',
+            input: { prompt: 'character1', reference_urls: ['https://example.com/a.png', url('b.mp4')] },
+          },
+          'input.reference_urls[1]',
+        ],
+        [
+          { model: 'wx2.6-r2v', input: { prompt: 'character1', reference_video_urls: [url('a.png')] } },
+          'input.reference_video_urls[0]',
+        ],
+      ] as const) {
+        const res = await create(body).expect(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+        expect(res.body.error.message).toMatch(/loopback, private, link-local, metadata/);
+      }
+    }
+    expect(creates()).toBe(before);
+  });
+
   it('keeps the native rejection for missing reference fields', async () => {
     const res = await create({
       model: 'wx2.6-r2v',

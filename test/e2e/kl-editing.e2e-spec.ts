@@ -385,6 +385,10 @@ describe('kl editing through the simulator', () => {
       [createBody(s.session_id, { duration: '10' }), 'duration'],
       [createBody(long.session_id, { duration: 5 }), 'duration'],
       [createBody(s.session_id, { watermark_info: { enabled: 'yes' } }), 'watermark_info.enabled'],
+      [createBody(s.session_id, { watermark_info: true }), 'watermark_info'],
+      [createBody(s.session_id, { watermark_info: [] }), 'watermark_info'],
+      [createBody(s.session_id, { watermark_info: [{ enabled: true }] }), 'watermark_info'],
+      [createBody(s.session_id, { watermark_info: {} }), 'watermark_info.enabled'],
       [createBody(s.session_id, { callback_url: 'not a url' }), 'callback_url'],
       [createBody(s.session_id, { seed: 3 }), 'seed'],
       [createBody(s.session_id, { model_name: 'kl-v9' }), 'model_name', 404],
@@ -407,6 +411,19 @@ describe('kl editing through the simulator', () => {
     ).toBe('external_task_id');
     // other account: not its session
     await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' }), other).expect(404);
+  });
+
+  it('watermark_info and negative_prompt sent as null are taken as not given', async () => {
+    const s = await init();
+    const res = await post('', createBody(s.session_id, { watermark_info: null, negative_prompt: null })).expect(200);
+    const sent = gw.sim.requests.filter((r) => r.family === 'kl' && r.method === 'POST').at(-1)?.body as Record<
+      string,
+      unknown
+    >;
+    expect(sent.watermark_info).toBeUndefined();
+    expect(sent.negative_prompt).toBeUndefined();
+    const done = await untilStatus(res.body.data.task_id, 'succeed');
+    expect(done.data.watermark_info).toEqual({ enabled: false });
   });
 
   it('query and list are the caller’s own: 404 across accounts, filters, pagination, limits', async () => {

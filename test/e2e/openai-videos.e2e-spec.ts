@@ -433,6 +433,28 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       expect(unknownModel.status).toBe(404);
     });
 
+    it('refuses an input_reference URL at a loopback, private, link-local or metadata address, for both families', async () => {
+      const posts = () => gw.sim.requests.filter((r) => r.method === 'POST' && r.family !== 'kl').length;
+      const before = posts();
+      for (const model of ['vdq3', 'wx2.7-r2v', 'wx2.6-r2v'])
+        for (const host of ['169.254.169.254', '127.0.0.1', '10.0.0.1', 'localhost', '[::1]']) {
+          const res = await post({ model, prompt: 'image 1', input_reference: { image_url: `http://${host}/a.png` } });
+          expect(res.status).toBe(400);
+          const { error } = (await res.json()) as { error: { param: string; message: string } };
+          expect(error).toMatchObject({ param: 'input_reference', type: 'invalid_request_error' });
+          expect(error.message).toMatch(/^input_reference points to a loopback, private, link-local, metadata/);
+        }
+      // Native fields are the family's own, by their native names.
+      const native = await post({
+        model: 'wx2.7-r2v',
+        prompt: 'image 1',
+        input: { media: [{ type: 'reference_image', url: 'http://10.0.0.1/a.png' }] },
+      });
+      expect(native.status).toBe(400);
+      expect(((await native.json()) as { error: { param: string } }).error.param).toBe('input.media[0].url');
+      expect(posts()).toBe(before);
+    });
+
     it('takes seconds and size sent as null as not given: the family defaults', async () => {
       const res = await post({ model: 'vdq3', prompt: 'nulls', seconds: null, size: null, input_reference: IMAGE });
       expect(res.status).toBe(200);

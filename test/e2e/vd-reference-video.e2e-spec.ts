@@ -153,6 +153,76 @@ describe('vd through the simulator', () => {
     expect(posts()).toBe(before + 1);
   });
 
+  it('refuses Base64 videos longer than vdq2-pro takes, naming the video, before any upstream call', async () => {
+    const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+    const video = (seconds: number) => dataUrl('video/mp4', mp4(seconds));
+    const subject = (seconds: number) => ({
+      ...subjectBody('@cat x'),
+      model: 'vdq2-pro',
+      subjects: [
+        { name: 'cat', images: ['https://example.com/cat.png'] },
+        { name: 'dog', videos: [video(seconds)] },
+      ],
+    });
+    const before = posts();
+    for (const [body, param, limit] of [
+      [nonSubjectBody({ videos: [video(8.5)] }), 'videos[0]', 'longer than 8 s'],
+      [nonSubjectBody({ videos: [video(9)] }), 'videos[0]', 'longer than 8 s'],
+      [nonSubjectBody({ videos: [video(5), video(6)] }), 'videos[1]', 'longer than 5 s'],
+      [nonSubjectBody({ videos: [video(8), video(5)] }), 'videos[0]', 'longer than 5 s'],
+      [subject(5.5), 'subjects[1].videos[0]', 'longer than 5 s'],
+    ] as const) {
+      const res = await create(body).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+      expect(res.body.error.message).toContain(`${param}: video duration`);
+      expect(res.body.error.message).toContain(limit);
+    }
+    expect(posts()).toBe(before);
+    await create(nonSubjectBody({ videos: [video(8)] })).expect(200);
+    await create(nonSubjectBody({ videos: [video(5), video(5)] })).expect(200);
+    await create(subject(5)).expect(200);
+    expect(posts()).toBe(before + 3);
+  });
+
+  it('refuses media URLs at loopback, private, link-local or metadata addresses, naming the field', async () => {
+    const posts = () => gw.sim.requests.filter((r) => r.family === 'vd' && r.method === 'POST').length;
+    const before = posts();
+    const hosts = ['169.254.169.254', '127.0.0.1', '10.0.0.1', 'localhost', '[::1]', 'metadata.google.internal'];
+    for (const host of hosts) {
+      const url = (file: string) => `http://${host}/${file}`;
+      for (const [body, param] of [
+        [nonSubjectBody({ images: [url('a.png')] }), 'images[0]'],
+        [nonSubjectBody({ videos: ['https://example.com/a.mp4', url('b.mp4')] }), 'videos[1]'],
+        [{ ...subjectBody(), subjects: [{ name: 'cat', images: [url('c.png')] }] }, 'subjects[0].images[0]'],
+        [
+          { ...subjectBody(), model: 'vdq2-pro', subjects: [{ name: 'cat', videos: [url('c.mp4')] }] },
+          'subjects[0].videos[0]',
+        ],
+        [subjectBody('@cat', { watermark: true, wm_url: url('logo.png') }), 'wm_url'],
+      ] as const) {
+        const res = await create(body).expect(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+        expect(res.body.error.message).toMatch(/loopback, private, link-local, metadata/);
+      }
+    }
+    expect(posts()).toBe(before);
+  });
+
+  it('takes media URLs at private addresses when the operator allows them (MEDIA_FETCH_ALLOW_PRIVATE)', async () => {
+    const open = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
+    try {
+      const a = await open.admin.account({ models: ['vdq2-pro'] });
+      await open
+        .http()
+        .post(CREATE)
+        .set(...bearer(a))
+        .send(nonSubjectBody({ images: ['http://127.0.0.1/a.png'], videos: ['http://10.0.0.1/b.mp4'] }))
+        .expect(200);
+    } finally {
+      await open.close();
+    }
+  }, 30_000); // a second gateway starts inside the test
+
   describe('client callbacks', () => {
     let receiver: Server;
     const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];

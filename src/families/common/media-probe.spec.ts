@@ -209,7 +209,9 @@ describe('videos', () => {
   it('reads container and duration from the movie header, and knows AVI by its RIFF header', () => {
     expect(probeVideo(mp4(5))).toEqual({ container: 'mp4', durationSeconds: 5 });
     expect(probeVideo(mp4(2.5, 'qt  '))).toEqual({ container: 'mov', durationSeconds: 2.5 });
-    expect(probeVideo(avi())).toEqual({ container: 'avi', durationSeconds: null });
+    expect(probeVideo(avi())).toEqual({ container: 'avi', durationSeconds: 5 });
+    expect(probeVideo(avi(8.4))).toEqual({ container: 'avi', durationSeconds: 8.4 });
+    expect(probeVideo(avi(null))).toEqual({ container: 'avi', durationSeconds: null });
     expect(probeVideo(webp(10, 10))).toBeNull(); // RIFF, but not AVI
     expect(probeVideo(png(10, 10))).toBeNull();
     expect(probeVideo(Buffer.alloc(0))).toBeNull();
@@ -229,6 +231,31 @@ describe('videos', () => {
     const err = errorOf(() => checkVideoDataUrl(url, limits, 'v'));
     expect([err.status, err.param]).toEqual([400, 'v']);
     expect(err.message).toContain(message);
+  });
+
+  describe('with an upper duration limit only', () => {
+    const upTo8 = { containers: ['mp4', 'mov', 'avi'] as const, maxBytes: MiB, maxSeconds: 8 };
+
+    it.each([
+      ['an MP4 of 8 s', dataUrl('video/mp4', mp4(8))],
+      ['an MP4 of 0.1 s', dataUrl('video/mp4', mp4(0.1))],
+      ['an AVI of 8 s', dataUrl('video/x-msvideo', avi(8))],
+    ])('accepts %s', (_, url) => expect(checkVideoDataUrl(url, upTo8, 'v').durationSeconds).toBeLessThanOrEqual(8));
+
+    it.each([
+      ['an MP4 of 8.5 s', dataUrl('video/mp4', mp4(8.5)), 'v: video duration 8.5 s is longer than 8 s.'],
+      ['an AVI of 9 s', dataUrl('video/avi', avi(9)), 'v: video duration 9 s is longer than 8 s.'],
+      ['an AVI without a main header', dataUrl('video/avi', avi(null)), 'v is not a readable MP4/MOV/AVI video.'],
+    ])('rejects %s', (_, url, message) => {
+      expect(errorOf(() => checkVideoDataUrl(url, upTo8, 'v'))).toMatchObject({ status: 400, param: 'v', message });
+    });
+
+    it('states the rule behind the limit when given one', () => {
+      const rule = { ...upTo8, maxSeconds: 5, durationRule: 'two videos: at most 5 s each' };
+      expect(errorOf(() => checkVideoDataUrl(dataUrl('video/mp4', mp4(6)), rule, 'videos[1]')).message).toBe(
+        'videos[1]: video duration 6 s is longer than 5 s (two videos: at most 5 s each).',
+      );
+    });
   });
 
   describe('without duration limits (container and size only)', () => {

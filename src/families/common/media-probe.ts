@@ -310,7 +310,7 @@ export const VIDEO_MIME_CONTAINERS: Readonly<Record<string, VideoContainer>> = O
 
 export interface VideoProbe {
   container: VideoContainer;
-  /** From the movie header (`moov/mvhd`); null when there is none, and for AVI (not read). */
+  /** From the movie header (`moov/mvhd`) or AVI's main header (`hdrl/avih`); null when there is none. */
   durationSeconds: number | null;
 }
 
@@ -321,6 +321,33 @@ function isAvi(bytes: Uint8Array): boolean {
 
 function ascii(bytes: Uint8Array, from: number, to: number): string {
   return String.fromCharCode(...bytes.subarray(from, to));
+}
+
+/** RIFF chunks between `from` and `to`: a four-letter ID, a little-endian size, data padded to even. */
+function* riffChunks(bytes: Uint8Array, view: DataView, from: number, to: number): Generator<Box> {
+  let offset = from;
+  while (offset + 8 <= to) {
+    const size = view.getUint32(offset + 4, true);
+    const start = offset + 8;
+    if (start + size > to) return;
+    yield { type: ascii(bytes, offset, offset + 4), start, end: start + size };
+    offset = start + size + (size % 2);
+  }
+}
+
+/** An AVI's length from its main header (`hdrl/avih`): microseconds per frame times total frames. */
+function aviDurationSeconds(bytes: Uint8Array): number | null {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const list of riffChunks(bytes, view, 12, bytes.length)) {
+    if (list.type !== 'LIST' || list.end - list.start < 4 || ascii(bytes, list.start, list.start + 4) !== 'hdrl')
+      continue;
+    const avih = [...riffChunks(bytes, view, list.start + 4, list.end)].find((c) => c.type === 'avih');
+    if (!avih || avih.end - avih.start < 20) return null;
+    const microsPerFrame = view.getUint32(avih.start, true);
+    const frames = view.getUint32(avih.start + 16, true);
+    return microsPerFrame > 0 && frames > 0 ? (microsPerFrame * frames) / 1_000_000 : null;
+  }
+  return null;
 }
 
 const TOP_LEVEL_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'uuid']);
@@ -352,11 +379,11 @@ function* boxes(bytes: Uint8Array, view: DataView, from: number, to: number): Ge
 
 /**
  * Recognises an MP4/MOV by its box structure and reads the duration from `moov/mvhd`, or an AVI by
- * its RIFF header (duration not read). Only headers are read; frames are not decoded. null when
- * the bytes are neither ISO base media with a movie header nor AVI.
+ * its RIFF header and the duration from its main header. Only headers are read; frames are not
+ * decoded. null when the bytes are neither ISO base media with a movie header nor AVI.
  */
 export function probeVideo(bytes: Uint8Array): VideoProbe | null {
-  if (isAvi(bytes)) return { container: 'avi', durationSeconds: null };
+  if (isAvi(bytes)) return { container: 'avi', durationSeconds: aviDurationSeconds(bytes) };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const top = [...boxes(bytes, view, 0, bytes.length)];
   if (top.length === 0 || !TOP_LEVEL_BOXES.has(top[0].type)) return null;
@@ -388,6 +415,13 @@ export interface VideoLimits {
   /** Both omitted: the duration is not checked (nor required to be readable). */
   minSeconds?: number;
   maxSeconds?: number;
+  /** The rule behind `maxSeconds`, in words, added to the message of a video over it. */
+  durationRule?: string;
+  /**
+   * How far past `maxSeconds` a video may run: the container of an N-second clip often measures a
+   * few hundredths more (encoder padding), and the rule names the clip's length. Default 0.
+   */
+  overrunSeconds?: number;
 }
 
 /** MP4 and MOV are both ISO base media, and their brands are used loosely in practice. */
@@ -430,6 +464,13 @@ export function checkVideoDataUrl(
   const seconds = probe.durationSeconds;
   const min = limits.minSeconds ?? 0;
   const max = limits.maxSeconds ?? Number.POSITIVE_INFINITY;
+  if (seconds !== null && timed && limits.minSeconds === undefined) {
+    if (seconds <= max + (limits.overrunSeconds ?? 0))
+      return { ...probe, mime: data.mime, byteLength: data.byteLength };
+    const rule = limits.durationRule ? ` (${limits.durationRule})` : '';
+    const measured = Math.round(seconds * 100) / 100;
+    throw GatewayError.invalid(`${param}: video duration ${measured} s is longer than ${max} s${rule}.`, param);
+  }
   if (seconds !== null && timed && (seconds < min || seconds > max)) {
     throw GatewayError.invalid(`${param}: video duration ${seconds} s is outside ${min} to ${max} s.`, param);
   }

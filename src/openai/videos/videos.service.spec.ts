@@ -9,6 +9,7 @@ import { resultFileId, videoSlot } from '../../core/result-keeping/result-slots'
 import { TaskEntity } from '../../core/tasks/entities/task.entity';
 import { TaskDeletion } from '../../core/tasks/task-deletion.service';
 import { TASK_FACE_ECHO } from '../../core/tasks/task-faces';
+import { AppConfig } from '../../platform/config/app-config';
 import { ResultServing } from '../../result-serving/result-serving.service';
 import { VideosRepository } from './videos.repository';
 import { VideosService } from './videos.service';
@@ -45,6 +46,7 @@ function setup() {
     links,
     serving,
     f.clock,
+    { MEDIA_FETCH_ALLOW_PRIVATE: false } as AppConfig,
   );
   const put = (task: TaskEntity) => (f.tasks.put(task), task);
   return { ...f, service, files, discarded, served, links, put };

@@ -12,6 +12,8 @@ import { TaskFace, TASK_FACE_ECHO } from '../../core/tasks/task-faces';
 import { TaskEngine } from '../../core/tasks/task-engine.service';
 import { isDeleted } from '../../core/tasks/task-queries.service';
 import { TasksRepository } from '../../core/tasks/tasks.repository';
+import { MediaUrlPolicy, mediaUrlPolicy } from '../../families/common/media-url-policy';
+import { AppConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
 import type { RequestContext } from '../../platform/http/request-context';
 import { Clock } from '../../platform/time/clock';
@@ -50,6 +52,7 @@ const VARIANT_SLOTS: Readonly<Record<VideoContentVariant, string>> = { video: vi
 @Injectable()
 export class VideosService implements TaskFace {
   readonly name = OPENAI_FACE;
+  private readonly urls: MediaUrlPolicy;
 
   constructor(
     private readonly engine: TaskEngine,
@@ -60,7 +63,10 @@ export class VideosService implements TaskFace {
     private readonly links: ResultLinks,
     private readonly serving: ResultServing,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.urls = mediaUrlPolicy(config);
+  }
 
   async create(
     ctx: RequestContext,
@@ -87,7 +93,7 @@ export class VideosService implements TaskFace {
     rejectConflicts(mapping, values, native);
     let request: unknown;
     try {
-      request = family.rules(mapping.nativeBody(values, native));
+      request = family.rules(mapping.nativeBody(values, native), this.urls);
     } catch (error) {
       throw error instanceof GatewayError ? renameParam(error, mapping, values, native) : error;
     }

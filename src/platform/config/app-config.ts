@@ -44,8 +44,9 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean() MIGRATIONS_RUN = true;
   @Transform(toBool) @IsBoolean() CALLBACK_ALLOW_PRIVATE = false;
   /**
-   * Image URLs the gateway reads the first bytes of (to check format, size and pixels) may point to loopback, private,
-   * link-local or metadata addresses: tests and local demos only.
+   * Media URLs may point to loopback, private, link-local or metadata addresses: the images the gateway reads the
+   * first bytes of (kl), and the media it passes on for the upstream to fetch (ax, vd, /v1/videos). Tests and local
+   * demos only.
    */
   @Transform(toBool) @IsBoolean() MEDIA_FETCH_ALLOW_PRIVATE = false;
   /**

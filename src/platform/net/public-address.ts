@@ -20,3 +20,21 @@ const ipaddr = agentRequire('ipaddr.js') as IpAddrLib;
 export function isPublicAddress(address: string): boolean {
   return isIP(address) !== 0 && ipaddr.parse(address).range() === 'unicast';
 }
+
+/** Host names that always mean this machine or a cloud metadata service. */
+const NON_PUBLIC_NAMES = new Set(['localhost', 'metadata.google.internal', 'metadata']);
+
+/**
+ * Whether a URL's host may be handed to someone else to reach: an IP literal must be public
+ * unicast (`isPublicAddress`); a name must not always mean this machine or a metadata service. A
+ * name is not resolved here: whoever connects checks the address it resolves to.
+ */
+export function isPublicHost(url: URL): boolean {
+  // `[::1]` is `::1`; `LOCALHOST.` is `localhost`: a fully qualified name's trailing dots name the same host.
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.+$/, '');
+  if (isIP(host) !== 0) return isPublicAddress(host);
+  return !NON_PUBLIC_NAMES.has(host) && !host.endsWith('.localhost');
+}

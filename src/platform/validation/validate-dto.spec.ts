@@ -61,6 +61,26 @@ describe('validateDto', () => {
     );
   });
 
+  it('rejects keys named after members every object inherits, at any depth', () => {
+    for (const key of [
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      'isPrototypeOf',
+      'propertyIsEnumerable',
+      'toLocaleString',
+      '__defineGetter__',
+      '__lookupSetter__',
+    ]) {
+      expect(errorOf({ input: { media: [] }, [key]: 1 })).toMatchObject({
+        param: key,
+        message: `Unknown field '${key}'.`,
+      });
+      expect(errorOf({ input: { media: [], [key]: 'x' } }).param).toBe(`input.${key}`);
+      expect(errorOf({ input: { media: [{ url: 'a', [key]: {} }] } }).param).toBe(`input.media[0].${key}`);
+    }
+  });
+
   it('rejects a body that is not an object', () => {
     expect(errorOf([1, 2]).param).toBeNull();
     expect(errorOf('text').code).toBe('invalid_request');

@@ -92,9 +92,11 @@ export function refuseUnusableBody(body: unknown, options: { allowUnknown?: bool
 
 /**
  * Keys that class-transformer would silently drop (or that touch prototypes) are unknown fields too:
- * class-transformer takes a `constructor` member of a nested object for the class to build it with.
+ * class-transformer takes a `constructor` member of a nested object for the class to build it with,
+ * and skips a key naming a member every object inherits (`toString`, `valueOf`, `__defineGetter__`),
+ * so such a field would be accepted unseen.
  */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** The first such key anywhere in a body, as the unknown-field violation to answer with; null when none. */
 export function forbiddenKeyViolation(body: unknown, path = ''): { param: string; message: string } | null {

@@ -1,9 +1,5 @@
-import { isIP } from 'net';
 import { GatewayError } from '../../../platform/errors';
-import { isPublicAddress } from '../../../platform/net/public-address';
-
-/** Host names that always mean this machine or a cloud metadata service. */
-const PRIVATE_HOSTS = new Set(['localhost', 'metadata.google.internal', 'metadata']);
+import { isPublicHost } from '../../../platform/net/public-address';
 
 /**
  * Checks a caller's `callback_url` at request time: an http(s) URL whose host is not plainly
@@ -21,14 +17,7 @@ export function assertCallbackUrlAllowed(raw: string, allowPrivate: boolean, par
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw GatewayError.invalid(`${param} must use http or https.`, param);
   if (url.username || url.password) throw GatewayError.invalid(`${param} must not carry credentials.`, param);
-  if (allowPrivate) return;
-  // `LOCALHOST.` is `localhost`: a fully qualified name's trailing dots name the same host.
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .toLowerCase()
-    .replace(/\.+$/, '');
-  const literal = isIP(host) !== 0;
-  if (PRIVATE_HOSTS.has(host) || host.endsWith('.localhost') || (literal && !isPublicAddress(host))) {
+  if (!allowPrivate && !isPublicHost(url)) {
     throw GatewayError.invalid(
       `${param} points to a loopback, private, link-local, metadata or otherwise non-public address; the gateway refuses these unless its operator sets CALLBACK_ALLOW_PRIVATE=true (for tests and local demos).`,
       param,

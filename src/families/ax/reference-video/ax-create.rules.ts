@@ -15,6 +15,7 @@ import { AxBillableUsage } from '../ax.pricing';
 import { checkAxNewMediaItems, checkAxOldReferences, countAxNewMedia } from '../rules/ax-media-rules';
 import { AX_NEW, AX_OLD, AX_OLD_SIZES, AxModelRules, AxProtocol, axModelRules } from '../rules/ax-model-rules';
 import { redactBase64 } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS } from '../../common/media-url-policy';
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
@@ -61,11 +62,12 @@ function defined(fields: Json): Json {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== null));
 }
 
-export function validateAxCreateRequest(body: unknown): AxCreateRequest {
+/** `urls`: which hosts media URLs may name; default: public ones only. */
+export function validateAxCreateRequest(body: unknown, urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS): AxCreateRequest {
   if (!isObject(body)) throw GatewayError.invalid('The request body must be a JSON object.');
   const { model, rules } = resolveModel(body);
   rejectForeignFields(body, rules.protocol);
-  return rules.protocol === 'ax-r2v-new' ? validateNew(body, model) : validateOld(body, model, rules);
+  return rules.protocol === 'ax-r2v-new' ? validateNew(body, model, urls) : validateOld(body, model, rules, urls);
 }
 
 /**
@@ -108,7 +110,7 @@ function rejectForeignFields(body: Json, protocol: AxProtocol): void {
 // New protocol
 // ---------------------------------------------------------------------------------------------
 
-function validateNew(body: Json, model: string): AxCreateRequest {
+function validateNew(body: Json, model: string, urls: MediaUrlPolicy): AxCreateRequest {
   const dto = validateDto(AxNewCreateBodyDto, body);
   const { input } = dto;
   const p = dto.parameters ?? {};
@@ -123,7 +125,7 @@ function validateNew(body: Json, model: string): AxCreateRequest {
       'parameters.duration',
     );
   }
-  checkAxNewMediaItems(input.media);
+  checkAxNewMediaItems(input.media, 'input.media', urls);
 
   // Longer text is truncated, not refused. Cut here so the stored body is what the upstream got.
   const promptTruncated = charCount(input.prompt) > AX_NEW.promptMaxChars;
@@ -202,7 +204,7 @@ function isEmptyList(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
 
-function validateOld(body: Json, model: string, rules: AxModelRules): AxCreateRequest {
+function validateOld(body: Json, model: string, rules: AxModelRules, urls: MediaUrlPolicy): AxCreateRequest {
   // No `input` at all carries no reference either: the native rejection, as for an empty one.
   if (body.input === undefined || body.input === null) throw nativeMissingReferences();
   if (isObject(body.input)) checkReferenceFieldNames(body.input);
@@ -220,7 +222,7 @@ function validateOld(body: Json, model: string, rules: AxModelRules): AxCreateRe
       'parameters.audio',
     );
   }
-  const counts = checkAxOldReferences(refs, refsParam);
+  const counts = checkAxOldReferences(refs, refsParam, urls);
 
   const size = p.size ?? AX_OLD.defaults.size;
   const duration = p.duration ?? AX_OLD.defaults.duration;

@@ -4,8 +4,9 @@
  * pixels and size). Counts are checked before any payload is decoded, so an over-long list is
  * rejected cheaply.
  *
- * Remote references (URLs) are checked for scheme and extension only: their size, duration and
- * pixels would need a fetch, which the gateway does not do; the upstream rejects what it cannot use.
+ * Remote references (URLs) are checked for scheme, a public host (`media-url-policy.ts`) and
+ * extension only: their size, duration and pixels would need a fetch, which the gateway does not
+ * do; the upstream rejects what it cannot use.
  */
 import { GatewayError } from '../../../platform/errors';
 import {
@@ -30,6 +31,7 @@ import {
   isDataUrl,
   urlPathExtension,
 } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
 
 export interface AxReferenceCounts {
   referenceImages: number;
@@ -37,10 +39,26 @@ export interface AxReferenceCounts {
   firstFrames: number;
 }
 
-/** An image reference: http(s) URL (extension checked where present) or an image data URL. */
-export function checkAxImageReference(value: string, protocol: AxProtocol, param: string): void {
+/** An image reference: http(s) URL (public host, extension checked where present) or an image data URL. */
+export function checkAxImageReference(
+  value: string,
+  protocol: AxProtocol,
+  param: string,
+  urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
+): void {
   if (isDataUrl(value)) checkImageDataUrl(value, AX_IMAGE_LIMITS[protocol], param);
-  else checkMediaUrl(value, AX_IMAGE_EXTENSIONS, param, 'image');
+  else checkRemote(value, AX_IMAGE_EXTENSIONS, param, 'image', urls);
+}
+
+/** An http(s) URL with a public host and, where its path has one, an allowed extension. */
+function checkRemote(
+  value: string,
+  extensions: readonly string[],
+  param: string,
+  what: string,
+  urls: MediaUrlPolicy,
+): void {
+  checkPublicHost(checkMediaUrl(value, extensions, param, what), param, urls);
 }
 
 function outside(n: number, range: IntRange): boolean {
@@ -79,16 +97,20 @@ export function countAxNewMedia(media: readonly AxMediaItem[], param = 'input.me
 }
 
 /** Checks each item's `url` by its type's kind, and its `reference_voice`. */
-export function checkAxNewMediaItems(media: readonly AxMediaItem[], param = 'input.media'): void {
+export function checkAxNewMediaItems(
+  media: readonly AxMediaItem[],
+  param = 'input.media',
+  urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
+): void {
   media.forEach((item, i) => {
     const urlParam = `${param}[${i}].url`;
     if (AX_MEDIA_TYPE_KIND[item.type] === 'image') {
-      checkAxImageReference(item.url, 'ax-r2v-new', urlParam);
+      checkAxImageReference(item.url, 'ax-r2v-new', urlParam, urls);
     } else {
       // Videos are remote only in the new protocol (public HTTP(S) URLs).
       if (isDataUrl(item.url))
         throw GatewayError.invalid(`${urlParam}: a ${item.type} must be an http(s) URL, not inline data.`, urlParam);
-      checkMediaUrl(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video');
+      checkRemote(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video', urls);
     }
     if (item.reference_voice != null) {
       const voiceParam = `${param}[${i}].reference_voice`;
@@ -100,7 +122,7 @@ export function checkAxNewMediaItems(media: readonly AxMediaItem[], param = 'inp
       }
       if (isDataUrl(item.reference_voice))
         throw GatewayError.invalid(`${voiceParam} must be an http(s) URL, not inline data.`, voiceParam);
-      checkMediaUrl(item.reference_voice, AX_AUDIO_EXTENSIONS, voiceParam, 'audio');
+      checkRemote(item.reference_voice, AX_AUDIO_EXTENSIONS, voiceParam, 'audio', urls);
     }
   });
 }
@@ -125,7 +147,11 @@ export function axOldReferenceKind(value: string): 'image' | 'video' {
  * Checks `reference_urls` (or the deprecated `reference_video_urls`, whose path `param` then
  * names): element types, counts, then each reference.
  */
-export function checkAxOldReferences(refs: readonly unknown[], param: string): AxReferenceCounts {
+export function checkAxOldReferences(
+  refs: readonly unknown[],
+  param: string,
+  hosts: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
+): AxReferenceCounts {
   refs.forEach((ref, i) => {
     if (typeof ref !== 'string' || ref.length === 0) {
       throw GatewayError.invalid(`${param}[${i}] must be a non-empty string (URL or data URL).`, `${param}[${i}]`);
@@ -156,9 +182,9 @@ export function checkAxOldReferences(refs: readonly unknown[], param: string): A
   }
   urls.forEach((url, i) => {
     const itemParam = `${param}[${i}]`;
-    if (kinds[i] === 'image') checkAxImageReference(url, 'ax-r2v-old', itemParam);
+    if (kinds[i] === 'image') checkAxImageReference(url, 'ax-r2v-old', itemParam, hosts);
     else if (isDataUrl(url)) checkVideoDataUrl(url, AX_OLD_VIDEO_LIMITS, itemParam);
-    else checkMediaUrl(url, AX_VIDEO_EXTENSIONS, itemParam, 'video');
+    else checkRemote(url, AX_VIDEO_EXTENSIONS, itemParam, 'video', hosts);
   });
   return { referenceImages: images, referenceVideos: videos, firstFrames: 0 };
 }

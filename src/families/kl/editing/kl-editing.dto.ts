@@ -6,7 +6,7 @@
  */
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MaxChars, MaxMediaChars, MaxUrl, NotBlank, TEXT_LIMITS } from '../../common/text-rules';
 import { KlModelFieldsDto } from '../kl-model-selection';
 
@@ -94,6 +94,7 @@ export class KlEditingCreateDto extends KlModelFieldsDto {
 
   @ApiPropertyOptional({ type: () => KlWatermarkInfoDto })
   @IsOptional()
+  @IsObject() // an object, not an array: `ValidateNested` alone takes `[]`
   @ValidateNested()
   @Type(() => KlWatermarkInfoDto)
   watermark_info?: KlWatermarkInfoDto;

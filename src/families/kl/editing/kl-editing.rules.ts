@@ -88,7 +88,8 @@ export function validateKlEditingRequest(body: unknown): KlEditingRequest {
     );
   }
   checkReferences(dto.prompt, images.length, 'prompt');
-  if (dto.negative_prompt !== undefined) checkReferences(dto.negative_prompt, images.length, 'negative_prompt');
+  // `null`, as for every optional field here, is not given.
+  if (dto.negative_prompt != null) checkReferences(dto.negative_prompt, images.length, 'negative_prompt');
   if (dto.callback_url !== undefined) parseHttpUrl(dto.callback_url, 'callback_url');
   images.forEach((item, i) => checkKlImage(item.image, `image_list[${i}].image`));
   const duration = String(dto.duration ?? '5') as '5' | '10';
@@ -148,7 +149,7 @@ export function klEditingUpstreamBody(
     duration: request.duration,
   };
   if (dto.image_list?.length) body.image_list = dto.image_list.map((item) => ({ image: item.image }));
-  if (dto.negative_prompt !== undefined) body.negative_prompt = dto.negative_prompt;
-  if (dto.watermark_info !== undefined) body.watermark_info = { enabled: dto.watermark_info.enabled };
+  if (dto.negative_prompt != null) body.negative_prompt = dto.negative_prompt;
+  if (dto.watermark_info != null) body.watermark_info = { enabled: dto.watermark_info.enabled };
   return { body, snapshot: redactBase64(body, { bareBase64: true }) };
 }

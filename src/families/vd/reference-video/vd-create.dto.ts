@@ -83,7 +83,7 @@ export class VdSubjectDto {
 
   @ApiPropertyOptional({
     description:
-      'Only `vdq2-pro`: one 5-second video; mp4, avi, mov, e.g. `["https://example.com/refs/dance.mp4"]`. Base64 with its content-type prefix is decoded and must be a readable video of that type.',
+      'Only `vdq2-pro`: one video of at most 5 s; mp4, avi, mov, e.g. `["https://example.com/refs/dance.mp4"]`. Base64 with its content-type prefix is decoded and must be a readable video of that type and length (the length of a URL video is left to the upstream).',
     type: [String],
   })
   @IsOptional()
@@ -270,7 +270,7 @@ export class VdNonSubjectModeRequestDto extends VdCreateCommonDto {
 
   @ApiPropertyOptional({
     description:
-      'Only `vdq2-pro`: one 8-second or two 5-second videos; mp4, avi, mov; at most 100M. Base64 with its content-type prefix is decoded and must be a readable video of that type.',
+      'Only `vdq2-pro`: one video of at most 8 s or two of at most 5 s each; mp4, avi, mov; at most 100M. Base64 with its content-type prefix is decoded and must be a readable video of that type and length (the length of a URL video is left to the upstream).',
     type: [String],
     example: ['https://example.com/refs/walk.mp4'],
   })

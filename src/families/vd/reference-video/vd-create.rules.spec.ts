@@ -8,6 +8,7 @@
  * test and the cases generated from the written-out matrix.
  */
 import { VD_MODEL_RULES, VdMode, VdModelName } from '../rules/vd-model-rules';
+import { dataUrl, mp4 } from '../../../../test/fixtures/media';
 import { FAMILY_REGISTRY } from '../../../../test/support/families';
 import { GatewayError } from '../../../platform/errors';
 import { VdCreateRequest, validateVdCreateRequest } from './vd-create.rules';
@@ -27,8 +28,22 @@ interface ModeExpectation {
   offPeak: 'never' | 'audio-on' | 'audio-off' | 'any';
   bgm: 'not-a-field' | 'no-effect' | 'no-effect-at-9-10' | 'effect';
   promptMax: number;
-  subjects?: { imageSubjects: number; videoSubjects: number; imagesEach: number; videosEach: number };
-  references?: { minImages: number; maxImages: number; maxImagesWithVideo: number; maxVideos: number };
+  /** `videoSeconds`: the longest a subject's video may be (null: no videos). */
+  subjects?: {
+    imageSubjects: number;
+    videoSubjects: number;
+    imagesEach: number;
+    videosEach: number;
+    videoSeconds: number | null;
+  };
+  /** `videoMaxSeconds[n - 1]`: the longest each video may be when n are sent. */
+  references?: {
+    minImages: number;
+    maxImages: number;
+    maxImagesWithVideo: number;
+    maxVideos: number;
+    videoMaxSeconds: number[];
+  };
 }
 type Matrix = Record<string, Partial<Record<VdMode, ModeExpectation>>>;
 
@@ -36,8 +51,8 @@ const durations = (min: number, max: number, byDefault = 5) => ({ default: byDef
 const SIZES = ['540p', '720p', '1080p'];
 const THREE_RATIOS = ['16:9', '9:16', '1:1'];
 const FIVE_RATIOS = ['16:9', '9:16', '4:3', '3:4', '1:1'];
-const IMAGE_SUBJECTS = { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0 };
-const IMAGE_REFERENCES = { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 };
+const IMAGE_SUBJECTS = { imageSubjects: 7, videoSubjects: 0, imagesEach: 3, videosEach: 0, videoSeconds: null };
+const IMAGE_REFERENCES = { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0, videoMaxSeconds: [] };
 const AUDIO_ON = { supported: true, default: true };
 const AUDIO_OFF = { supported: true, default: false };
 const NO_AUDIO = { supported: false, default: false };
@@ -81,8 +96,15 @@ const STATED_MATRIX: Matrix = {
   'vdq3-turbo': { subject: Q3_SUBJECT, 'non-subject': Q3_NON_SUBJECT },
   vdq3: { subject: Q3_SUBJECT, 'non-subject': Q3_NON_SUBJECT },
   'vdq2-pro': {
-    subject: subject({ ratios: 'any', subjects: { imageSubjects: 4, videoSubjects: 2, imagesEach: 3, videosEach: 1 } }),
-    'non-subject': { ...Q2_NON_SUBJECT, references: { ...IMAGE_REFERENCES, maxImagesWithVideo: 4, maxVideos: 2 } },
+    // "one 5-second video" per video subject; "at most one 8-second video or two 5-second videos".
+    subject: subject({
+      ratios: 'any',
+      subjects: { imageSubjects: 4, videoSubjects: 2, imagesEach: 3, videosEach: 1, videoSeconds: 5 },
+    }),
+    'non-subject': {
+      ...Q2_NON_SUBJECT,
+      references: { ...IMAGE_REFERENCES, maxImagesWithVideo: 4, maxVideos: 2, videoMaxSeconds: [8, 5] },
+    },
   },
   vdq2: { subject: subject({ ratios: 'any' }), 'non-subject': Q2_NON_SUBJECT },
   vdq1: {
@@ -131,10 +153,13 @@ function matrixFromTable(): Matrix {
                 videoSubjects: r.subjects.maxVideoSubjects,
                 imagesEach: r.subjects.maxImagesPerSubject,
                 videosEach: r.subjects.maxVideosPerSubject,
+                videoSeconds: r.subjects.videoMaxSeconds,
               },
             }
           : {}),
-        ...('references' in r ? { references: { ...r.references } } : {}),
+        ...('references' in r
+          ? { references: { ...r.references, videoMaxSeconds: [...r.references.videoMaxSeconds] } }
+          : {}),
       };
     }
   }
@@ -146,6 +171,8 @@ function matrixFromTable(): Matrix {
 const IMG = 'https://cdn.example.com/ref/cat.png';
 const img = (i: number) => `https://cdn.example.com/ref/img${i}.jpg`;
 const vid = (i: number) => `https://cdn.example.com/ref/clip${i}.mp4`;
+/** A Base64 MP4 of `seconds`. */
+const clip = (seconds: number) => dataUrl('video/mp4', mp4(seconds));
 const SEED = 777;
 const ALL_RESOLUTIONS = ['360p', '540p', '720p', '1080p'];
 const ALL_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
@@ -386,6 +413,21 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
         { subjects: [{ name: 'a', videos: range(s.videosEach + 1, vid) }] },
         'subjects[0].videos',
       );
+      const longest = s.videoSeconds!;
+      ok(`a subject video of ${longest} s`, { subjects: [{ name: 'a', videos: [clip(longest)] }] });
+      ok(`a subject video of ${longest} s padded by its encoder`, {
+        subjects: [{ name: 'a', videos: [clip(longest + 0.07)] }],
+      });
+      bad(
+        `a subject video of ${longest + 0.5} s`,
+        {
+          subjects: [
+            { name: 'a', images: [IMG] },
+            { name: 'b', videos: [clip(longest + 0.5)] },
+          ],
+        },
+        'subjects[1].videos[0]',
+      );
       bad(
         'subject video of another format',
         { subjects: [{ name: 'a', videos: ['https://x.example/a.mkv'] }] },
@@ -418,6 +460,18 @@ function casesFor(model: string, mode: VdMode, e: ModeExpectation): Case[] {
         'images',
       );
       bad(`${refs.maxVideos + 1} videos`, { videos: range(refs.maxVideos + 1, vid) }, 'videos');
+      refs.videoMaxSeconds.forEach((longest, i) => {
+        const count = i + 1;
+        ok(`${count} videos of ${longest} s`, { videos: range(count, () => clip(longest)) });
+        ok(`${count} videos of ${longest} s padded by their encoder`, {
+          videos: range(count, () => clip(longest + 0.07)),
+        });
+        bad(
+          `${count} videos, the last of ${longest + 0.5} s`,
+          { videos: [...range(count - 1, () => clip(longest)), clip(longest + 0.5)] },
+          `videos[${count - 1}]`,
+        );
+      });
       bad('video of another format', { videos: ['https://x.example/a.webm'] }, 'videos[0]');
     } else {
       bad('a video', { videos: [vid(0)] }, 'videos');

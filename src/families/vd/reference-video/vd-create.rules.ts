@@ -10,6 +10,7 @@
 import { randomInt } from 'crypto';
 import { VdBillableUsage } from '../vd.pricing';
 import { checkVdImage, checkVdVideo, redactBase64 } from '../rules/vd-media';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
 import {
   VD_LIMITS,
   VD_MODEL_NAMES,
@@ -58,6 +59,8 @@ export interface VdCreateRequest {
 export interface VdValidateOptions {
   /** Source of the seed used when none (or 0) is given; defaults to a uniform 1..2147483647. */
   randomSeed?: () => number;
+  /** Which hosts media URLs (references, `wm_url`) may name; default: public ones only. */
+  urls?: MediaUrlPolicy;
 }
 
 const defaultRandomSeed = () => randomInt(1, VD_LIMITS.seed.max + 1);
@@ -78,18 +81,21 @@ export function validateVdCreateRequest(body: unknown, options: VdValidateOption
   const rules = resolveModel(raw.model);
   const mode = detectMode(raw, rules);
   const random = options.randomSeed ?? defaultRandomSeed;
+  const urls = options.urls ?? PUBLIC_MEDIA_URLS;
   return mode === 'subject'
     ? buildSubjectRequest(
         validateDto(VdSubjectModeRequestDto, raw),
         rules,
         rules.modes.subject as VdSubjectModeRules,
         random,
+        urls,
       )
     : buildNonSubjectRequest(
         validateDto(VdNonSubjectModeRequestDto, raw),
         rules,
         rules.modes['non-subject'] as VdNonSubjectModeRules,
         random,
+        urls,
       );
 }
 
@@ -162,8 +168,11 @@ function applyCommonRules(
   modeRules: VdModeRules,
   mode: VdMode,
   random: () => number,
+  urls: MediaUrlPolicy,
 ): CommonValues {
   const model = rules.model;
+  // The upstream fetches the watermark image as it fetches references.
+  if (dto.wm_url != null) checkPublicHost(new URL(dto.wm_url), 'wm_url', urls);
 
   const { audio: audioRule } = modeRules;
   if (dto.audio === true && !audioRule.supported) {
@@ -271,10 +280,11 @@ function buildSubjectRequest(
   rules: VdModelRules,
   modeRules: VdSubjectModeRules,
   random: () => number,
+  urls: MediaUrlPolicy,
 ): VdCreateRequest {
   checkPrompt(dto.prompt, modeRules, 'subject');
-  const videoCount = checkSubjects(dto, rules, modeRules);
-  const values = applyCommonRules(dto, rules, modeRules, 'subject', random);
+  const videoCount = checkSubjects(dto, rules, modeRules, urls);
+  const values = applyCommonRules(dto, rules, modeRules, 'subject', random, urls);
   const audioType = dto.audio_type ?? VD_LIMITS.audioTypeDefault;
 
   const upstreamBody: Record<string, unknown> = {
@@ -302,7 +312,12 @@ function buildSubjectRequest(
 }
 
 /** Checks every subject and the subject counts; returns the number of subject videos. */
-function checkSubjects(dto: VdSubjectModeRequestDto, rules: VdModelRules, modeRules: VdSubjectModeRules): number {
+function checkSubjects(
+  dto: VdSubjectModeRequestDto,
+  rules: VdModelRules,
+  modeRules: VdSubjectModeRules,
+  urls: MediaUrlPolicy,
+): number {
   const limits = modeRules.subjects;
   if (dto.subjects.length === 0) throw GatewayError.invalid('subjects must hold at least one subject.', 'subjects');
   const names = new Set<string>();
@@ -336,8 +351,10 @@ function checkSubjects(dto: VdSubjectModeRequestDto, rules: VdModelRules, modeRu
           : `${at}.videos holds at most ${limits.maxVideosPerSubject} video; got ${subjectVideos.length}.`;
       throw GatewayError.invalid(message, `${at}.videos`);
     }
-    subjectImages.forEach((image, j) => checkVdImage(image, `${at}.images[${j}]`));
-    subjectVideos.forEach((video, j) => checkVdVideo(video, `${at}.videos[${j}]`));
+    subjectImages.forEach((image, j) => checkVdImage(image, `${at}.images[${j}]`, undefined, urls));
+    const maxSeconds = limits.videoMaxSeconds ?? undefined;
+    const durationRule = `a subject's video is at most ${maxSeconds} s`;
+    subjectVideos.forEach((video, j) => checkVdVideo(video, `${at}.videos[${j}]`, { maxSeconds, durationRule, urls }));
     // A subject with a video counts as a video subject, even when it also carries images.
     if (subjectVideos.length > 0) videoSubjects++;
     else imageSubjects++;
@@ -362,10 +379,11 @@ function buildNonSubjectRequest(
   rules: VdModelRules,
   modeRules: VdNonSubjectModeRules,
   random: () => number,
+  urls: MediaUrlPolicy,
 ): VdCreateRequest {
   checkPrompt(dto.prompt, modeRules, 'non-subject');
-  const videos = checkReferences(dto, rules, modeRules);
-  const values = applyCommonRules(dto, rules, modeRules, 'non-subject', random);
+  const videos = checkReferences(dto, rules, modeRules, urls);
+  const values = applyCommonRules(dto, rules, modeRules, 'non-subject', random, urls);
   const bgm = dto.bgm ?? false;
 
   const upstreamBody: Record<string, unknown> = {
@@ -401,6 +419,7 @@ function checkReferences(
   dto: VdNonSubjectModeRequestDto,
   rules: VdModelRules,
   modeRules: VdNonSubjectModeRules,
+  urls: MediaUrlPolicy,
 ): string[] {
   const limits = modeRules.references;
   const videos = dto.videos ?? [];
@@ -419,8 +438,11 @@ function checkReferences(
       'images',
     );
   }
-  dto.images.forEach((image, j) => checkVdImage(image, `images[${j}]`, VD_LIMITS.nonSubjectImageMinSide));
-  videos.forEach((video, j) => checkVdVideo(video, `videos[${j}]`));
+  dto.images.forEach((image, j) => checkVdImage(image, `images[${j}]`, VD_LIMITS.nonSubjectImageMinSide, urls));
+  // The longest each video may be depends on how many are sent (one of 8 s, or two of 5 s each).
+  const maxSeconds = limits.videoMaxSeconds[videos.length - 1];
+  const durationRule = `'${rules.model}' takes ${describeVideoLengths(limits.videoMaxSeconds)}`;
+  videos.forEach((video, j) => checkVdVideo(video, `videos[${j}]`, { maxSeconds, durationRule, urls }));
   return videos;
 }
 
@@ -436,6 +458,14 @@ function billingOf(mode: VdMode, values: CommonValues, referenceVideos: number):
     offPeak: values.off_peak,
     referenceVideos,
   };
+}
+
+/** `[8, 5]` -> "one video of at most 8 s or two of at most 5 s each". */
+function describeVideoLengths(maxSeconds: readonly number[]): string {
+  const counts = ['one video', 'two', 'three', 'four'];
+  return maxSeconds
+    .map((s, i) => (i === 0 ? `${counts[0]} of at most ${s} s` : `${counts[i] ?? i + 1} of at most ${s} s each`))
+    .join(' or ');
 }
 
 function compact(fields: Record<string, unknown>): Record<string, unknown> {

@@ -1,14 +1,14 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
-import { modelFromBody } from '../../../core/accounts/guards/model-access.guard';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
 import { VdNonSubjectModeRequestDto, VdSubjectModeRequestDto, VdTaskCreationResponseDto } from './vd-create.dto';
 import { FamilyTasksService } from '../../common/family-tasks.service';
-import { RulesBody } from '../../../platform/validation/rules-body.decorator';
+import { MediaRulesBody } from '../../common/media-url-policy';
+import { modelFromObjectBody } from '../../common/model-from-body';
 import type { VdCreateRequest } from './vd-create.rules';
 import { validateVdCreateRequest } from './vd-create.rules';
 import { VD_REFERENCE_VIDEO } from './vd-reference-video.kind';
@@ -33,7 +33,7 @@ export class VdReferenceVideoController {
 
   @Post('reference2video')
   @HttpCode(200)
-  @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
+  @ClientRoute({ capability: 'reference2video', selection: modelFromObjectBody })
   @MediaBody()
   @Idempotent()
   @ApiOperation({
@@ -50,7 +50,7 @@ export class VdReferenceVideoController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @RulesBody((body) => validateVdCreateRequest(body)) request: VdCreateRequest,
+    @MediaRulesBody((body, urls) => validateVdCreateRequest(body, { urls })) request: VdCreateRequest,
   ): Promise<VdTaskCreationResponseDto> {
     return this.tasks.create(VD_REFERENCE_VIDEO, ctx, principal, model, request);
   }

@@ -57,12 +57,12 @@ describe('vd media checks', () => {
     expect(paramOf(() => checkVdVideo('https://x.example/a.webm', 'videos[1]'))).toBe('videos[1]');
     const bytes = avi();
     const video = dataUrl('video/x-msvideo', bytes);
-    expect(checkVdVideo(video, 'videos[0]', bytes.length)).toEqual({
+    expect(checkVdVideo(video, 'videos[0]', { maxBytes: bytes.length })).toEqual({
       kind: 'base64',
       mime: 'video/x-msvideo',
       byteLength: bytes.length,
     });
-    expect(paramOf(() => checkVdVideo(video, 'videos[0]', bytes.length - 1))).toBe('videos[0]');
+    expect(paramOf(() => checkVdVideo(video, 'videos[0]', { maxBytes: bytes.length - 1 }))).toBe('videos[0]');
     expect(paramOf(() => checkVdVideo(video.replace('video/x-msvideo', 'video/webm'), 'videos[0]'))).toBe('videos[0]');
     expect(paramOf(() => checkVdVideo('clip.mp4', 'videos[0]'))).toBe('videos[0]');
   });

@@ -5,17 +5,17 @@
  *
  * What is and is not checked (vd references are never fetched: a create may carry up to 21
  * images, and the upstream fetches and judges them anyway):
- * - URLs: http(s) with a host; when the last path segment has an extension, it must be an allowed
- *   format. A URL without an extension is accepted (its format is unknown without fetching).
- *   Pixel sizes, file sizes and video durations behind URLs are NOT checked; the upstream does.
+ * - URLs: http(s) with a public host (`media-url-policy.ts`); when the last path segment has an
+ *   extension, it must be an allowed format. A URL without an extension is accepted (its format is
+ *   unknown without fetching). Pixel sizes, file sizes and video durations behind URLs are NOT
+ *   checked; the upstream does.
  * - Base64 images: must carry the `data:image/<type>;base64,` prefix; the declared type must be
  *   allowed, the bytes must be a readable image of that same format, and (non-subject mode) at
  *   least 128x128 pixels. No byte cap beyond the request body limit.
  * - Base64 videos: `data:video/<type>;base64,` of an allowed type (mp4, mov, avi), well-formed
  *   Base64, decoded size within 100 MiB, and the decoded bytes a readable video of the container
- *   the type names (MP4/MOV by their movie header, AVI by its RIFF header), as images are checked.
- *   Durations ("one 5-second video", "one 8-second or two 5-second") are NOT checked: the rule
- *   names typical lengths rather than bounds, and AVI durations are not read.
+ *   the type names (MP4/MOV by their movie header, AVI by its RIFF header), as images are checked,
+ *   and its duration (movie header, AVI main header) at most `maxSeconds` when the caller gives one.
  */
 import { GatewayError } from '../../../platform/errors';
 import {
@@ -29,6 +29,7 @@ import {
   parseHttpUrl,
   redactBase64,
 } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
 import { VD_LIMITS } from './vd-model-rules';
 
 export { base64Placeholder, redactBase64 };
@@ -59,26 +60,52 @@ function requirePrefix(param: string, example: string): never {
 }
 
 /** Checks one image reference; throws a 400 naming `param`. `minSide` applies to Base64 images. */
-export function checkVdImage(value: unknown, param: string, minSide = 1): VdMediaRef {
+export function checkVdImage(
+  value: unknown,
+  param: string,
+  minSide = 1,
+  urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
+): VdMediaRef {
   if (typeof value !== 'string') throw GatewayError.invalid(`${param} must be a string.`, param);
   if (isDataUrl(value)) {
     const image = checkImageDataUrl(value, imageLimits(minSide), param);
     return { kind: 'base64', mime: image.mime, byteLength: image.byteLength };
   }
   if (!/^https?:/i.test(value)) requirePrefix(param, 'data:image/png;base64,...');
-  checkMediaUrl(value, VD_LIMITS.imageFormats, param, 'image');
+  checkPublicHost(checkMediaUrl(value, VD_LIMITS.imageFormats, param, 'image'), param, urls);
   return { kind: 'url', url: value };
 }
 
-/** Checks one video reference; throws a 400 naming `param`. `maxBytes` is a parameter for tests only. */
-export function checkVdVideo(value: unknown, param: string, maxBytes = VD_LIMITS.videoMaxBytes): VdMediaRef {
+export interface VdVideoCheck {
+  /** The longest a Base64 video may be; omitted: not checked. */
+  maxSeconds?: number;
+  /** The rule behind `maxSeconds`, for the message. */
+  durationRule?: string;
+  urls?: MediaUrlPolicy;
+  /** For tests only. */
+  maxBytes?: number;
+}
+
+/** Checks one video reference; throws a 400 naming `param`. */
+export function checkVdVideo(value: unknown, param: string, check: VdVideoCheck = {}): VdMediaRef {
   if (typeof value !== 'string') throw GatewayError.invalid(`${param} must be a string.`, param);
   if (isDataUrl(value)) {
-    const video = checkVideoDataUrl(value, { containers: VD_VIDEO_CONTAINERS, maxBytes }, param);
+    const { maxSeconds, durationRule, maxBytes = VD_LIMITS.videoMaxBytes } = check;
+    const video = checkVideoDataUrl(
+      value,
+      {
+        containers: VD_VIDEO_CONTAINERS,
+        maxBytes,
+        maxSeconds,
+        durationRule,
+        overrunSeconds: VD_LIMITS.videoOverrunSeconds,
+      },
+      param,
+    );
     return { kind: 'base64', mime: video.mime, byteLength: video.byteLength };
   }
   if (!/^https?:/i.test(value)) requirePrefix(param, 'data:video/mp4;base64,...');
-  checkMediaUrl(value, VD_LIMITS.videoFormats, param, 'video');
+  checkPublicHost(checkMediaUrl(value, VD_LIMITS.videoFormats, param, 'video'), param, check.urls ?? PUBLIC_MEDIA_URLS);
   return { kind: 'url', url: value };
 }
 

@@ -63,6 +63,8 @@ export interface VdSubjectLimits {
   readonly maxImagesPerSubject: number;
   /** 0: `subjects[].videos` is not accepted for the model. */
   readonly maxVideosPerSubject: number;
+  /** The longest a subject's video may be, in seconds; null when videos are not accepted. */
+  readonly videoMaxSeconds: number | null;
 }
 
 export interface VdReferenceLimits {
@@ -72,6 +74,8 @@ export interface VdReferenceLimits {
   readonly maxImagesWithVideo: number;
   /** 0: `videos` is not accepted for the model. */
   readonly maxVideos: number;
+  /** Entry n-1: the longest each video may be, in seconds, when n videos are sent. */
+  readonly videoMaxSeconds: readonly number[];
 }
 
 interface VdCommonModeRules {
@@ -117,6 +121,11 @@ export const VD_LIMITS = Object.freeze({
   nonSubjectImageMinSide: 128,
   /** "at most 100M", read as 100 MiB of decoded bytes. */
   videoMaxBytes: 100 * 1024 * 1024,
+  /**
+   * A "5-second video" may measure up to this much more in its container (encoder padding makes
+   * real 5 s clips 5.02 to 5.07 s); past it the video is refused as too long.
+   */
+  videoOverrunSeconds: 0.25,
   audioTypes: ['all', 'speech_only', 'sound_effect_only'] as readonly string[],
   audioTypeDefault: 'all',
   /** `auto` and the upstream's three usual amplitudes. */
@@ -166,6 +175,7 @@ const SUBJECTS: VdSubjectLimits = {
   maxVideoSubjects: 0,
   maxImagesPerSubject: 3,
   maxVideosPerSubject: 0,
+  videoMaxSeconds: null,
 };
 // vdq2-pro: 4 image/text subjects plus 2 video subjects, each with "one 5-second video".
 const SUBJECTS_Q2_PRO: VdSubjectLimits = {
@@ -173,11 +183,24 @@ const SUBJECTS_Q2_PRO: VdSubjectLimits = {
   maxVideoSubjects: 2,
   maxImagesPerSubject: 3,
   maxVideosPerSubject: 1,
+  videoMaxSeconds: 5,
 };
 
-const REFS: VdReferenceLimits = { minImages: 1, maxImages: 7, maxImagesWithVideo: 7, maxVideos: 0 };
+const REFS: VdReferenceLimits = {
+  minImages: 1,
+  maxImages: 7,
+  maxImagesWithVideo: 7,
+  maxVideos: 0,
+  videoMaxSeconds: [],
+};
 // vdq2-pro: "at most one 8-second video or two 5-second videos"; 1 to 4 images with video input.
-const REFS_Q2_PRO: VdReferenceLimits = { minImages: 1, maxImages: 7, maxImagesWithVideo: 4, maxVideos: 2 };
+const REFS_Q2_PRO: VdReferenceLimits = {
+  minImages: 1,
+  maxImages: 7,
+  maxImagesWithVideo: 4,
+  maxVideos: 2,
+  videoMaxSeconds: [8, 5],
+};
 
 const SUBJECT_PROMPT = 5000;
 const NON_SUBJECT_PROMPT = 2000;
