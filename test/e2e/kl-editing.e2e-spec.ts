@@ -225,6 +225,8 @@ describe('kl editing through the simulator', () => {
       ['/init-selection', { video_id: 'v', video_url: VIDEO }, 'video_id'],
       ['/init-selection', { video_url: 'ftp://x.test/a.mp4' }, 'video_url'],
       ['/init-selection', { video_url: 'https://x.test/a.avi' }, 'video_url'],
+      ['/init-selection', { video_url: 'http://10.0.0.1/a.mp4' }, 'video_url'],
+      ['/init-selection', { video_url: 'http://[::1]/a.mp4' }, 'video_url'],
       ['/init-selection', { video_url: VIDEO, extra: 1 }, 'extra'],
       ['/add-selection', { session_id: s.session_id, frame_index: 150, points: [{ x: 0.1, y: 0.1 }] }, 'frame_index'],
       ['/add-selection', { session_id: s.session_id, frame_index: -1, points: [{ x: 0.1, y: 0.1 }] }, 'frame_index'],

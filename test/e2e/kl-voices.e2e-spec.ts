@@ -229,6 +229,9 @@ describe('kl voices through the simulator', () => {
     ['both sources', { voice_name: 'n', voice_url: 'https://example.com/v.mp3', video_id: 'video_abc_0' }, 'video_id'],
     ['voice_url not http(s)', { voice_name: 'n', voice_url: 'ftp://example.com/v.mp3' }, 'voice_url'],
     ['voice_url with another extension', { voice_name: 'n', voice_url: 'https://example.com/v.ogg' }, 'voice_url'],
+    ['voice_url at a loopback address', { voice_name: 'n', voice_url: 'http://127.0.0.1/v.mp3' }, 'voice_url'],
+    ['voice_url at a metadata address', { voice_name: 'n', voice_url: 'http://169.254.169.254/v.mp3' }, 'voice_url'],
+    ['voice_url naming localhost', { voice_name: 'n', voice_url: 'http://localhost/v.mp3' }, 'voice_url'],
     ['an unknown field', { voice_name: 'n', voice_url: 'https://example.com/v.mp3', speed: 2 }, 'speed'],
     ['voice_name not a string', { voice_name: 5, voice_url: 'https://example.com/v.mp3' }, 'voice_name'],
     [

@@ -45,8 +45,8 @@ export class AppConfig {
   @Transform(toBool) @IsBoolean() CALLBACK_ALLOW_PRIVATE = false;
   /**
    * Media URLs may point to loopback, private, link-local or metadata addresses: the images the gateway reads the
-   * first bytes of (kl), and the media it passes on for the upstream to fetch (ax, vd, /v1/videos). Tests and local
-   * demos only.
+   * first bytes of (kl editing images), and the media it passes on for the upstream to fetch (every other media
+   * URL). Tests and local demos only.
    */
   @Transform(toBool) @IsBoolean() MEDIA_FETCH_ALLOW_PRIVATE = false;
   /**

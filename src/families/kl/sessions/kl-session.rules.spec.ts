@@ -28,6 +28,13 @@ describe('kl session rules', () => {
     expect(param(() => initSource({ video_url: 'https://x.test/a.avi' }))).toBe('video_url');
   });
 
+  it('init: a video URL must name a public host, unless the operator allows others', () => {
+    expect(param(() => initSource({ video_url: 'http://192.168.1.2/a.mp4' }))).toBe('video_url');
+    expect(initSource({ video_url: 'http://192.168.1.2/a.mp4' }, { allowPrivateHosts: true })).toMatchObject({
+      kind: 'video_url',
+    });
+  });
+
   const video = { fps: 30, originalDuration: 5, width: 1280, height: 720, totalFrame: 150 };
   it('source video: 2-5 s or 7-10 s, sides 720-2160 px, 24/30/60 fps', () => {
     for (const v of [

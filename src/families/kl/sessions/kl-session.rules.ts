@@ -6,6 +6,7 @@
  */
 import { GatewayError } from '../../../platform/errors';
 import { checkMediaUrl } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
 import { KL_MAX_MARKED_FRAMES, KL_MAX_POINTS_PER_FRAME } from './kl-session.dto';
 import { KlMarks, KlPoint } from './kl-session.entity';
 
@@ -13,14 +14,20 @@ export type KlInitSource = { kind: 'video_id'; videoId: string } | { kind: 'vide
 
 const present = (value: string | undefined): value is string => value !== undefined && value !== null && value !== '';
 
-/** Exactly one of `video_id` / `video_url`; a URL must be http(s), `.mp4`/`.mov` where the path has an extension. */
-export function initSource(body: { video_id?: string; video_url?: string }): KlInitSource {
+/**
+ * Exactly one of `video_id` / `video_url`; a URL must be http(s) with a public host (unless `urls`
+ * allows others), `.mp4`/`.mov` where the path has an extension.
+ */
+export function initSource(
+  body: { video_id?: string; video_url?: string },
+  urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
+): KlInitSource {
   const hasId = present(body.video_id);
   const hasUrl = present(body.video_url);
   if (hasId && hasUrl) throw GatewayError.invalid('Give exactly one of video_id and video_url, not both.', 'video_id');
   if (!hasId && !hasUrl) throw GatewayError.invalid('One of video_id and video_url is required.', 'video_url');
   if (hasId) return { kind: 'video_id', videoId: body.video_id as string };
-  checkMediaUrl(body.video_url as string, ['mp4', 'mov'], 'video_url', 'video');
+  checkPublicHost(checkMediaUrl(body.video_url as string, ['mp4', 'mov'], 'video_url', 'video'), 'video_url', urls);
   return { kind: 'video_url', videoUrl: body.video_url as string };
 }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { previewUrl } from '../../../core/result-keeping/result-url';
 import { Principal } from '../../../core/accounts/principal';
 import { LedgerService } from '../../../core/billing/ledger.service';
@@ -6,6 +6,7 @@ import { PricingService } from '../../../core/billing/pricing.service';
 import { keyAllowsModel } from '../../../core/accounts/guards/model-access.guard';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { TasksRepository } from '../../../core/tasks/tasks.repository';
+import { AppConfig } from '../../../platform/config/app-config';
 import { GatewayError } from '../../../platform/errors';
 import { upstreamRejection } from '../../../core/tasks/upstream-rejection';
 import { addUpstreamTime, RequestContext } from '../../../platform/http/request-context';
@@ -18,6 +19,7 @@ import { isRecord } from '../../../upstream/http/lenient';
 import { upstreamFailureFields } from '../../../upstream/http/upstream-failure';
 import { UPSTREAM_HTTP_OPTIONS, UpstreamHttpOptions } from '../../../upstream/http/upstream-http-options';
 import { UpstreamChannel, UpstreamRejectedError, UpstreamUnavailableError } from '../../../upstream/upstream.types';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, mediaUrlPolicy } from '../../common/media-url-policy';
 import { klNotFound, klSessionBusy } from '../kl.errors';
 import { KL_FAMILY_ID, KL_MULTI_ELEMENTS } from '../kl.ids';
 import { KlSessionOperation, KlSessionOpUsage } from '../kl.pricing';
@@ -75,6 +77,7 @@ interface SessionCall {
 export class KlSessionsService {
   private readonly logger = new Logger('KlSessions');
   private readonly leaseMs: number;
+  private readonly mediaUrls: MediaUrlPolicy;
 
   constructor(
     private readonly client: KlClient,
@@ -85,8 +88,11 @@ export class KlSessionsService {
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     @Inject(UPSTREAM_HTTP_OPTIONS) http: Pick<UpstreamHttpOptions, 'createTimeoutMs'>,
+    // Absent in unit specs: media URLs must then name public hosts.
+    @Optional() @Inject(AppConfig) config?: Pick<AppConfig, 'MEDIA_FETCH_ALLOW_PRIVATE'>,
   ) {
     this.leaseMs = http.createTimeoutMs + LEASE_MARGIN_MS;
+    this.mediaUrls = config ? mediaUrlPolicy(config) : PUBLIC_MEDIA_URLS;
   }
 
   async init(
@@ -95,7 +101,7 @@ export class KlSessionsService {
     model: ModelDescriptor,
     dto: KlInitSelectionDto,
   ): Promise<KlSessionInitResponse> {
-    const source = initSource(dto);
+    const source = initSource(dto, this.mediaUrls);
     const param = source.kind;
     let channel: UpstreamChannel;
     let payload: Json;

@@ -47,6 +47,7 @@ describe('validateKlVoiceCreate', () => {
     [{ voice_name: 'n' }, 'voice_url'],
     [{ voice_name: 'n', voice_url: url, video_id: 'video_a_0' }, 'video_id'],
     [{ voice_name: 'n', voice_url: '' }, 'voice_url'],
+    [{ voice_name: 'n', voice_url: 'http://127.0.0.1:8080/v.mp3' }, 'voice_url'],
     [{ voice_name: 'n', voice_url: 'file:///etc/passwd' }, 'voice_url'],
     [{ voice_name: 'n', voice_url: 'https://example.com/v.flac' }, 'voice_url'],
     [{ voice_name: 'n', video_id: 'someone-elses-upstream-id' }, 'video_id'],

@@ -1,4 +1,5 @@
 import { checkMediaUrl } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { klNotFound } from '../kl.errors';
@@ -19,14 +20,15 @@ export interface KlVoiceCreateRequest {
  * or charge. Exactly one of `voice_url` and `video_id`: neither names `voice_url`, both name `video_id`.
  * A `video_id` that is not a gateway video ID is 404 (it cannot be this account's video).
  */
-export function validateKlVoiceCreate(body: unknown): KlVoiceCreateRequest {
+export function validateKlVoiceCreate(body: unknown, urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS): KlVoiceCreateRequest {
   const dto = validateDto(KlCreateVoiceDto, body);
   const hasUrl = dto.voice_url !== undefined;
   const hasVideo = dto.video_id !== undefined;
   if (!hasUrl && !hasVideo) throw GatewayError.invalid('One of voice_url and video_id is required.', 'voice_url');
   if (hasUrl && hasVideo) throw GatewayError.invalid('Give only one of voice_url and video_id, not both.', 'video_id');
   if (hasUrl) {
-    checkMediaUrl(dto.voice_url as string, KL_VOICE_EXTENSIONS, 'voice_url', 'voice file');
+    const url = checkMediaUrl(dto.voice_url as string, KL_VOICE_EXTENSIONS, 'voice_url', 'voice file');
+    checkPublicHost(url, 'voice_url', urls);
     return { dto, source: { kind: 'url', url: dto.voice_url as string } };
   }
   const ref = parseResultId('video', dto.video_id as string);

@@ -5,6 +5,7 @@ import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/r
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
 import { Idempotent } from '../../common/idempotency.guard';
+import { MediaRulesBody } from '../../common/media-url-policy';
 import { klModelSelection } from '../kl-model-selection';
 import { KL_ERROR_CAUSES, KlErrorResponses } from '../kl.errors';
 import {
@@ -53,7 +54,7 @@ export class KlVoicesController {
     @Ctx() ctx: RequestContext,
     @CurrentPrincipal() principal: Principal,
     @SelectedModel() model: ModelDescriptor,
-    @RulesBody(validateKlVoiceCreate) request: KlVoiceCreateRequest,
+    @MediaRulesBody(validateKlVoiceCreate) request: KlVoiceCreateRequest,
   ): Promise<KlVoiceCreatedResponse> {
     return this.service.create(ctx, principal, model, request);
   }
