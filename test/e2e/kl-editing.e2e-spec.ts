@@ -415,15 +415,17 @@ describe('kl editing through the simulator', () => {
     await post('', createBody(long.session_id, { external_task_id: 'dup-1', duration: '10' }), other).expect(404);
   });
 
-  it('watermark_info and negative_prompt sent as null are taken as not given', async () => {
+  it('optional fields sent as null are taken as not given', async () => {
     const s = await init();
-    const res = await post('', createBody(s.session_id, { watermark_info: null, negative_prompt: null })).expect(200);
+    const nulls = { watermark_info: null, negative_prompt: null, callback_url: null, model_name: null, model: null };
+    const res = await post('', createBody(s.session_id, nulls)).expect(200);
     const sent = gw.sim.requests.filter((r) => r.family === 'kl' && r.method === 'POST').at(-1)?.body as Record<
       string,
       unknown
     >;
     expect(sent.watermark_info).toBeUndefined();
     expect(sent.negative_prompt).toBeUndefined();
+    expect(sent.model_name).toBe('kl-v1-6');
     const done = await untilStatus(res.body.data.task_id, 'succeed');
     expect(done.data.watermark_info).toEqual({ enabled: false });
   });

@@ -90,16 +90,19 @@ export function validateKlEditingRequest(body: unknown): KlEditingRequest {
   checkReferences(dto.prompt, images.length, 'prompt');
   // `null`, as for every optional field here, is not given.
   if (dto.negative_prompt != null) checkReferences(dto.negative_prompt, images.length, 'negative_prompt');
-  if (dto.callback_url !== undefined) parseHttpUrl(dto.callback_url, 'callback_url');
+  if (dto.callback_url != null) parseHttpUrl(dto.callback_url, 'callback_url');
   images.forEach((item, i) => checkKlImage(item.image, `image_list[${i}].image`));
   const duration = String(dto.duration ?? '5') as '5' | '10';
   const mode = dto.mode ?? 'std';
   return { dto, duration, mode, billing: { kind: 'kl-edit', mode, durationSeconds: duration === '10' ? 10 : 5 } };
 }
 
-/** The task endpoint takes only kl-v1-6 (the guard already resolved and authorised the name). */
+/**
+ * The task endpoint takes only kl-v1-6 (the guard already resolved and authorised the name). A
+ * field sent as `null` is not given, as the model selector reads it.
+ */
 function checkEditingModel(dto: KlEditingCreateDto): void {
-  const param = dto.model_name !== undefined ? 'model_name' : dto.model !== undefined ? 'model' : null;
+  const param = dto.model_name != null ? 'model_name' : dto.model != null ? 'model' : null;
   const name = param ? (dto as unknown as Record<string, string>)[param] : KL_EDITING_TASK_MODEL;
   if (param && name !== KL_EDITING_TASK_MODEL) {
     throw GatewayError.invalid(`${param} must be ${KL_EDITING_TASK_MODEL} on the editing task endpoint.`, param);
