@@ -19,14 +19,14 @@ import {
 } from 'class-validator';
 import { MAX_ACCOUNT_FUNDS } from '../core/billing/pricing/units';
 import { Capability } from '../core/models/model-catalogue';
-import { TEXT_LIMITS } from '../families/common/text-rules';
+import { NotBlank, TEXT_LIMITS } from '../families/common/text-rules';
 import { IsOmittable } from '../platform/validation/is-omittable';
 import { IsTimeValue } from './time-param';
 
 const MAX_AMOUNT = MAX_ACCOUNT_FUNDS;
 
 export class CreateAccountDto {
-  @ApiProperty({ example: 'Acme Studio' }) @Length(1, 200) @IsString() name: string;
+  @ApiProperty({ example: 'Acme Studio' }) @NotBlank() @Length(1, 200) @IsString() name: string;
   @ApiPropertyOptional({ type: 'integer', example: 100000, description: 'Opening balance in price units' })
   @IsOmittable()
   @Min(0)
@@ -48,7 +48,7 @@ export class CreateAccountDto {
 }
 
 export class UpdateAccountDto {
-  @ApiPropertyOptional() @IsOmittable() @Length(1, 200) @IsString() name?: string;
+  @ApiPropertyOptional() @IsOmittable() @NotBlank() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional() @IsOmittable() @IsBoolean() disabled?: boolean;
   @ApiPropertyOptional({ type: 'integer', nullable: true })
   @IsOptional()
@@ -65,7 +65,7 @@ export class UpdateAccountDto {
 }
 
 export class CreateKeyDto {
-  @ApiPropertyOptional({ example: 'ci' }) @IsOmittable() @Length(1, 200) @IsString() name?: string;
+  @ApiPropertyOptional({ example: 'ci' }) @IsOmittable() @NotBlank() @Length(1, 200) @IsString() name?: string;
   @ApiPropertyOptional({
     oneOf: [{ type: 'string', format: 'date-time' }, { type: 'integer' }],
     example: '2027-01-01T00:00:00Z',

@@ -98,6 +98,23 @@ describe('admin API', () => {
     expect(wrongCap.body.error.param).toBe('models[0].capabilities[0]');
   });
 
+  it('refuses a name of only spaces for an account, a key and an operator', async () => {
+    const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Named' }).expect(201);
+    for (const [method, path, body] of [
+      ['post', '/admin/v1/accounts', { name: '   ' }],
+      ['patch', `/admin/v1/accounts/${acct.body.id}`, { name: '\t' }],
+      ['post', `/admin/v1/accounts/${acct.body.id}/keys`, { name: ' ' }],
+      ['post', '/admin/v1/operators', { name: '  ', role: 'viewer' }],
+    ] as const) {
+      const res = await gw.admin[method](path, body).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'name' });
+    }
+    expect((await gw.admin.get(`/admin/v1/accounts/${acct.body.id}`).expect(200)).body).toMatchObject({
+      name: 'Named',
+      keys: [],
+    });
+  });
+
   it('refuses a list that names the same thing twice', async () => {
     const acct = await gw.admin.post('/admin/v1/accounts', { name: 'Twice' }).expect(201);
     const grants = `/admin/v1/accounts/${acct.body.id}/models`;

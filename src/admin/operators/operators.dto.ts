@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NotBlank } from '../../families/common/text-rules';
 import { IsBoolean, IsIn, IsString, Length } from 'class-validator';
 import { OPERATOR_ROLES, OperatorRole } from '../../core/operators/operator-roles';
 import { IsOmittable } from '../../platform/validation/is-omittable';
@@ -6,7 +7,7 @@ import { IsOmittable } from '../../platform/validation/is-omittable';
 const ROLE_MESSAGE = { message: `$property must be one of: ${OPERATOR_ROLES.join(', ')}` };
 
 export class CreateOperatorDto {
-  @ApiProperty({ example: 'Dana (support)' }) @Length(1, 200) @IsString() name: string;
+  @ApiProperty({ example: 'Dana (support)' }) @NotBlank() @Length(1, 200) @IsString() name: string;
   @ApiProperty({ enum: OPERATOR_ROLES, example: 'operator' }) @IsIn(OPERATOR_ROLES, ROLE_MESSAGE) role: OperatorRole;
 }
 
