@@ -244,7 +244,10 @@ export function checkImageProbe(
     throw GatewayError.invalid(`${param}: the data URL declares ${declared} but the image is ${probe.format}.`, param);
   }
   if (!limits.allowPngTransparency && probe.hasTransparency) {
-    throw GatewayError.invalid(`${param}: PNG images must not have transparency (alpha channel or tRNS).`, param);
+    throw GatewayError.invalid(
+      `${param}: PNG images must not have transparency (an alpha channel or a tRNS chunk, even if every pixel is opaque); save it without alpha.`,
+      param,
+    );
   }
   const { width, height } = probe;
   for (const [side, value] of [
