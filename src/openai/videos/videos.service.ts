@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { keyAllowsModel } from '../../core/accounts/guards/model-access.guard';
 import { Principal } from '../../core/accounts/principal';
@@ -63,7 +63,7 @@ export class VideosService implements TaskFace {
     private readonly links: ResultLinks,
     private readonly serving: ResultServing,
     private readonly clock: Clock,
-    config: AppConfig,
+    @Inject(AppConfig) config: AppConfig,
   ) {
     this.urls = mediaUrlPolicy(config);
   }
