@@ -208,21 +208,6 @@ describe('vd through the simulator', () => {
     expect(posts()).toBe(before);
   });
 
-  it('takes media URLs at private addresses when the operator allows them (MEDIA_FETCH_ALLOW_PRIVATE)', async () => {
-    const open = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
-    try {
-      const a = await open.admin.account({ models: ['vdq2-pro'] });
-      await open
-        .http()
-        .post(CREATE)
-        .set(...bearer(a))
-        .send(nonSubjectBody({ images: ['http://127.0.0.1/a.png'], videos: ['http://10.0.0.1/b.mp4'] }))
-        .expect(200);
-    } finally {
-      await open.close();
-    }
-  }, 30_000); // a second gateway starts inside the test
-
   describe('client callbacks', () => {
     let receiver: Server;
     const received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
@@ -296,4 +281,22 @@ describe('vd through the simulator', () => {
       }
     }, 30_000); // a second gateway starts inside the test (on PostgreSQL: a fresh schema and its migrations)
   });
+});
+
+// Its own gateway, after the one above has closed: on PostgreSQL a gateway starts from an empty schema.
+describe('vd with private media URLs allowed by the operator', () => {
+  it('takes media URLs at private addresses (MEDIA_FETCH_ALLOW_PRIVATE)', async () => {
+    const open = await startSimulatedGateway({ env: { MEDIA_FETCH_ALLOW_PRIVATE: 'true' } });
+    try {
+      const a = await open.admin.account({ models: ['vdq2-pro'] });
+      await open
+        .http()
+        .post(CREATE)
+        .set(...bearer(a))
+        .send(nonSubjectBody({ images: ['http://127.0.0.1/a.png'], videos: ['http://10.0.0.1/b.mp4'] }))
+        .expect(200);
+    } finally {
+      await open.close();
+    }
+  }, 30_000); // the gateway starts inside the test
 });
