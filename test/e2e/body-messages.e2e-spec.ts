@@ -1,4 +1,5 @@
 import { Harness, TestAccount, startGateway } from '../support/gateway-harness';
+import { INHERITED_MEMBER_KEYS } from '../fixtures/body-keys';
 
 /** Messages about the body itself say what to do: an empty body says so, broken JSON says where. */
 describe('body messages', () => {
@@ -98,14 +99,7 @@ describe('body messages', () => {
     const face = { model: 'vdq3', prompt: 'a cat', input_reference: { image_url: image } };
     const faceAx = { model: 'wx2.7-r2v', prompt: 'image 1', input_reference: { image_url: image }, parameters: {} };
     const cases: Array<[string, Record<string, unknown>, string]> = [];
-    for (const key of [
-      'toString',
-      'valueOf',
-      'hasOwnProperty',
-      'isPrototypeOf',
-      'propertyIsEnumerable',
-      '__defineGetter__',
-    ]) {
+    for (const key of INHERITED_MEMBER_KEYS) {
       cases.push(
         [KL, { ...klEdit, [key]: 1 }, key],
         [KL, { ...klEdit, image_list: [{ image, [key]: 1 }] }, `image_list[0].${key}`],

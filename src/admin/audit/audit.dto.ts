@@ -9,10 +9,7 @@ import {
   AuditTargetType,
 } from '../../core/audit/audit.types';
 import { OPERATOR_ROLES } from '../../core/operators/operator-roles';
-import { AccountIdFilter, TimeRangeQueryDto } from '../reads/reads.dto';
-
-/** An empty parameter (`?action=`) is the same as an absent one. */
-const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+import { AccountIdFilter, TimeRangeQueryDto, blankAsAbsent } from '../reads/reads.dto';
 
 /** `GET /admin/v1/audit`: newest first, filtered by who, what, on what and when. */
 export class AuditQueryDto extends TimeRangeQueryDto {

@@ -9,7 +9,7 @@ export const MAX_LIST_LIMIT = 200;
 export const TASK_STATUSES = ['submitting', 'active', 'succeeded', 'failed', 'cancelled', 'rejected'] as const;
 
 /** An empty parameter (`?model=`) is the same as an absent one. */
-const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+export const blankAsAbsent = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 /** Digits become a number; anything else stays text so @IsInt names the parameter. */
 const toInteger = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : blankAsAbsent({ value });

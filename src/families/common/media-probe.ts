@@ -467,15 +467,11 @@ export function checkVideoDataUrl(
   const seconds = probe.durationSeconds;
   const min = limits.minSeconds ?? 0;
   const max = limits.maxSeconds ?? Number.POSITIVE_INFINITY;
-  if (seconds !== null && timed && limits.minSeconds === undefined) {
-    if (seconds <= max + (limits.overrunSeconds ?? 0))
-      return { ...probe, mime: data.mime, byteLength: data.byteLength };
-    const rule = limits.durationRule ? ` (${limits.durationRule})` : '';
+  if (seconds !== null && timed && (seconds < min || seconds > max + (limits.overrunSeconds ?? 0))) {
     const measured = Math.round(seconds * 100) / 100;
-    throw GatewayError.invalid(`${param}: video duration ${measured} s is longer than ${max} s${rule}.`, param);
-  }
-  if (seconds !== null && timed && (seconds < min || seconds > max)) {
-    throw GatewayError.invalid(`${param}: video duration ${seconds} s is outside ${min} to ${max} s.`, param);
+    const rule = limits.durationRule ? ` (${limits.durationRule})` : '';
+    const limit = limits.minSeconds === undefined ? `longer than ${max} s` : `outside ${min} to ${max} s`;
+    throw GatewayError.invalid(`${param}: video duration ${measured} s is ${limit}${rule}.`, param);
   }
   return { ...probe, mime: data.mime, byteLength: data.byteLength };
 }

@@ -10,6 +10,7 @@ import { Body, Inject, Injectable, PipeTransform, mixin } from '@nestjs/common';
 import { AppConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
 import { isPublicHost } from '../../platform/net/public-address';
+import { checkMediaUrl } from './media-probe';
 
 export interface MediaUrlPolicy {
   /** Hosts that are not public are taken too (tests and local demos only). */
@@ -30,6 +31,22 @@ export function checkPublicHost(url: URL, param: string, policy: MediaUrlPolicy)
     `${param} points to a loopback, private, link-local, metadata or otherwise non-public address; give a public http(s) URL.`,
     param,
   );
+}
+
+/**
+ * A media URL the upstream will fetch: http(s), an allowed extension where the path has one
+ * (`checkMediaUrl`), and a public host unless the policy allows others. Returns the parsed URL.
+ */
+export function checkPublicMediaUrl(
+  value: string,
+  extensions: readonly string[],
+  param: string,
+  what: string,
+  policy: MediaUrlPolicy,
+): URL {
+  const url = checkMediaUrl(value, extensions, param, what);
+  checkPublicHost(url, param, policy);
+  return url;
 }
 
 /**

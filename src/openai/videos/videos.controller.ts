@@ -13,11 +13,11 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ClientRoute } from '../../core/accounts/guards/client-route.decorator';
+import { modelFromBody } from '../../core/accounts/guards/model-access.guard';
 import { CurrentPrincipal, SelectedModel } from '../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../core/accounts/principal';
 import { ModelDescriptor } from '../../core/models/model-catalogue';
 import { Idempotent } from '../../families/common/idempotency.guard';
-import { modelFromObjectBody } from '../../families/common/model-from-body';
 import { Ctx } from '../../platform/http/ctx.decorator';
 import type { RequestContext } from '../../platform/http/request-context';
 import { RulesQuery } from '../../platform/validation/rules-body.decorator';
@@ -52,7 +52,7 @@ export class VideosController {
 
   @Post(VIDEOS)
   @HttpCode(200)
-  @ClientRoute({ capability: 'reference2video', selection: modelFromObjectBody })
+  @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
   @MediaBody({ multipart: readVideoUpload })
   @Idempotent()
   @ApiOperation({

@@ -103,6 +103,18 @@ describe('ModelAccessGuard: body model and routes without a model', () => {
     expect(run(modelFromBody, 'reference2video', { model: 'vdq2' }, who).selectedModel?.family).toBe('vd');
   });
 
+  it('a body that is not a JSON object is said to be so, not to lack its model', () => {
+    const who = principal({ vdq3: ['reference2video'] });
+    for (const body of [null, [], [{ model: 'vdq3' }], 'vdq3', 5]) {
+      expect(errorOf(() => run(modelFromBody, 'reference2video', body, who))).toMatchObject({
+        status: 400,
+        param: null,
+        message: 'The request body must be a JSON object.',
+      });
+    }
+    expect(errorOf(() => run(modelFromBody, 'reference2video', {}, who))).toMatchObject({ param: 'model' });
+  });
+
   it('routes without a model need some usable model with the capability', () => {
     expect(() => run('none', 'voices', {}, principal({ 'kl-v1': ['voices'] }))).not.toThrow();
     expect(errorOf(() => run('none', 'voices', {}, principal({ vdq3: ['reference2video'] })))).toMatchObject({

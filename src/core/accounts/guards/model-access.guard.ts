@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GatewayError } from '../../../platform/errors';
+import { refuseUnusableBody } from '../../../platform/validation/validate-dto';
 import { Capability, ModelCatalogue, ModelDescriptor } from '../../models/model-catalogue';
 import { AuthenticatedRequest } from './authenticated-request';
 import { closestName } from './closest-name';
@@ -40,8 +41,10 @@ export function RequiresCapability(
   return decorator as MethodDecorator & ClassDecorator;
 }
 
-/** The common rule: the body's `model`, required. */
+/** The common rule: the body's `model`, required, in a body that is a JSON object. */
 export const modelFromBody: ModelSelector = (body) => {
+  // A body that is not a JSON object gets the answer every route gives it, not "model is required".
+  refuseUnusableBody(body, { allowUnknown: true });
   const value = bodyFields(body).model;
   if (value === undefined || value === null || value === '') throw GatewayError.invalid('model is required.', 'model');
   if (typeof value !== 'string') throw GatewayError.invalid('model must be a string.', 'model');

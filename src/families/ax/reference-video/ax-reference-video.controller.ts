@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
+import { modelFromBody } from '../../../core/accounts/guards/model-access.guard';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
@@ -9,7 +10,6 @@ import { Idempotent } from '../../common/idempotency.guard';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
 import { FamilyTasksService } from '../../common/family-tasks.service';
 import { MediaRulesBody } from '../../common/media-url-policy';
-import { modelFromObjectBody } from '../../common/model-from-body';
 import type { AxCreateRequest } from './ax-create.rules';
 import { validateAxCreateRequest } from './ax-create.rules';
 import { AX_REFERENCE_VIDEO } from './ax-reference-video.kind';
@@ -34,7 +34,7 @@ export class AxReferenceVideoController {
 
   @Post('services/aigc/video-generation/video-synthesis')
   @HttpCode(200)
-  @ClientRoute({ capability: 'reference2video', selection: modelFromObjectBody })
+  @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
   @MediaBody()
   @Idempotent()
   @ApiOperation({ summary: 'Create a reference-to-video task (protocol chosen by model)' })

@@ -24,14 +24,8 @@ import {
   AxProtocol,
   IntRange,
 } from './ax-model-rules';
-import {
-  checkImageDataUrl,
-  checkMediaUrl,
-  checkVideoDataUrl,
-  isDataUrl,
-  urlPathExtension,
-} from '../../common/media-probe';
-import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
+import { checkImageDataUrl, checkVideoDataUrl, isDataUrl, urlPathExtension } from '../../common/media-probe';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicMediaUrl } from '../../common/media-url-policy';
 
 export interface AxReferenceCounts {
   referenceImages: number;
@@ -47,18 +41,7 @@ export function checkAxImageReference(
   urls: MediaUrlPolicy = PUBLIC_MEDIA_URLS,
 ): void {
   if (isDataUrl(value)) checkImageDataUrl(value, AX_IMAGE_LIMITS[protocol], param);
-  else checkRemote(value, AX_IMAGE_EXTENSIONS, param, 'image', urls);
-}
-
-/** An http(s) URL with a public host and, where its path has one, an allowed extension. */
-function checkRemote(
-  value: string,
-  extensions: readonly string[],
-  param: string,
-  what: string,
-  urls: MediaUrlPolicy,
-): void {
-  checkPublicHost(checkMediaUrl(value, extensions, param, what), param, urls);
+  else checkPublicMediaUrl(value, AX_IMAGE_EXTENSIONS, param, 'image', urls);
 }
 
 function outside(n: number, range: IntRange): boolean {
@@ -110,7 +93,7 @@ export function checkAxNewMediaItems(
       // Videos are remote only in the new protocol (public HTTP(S) URLs).
       if (isDataUrl(item.url))
         throw GatewayError.invalid(`${urlParam}: a ${item.type} must be an http(s) URL, not inline data.`, urlParam);
-      checkRemote(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video', urls);
+      checkPublicMediaUrl(item.url, AX_VIDEO_EXTENSIONS, urlParam, 'video', urls);
     }
     if (item.reference_voice != null) {
       const voiceParam = `${param}[${i}].reference_voice`;
@@ -122,7 +105,7 @@ export function checkAxNewMediaItems(
       }
       if (isDataUrl(item.reference_voice))
         throw GatewayError.invalid(`${voiceParam} must be an http(s) URL, not inline data.`, voiceParam);
-      checkRemote(item.reference_voice, AX_AUDIO_EXTENSIONS, voiceParam, 'audio', urls);
+      checkPublicMediaUrl(item.reference_voice, AX_AUDIO_EXTENSIONS, voiceParam, 'audio', urls);
     }
   });
 }
@@ -184,7 +167,7 @@ export function checkAxOldReferences(
     const itemParam = `${param}[${i}]`;
     if (kinds[i] === 'image') checkAxImageReference(url, 'ax-r2v-old', itemParam, hosts);
     else if (isDataUrl(url)) checkVideoDataUrl(url, AX_OLD_VIDEO_LIMITS, itemParam);
-    else checkRemote(url, AX_VIDEO_EXTENSIONS, itemParam, 'video', hosts);
+    else checkPublicMediaUrl(url, AX_VIDEO_EXTENSIONS, itemParam, 'video', hosts);
   });
   return { referenceImages: images, referenceVideos: videos, firstFrames: 0 };
 }

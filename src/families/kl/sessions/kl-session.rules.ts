@@ -5,8 +5,7 @@
  * points on delete). Each throws a 400 naming the field.
  */
 import { GatewayError } from '../../../platform/errors';
-import { checkMediaUrl } from '../../common/media-probe';
-import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicMediaUrl } from '../../common/media-url-policy';
 import { KL_MAX_MARKED_FRAMES, KL_MAX_POINTS_PER_FRAME } from './kl-session.dto';
 import { KlMarks, KlPoint } from './kl-session.entity';
 
@@ -27,7 +26,7 @@ export function initSource(
   if (hasId && hasUrl) throw GatewayError.invalid('Give exactly one of video_id and video_url, not both.', 'video_id');
   if (!hasId && !hasUrl) throw GatewayError.invalid('One of video_id and video_url is required.', 'video_url');
   if (hasId) return { kind: 'video_id', videoId: body.video_id as string };
-  checkPublicHost(checkMediaUrl(body.video_url as string, ['mp4', 'mov'], 'video_url', 'video'), 'video_url', urls);
+  checkPublicMediaUrl(body.video_url as string, ['mp4', 'mov'], 'video_url', 'video', urls);
   return { kind: 'video_url', videoUrl: body.video_url as string };
 }
 

@@ -1,5 +1,4 @@
-import { checkMediaUrl } from '../../common/media-probe';
-import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicMediaUrl } from '../../common/media-url-policy';
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { klNotFound } from '../kl.errors';
@@ -27,8 +26,7 @@ export function validateKlVoiceCreate(body: unknown, urls: MediaUrlPolicy = PUBL
   if (!hasUrl && !hasVideo) throw GatewayError.invalid('One of voice_url and video_id is required.', 'voice_url');
   if (hasUrl && hasVideo) throw GatewayError.invalid('Give only one of voice_url and video_id, not both.', 'video_id');
   if (hasUrl) {
-    const url = checkMediaUrl(dto.voice_url as string, KL_VOICE_EXTENSIONS, 'voice_url', 'voice file');
-    checkPublicHost(url, 'voice_url', urls);
+    checkPublicMediaUrl(dto.voice_url as string, KL_VOICE_EXTENSIONS, 'voice_url', 'voice file', urls);
     return { dto, source: { kind: 'url', url: dto.voice_url as string } };
   }
   const ref = parseResultId('video', dto.video_id as string);

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ClientRoute } from '../../../core/accounts/guards/client-route.decorator';
+import { modelFromBody } from '../../../core/accounts/guards/model-access.guard';
 import { CurrentPrincipal, SelectedModel } from '../../../core/accounts/guards/request-principal.decorator';
 import { Principal } from '../../../core/accounts/principal';
 import { ModelDescriptor } from '../../../core/models/model-catalogue';
@@ -8,7 +9,6 @@ import { Idempotent } from '../../common/idempotency.guard';
 import { VdNonSubjectModeRequestDto, VdSubjectModeRequestDto, VdTaskCreationResponseDto } from './vd-create.dto';
 import { FamilyTasksService } from '../../common/family-tasks.service';
 import { MediaRulesBody } from '../../common/media-url-policy';
-import { modelFromObjectBody } from '../../common/model-from-body';
 import type { VdCreateRequest } from './vd-create.rules';
 import { validateVdCreateRequest } from './vd-create.rules';
 import { VD_REFERENCE_VIDEO } from './vd-reference-video.kind';
@@ -33,7 +33,7 @@ export class VdReferenceVideoController {
 
   @Post('reference2video')
   @HttpCode(200)
-  @ClientRoute({ capability: 'reference2video', selection: modelFromObjectBody })
+  @ClientRoute({ capability: 'reference2video', selection: modelFromBody })
   @MediaBody()
   @Idempotent()
   @ApiOperation({

@@ -23,13 +23,12 @@ import {
   VideoContainer,
   base64Placeholder,
   checkImageDataUrl,
-  checkMediaUrl,
   checkVideoDataUrl,
   isDataUrl,
   parseHttpUrl,
   redactBase64,
 } from '../../common/media-probe';
-import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicHost } from '../../common/media-url-policy';
+import { MediaUrlPolicy, PUBLIC_MEDIA_URLS, checkPublicMediaUrl } from '../../common/media-url-policy';
 import { VD_LIMITS } from './vd-model-rules';
 
 export { base64Placeholder, redactBase64 };
@@ -72,7 +71,7 @@ export function checkVdImage(
     return { kind: 'base64', mime: image.mime, byteLength: image.byteLength };
   }
   if (!/^https?:/i.test(value)) requirePrefix(param, 'data:image/png;base64,...');
-  checkPublicHost(checkMediaUrl(value, VD_LIMITS.imageFormats, param, 'image'), param, urls);
+  checkPublicMediaUrl(value, VD_LIMITS.imageFormats, param, 'image', urls);
   return { kind: 'url', url: value };
 }
 
@@ -105,7 +104,7 @@ export function checkVdVideo(value: unknown, param: string, check: VdVideoCheck 
     return { kind: 'base64', mime: video.mime, byteLength: video.byteLength };
   }
   if (!/^https?:/i.test(value)) requirePrefix(param, 'data:video/mp4;base64,...');
-  checkPublicHost(checkMediaUrl(value, VD_LIMITS.videoFormats, param, 'video'), param, check.urls ?? PUBLIC_MEDIA_URLS);
+  checkPublicMediaUrl(value, VD_LIMITS.videoFormats, param, 'video', check.urls ?? PUBLIC_MEDIA_URLS);
   return { kind: 'url', url: value };
 }
 
