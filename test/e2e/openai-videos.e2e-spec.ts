@@ -400,6 +400,32 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     expect(second.body.error).toMatchObject({ param: 'input_reference' });
   });
 
+  it('multipart: an Idempotency-Key sent again with another uploaded image is 422, the same image a replay', async () => {
+    const upload = (bytes: Buffer, type = 'image/png') =>
+      gw
+        .http()
+        .post('/v1/videos')
+        .set(...bearer(acct))
+        .set('Idempotency-Key', 'mp-upload')
+        .field('model', 'vdq3')
+        .field('prompt', 'one image')
+        .attach('input_reference', bytes, { filename: 'ref.png', contentType: type });
+    const first = await upload(png(640, 360));
+    expect(first.status).toBe(200);
+    const same = await upload(png(640, 360));
+    expect(same.status).toBe(200);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect(same.body.id).toBe(first.body.id);
+    for (const [bytes, type] of [
+      [png(640, 480), 'image/png'],
+      [png(640, 360), 'image/jpeg'],
+    ] as const) {
+      const other = await upload(bytes, type);
+      expect(other.status).toBe(422);
+      expect(other.body.error).toMatchObject({ code: 'idempotency_mismatch', param: 'Idempotency-Key' });
+    }
+  });
+
   it('/docs documents the routes and the mapping', async () => {
     const doc = (await gw.http().get('/docs-json').expect(200)).body as {
       paths: Record<string, Record<string, unknown>>;
@@ -518,6 +544,27 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
         type: 'video.failed',
         data: { status: 'failed', error: { code: expect.any(String) } },
       });
+    });
+
+    it('sent again by an operator once the copy is kept, carry its expires_at as a query does now', async () => {
+      const video = await client.videos.create({
+        model: 'vdq3' as never,
+        prompt: 'kept, then sent again',
+        input_reference: IMAGE,
+        callback_url: receiver.url,
+      } as never);
+      const kept = await eventually(async () => {
+        const now = await client.videos.retrieve(video.id);
+        return now.expires_at !== null ? now : null;
+      }, 8000);
+      const events = () =>
+        receiver.received
+          .map((r) => JSON.parse(r.body) as { data: { id: string; expires_at: number | null } })
+          .filter((e) => e.data.id === video.id);
+      await eventually(async () => events().length === 1, 8000);
+      await gw.admin.post(`/admin/v1/tasks/${video.id}/callbacks/redeliver`, {}).expect(200);
+      await eventually(async () => events().length === 2, 8000);
+      expect(events()[1].data.expires_at).toBe(kept.expires_at);
     });
   });
 });

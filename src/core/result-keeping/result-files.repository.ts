@@ -55,8 +55,9 @@ export class ResultFilesRepository {
     return (await this.hot.update(manager, ResultFileEntity, done, '"id" = ? AND "lease_owner" = ?', [id, owner])) > 0;
   }
 
-  findById(id: string): Promise<ResultFileEntity | null> {
-    return this.hot.findOne(undefined, ResultFileEntity, '"id" = ?', [id]);
+  /** In `manager`'s transaction when given. */
+  findById(id: string, manager?: EntityManager): Promise<ResultFileEntity | null> {
+    return this.hot.findOne(manager, ResultFileEntity, '"id" = ?', [id]);
   }
 
   forTask(taskId: string): Promise<ResultFileEntity[]> {

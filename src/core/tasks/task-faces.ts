@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { TaskEntity } from './entities/task.entity';
 
 /**
@@ -9,8 +10,12 @@ export interface TaskFace {
   readonly name: string;
   /** The create answer rebuilt from the record, for an `Idempotency-Key` retry whose first answer was not stored. */
   createdBody(task: TaskEntity): unknown;
-  /** The client callback body for a task that reached its end. */
-  callbackBody(task: TaskEntity): unknown;
+  /**
+   * The client callback body for a task that reached its end. Given `keptIn` (a redelivery, after
+   * the task ended), it tells the task's kept copies too, read in that transaction, as a query
+   * would now; at the end itself there are none yet.
+   */
+  callbackBody(task: TaskEntity, keptIn?: EntityManager): unknown;
 }
 
 /** The creation echo key naming the face a task was created through. */

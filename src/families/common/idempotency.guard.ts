@@ -10,6 +10,7 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { createHash } from 'node:crypto';
 import { AuthenticatedRequest } from '../../core/accounts/guards/authenticated-request';
 import { IdempotencyKeyTakenError, IdempotencyService, IdempotencyStart } from '../../core/tasks/idempotency.service';
 import { TaskFamilies } from '../../core/tasks/task-families';
@@ -68,7 +69,7 @@ export class IdempotencyGuard implements CanActivate {
     if (key.length === 0 || key.length > 255)
       throw GatewayError.invalid('Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
     const accountId = req.principal.account.id;
-    const request = IdempotencyService.fingerprint(req.method, req.path, req.body);
+    const request = IdempotencyService.fingerprint(req.method, req.path, keyedBody(req));
     const start = await this.idempotency.begin(accountId, key, request);
     if (start.kind !== 'proceed') return this.answer(call, accountId, start);
     contextOf(req).idempotency = { key, requestHash: request.hash };
@@ -129,6 +130,31 @@ function inProgress(): GatewayError {
     'A request with this Idempotency-Key is still being processed.',
     'Idempotency-Key',
   );
+}
+
+/** A file a multipart create uploaded, as multer leaves it on the request. */
+interface UploadedFile {
+  mimetype: string;
+  buffer: Buffer;
+}
+
+/**
+ * What the key is tied to: the body, and on a multipart create each uploaded file's declared type
+ * and digest (a different image is a different request, though the form's fields are the same).
+ */
+function keyedBody(req: AuthenticatedRequest): unknown {
+  const files = (req as { files?: Record<string, UploadedFile[]> }).files;
+  if (!files || Object.keys(files).length === 0) return req.body;
+  const uploads = Object.fromEntries(
+    Object.entries(files).map(([field, list]) => [
+      field,
+      list.map((file) => ({
+        type: file.mimetype,
+        sha256: createHash('sha256').update(file.buffer).digest('base64url'),
+      })),
+    ]),
+  );
+  return { body: req.body, uploads };
 }
 
 function pickHeaders(res: Response): Record<string, string> {

@@ -54,13 +54,13 @@ describe('the Video object', () => {
   });
 
   it('tells the end of a task created here as video.completed or video.failed', () => {
-    expect(presentVideoEvent(vdTask({ phase: 'succeeded' }), 1_700_000_100_000)).toMatchObject({
+    expect(presentVideoEvent(vdTask({ phase: 'succeeded' }), 1_700_000_100_000, null)).toMatchObject({
       object: 'event',
       type: 'video.completed',
       created_at: 1_700_000_100,
       data: { id: 'task_v', status: 'completed' },
     });
-    expect(presentVideoEvent(vdTask({ phase: 'failed' }), 0).type).toBe('video.failed');
+    expect(presentVideoEvent(vdTask({ phase: 'failed' }), 0, null).type).toBe('video.failed');
   });
 
   it("answers an Idempotency-Key retry of a task created here in this face's shape", () => {

@@ -53,8 +53,8 @@ export function presentDeleted(id: string): VideoDeletedResponse {
 }
 
 /** The client callback of a task created here: `video.completed` or `video.failed`, the Video as its data. */
-export function presentVideoEvent(task: TaskEntity, now: number): VideoEvent {
-  const video = presentVideo(task, null);
+export function presentVideoEvent(task: TaskEntity, now: number, expiresAt: number | null): VideoEvent {
+  const video = presentVideo(task, expiresAt);
   return {
     id: newId('evt'),
     object: 'event',

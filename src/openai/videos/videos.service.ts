@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { EntityManager } from 'typeorm';
 import { keyAllowsModel } from '../../core/accounts/guards/model-access.guard';
 import { Principal } from '../../core/accounts/principal';
 import { ModelDescriptor } from '../../core/models/model-catalogue';
@@ -114,9 +115,7 @@ export class VideosService implements TaskFace {
 
   async retrieve(principal: Principal, id: string): Promise<VideoResponse> {
     const task = await this.findVisible(principal, id);
-    // Only a finished task has a kept copy: the others cost no second read.
-    const kept = task.phase === 'succeeded' ? await this.files.findById(resultFileId(task.id, videoSlot(0))) : null;
-    return presentVideo(task, kept?.status === 'stored' ? kept.expiresAt : null);
+    return presentVideo(task, await this.keptExpiry(task));
   }
 
   /** The caller's videos by ID (deleted ones are left out by the query). */
@@ -174,8 +173,16 @@ export class VideosService implements TaskFace {
     return presentVideo(task, null);
   }
 
-  callbackBody(task: TaskEntity): unknown {
-    return presentVideoEvent(task, this.clock.nowMs());
+  async callbackBody(task: TaskEntity, keptIn?: EntityManager): Promise<unknown> {
+    return presentVideoEvent(task, this.clock.nowMs(), keptIn ? await this.keptExpiry(task, keptIn) : null);
+  }
+
+  /** When the kept copy of the video goes (ms), or null while there is none. */
+  private async keptExpiry(task: TaskEntity, manager?: EntityManager): Promise<number | null> {
+    // Only a finished task has a kept copy: the others cost no second read.
+    if (task.phase !== 'succeeded') return null;
+    const kept = await this.files.findById(resultFileId(task.id, videoSlot(0)), manager);
+    return kept?.status === 'stored' ? kept.expiresAt : null;
   }
 
   /** The caller's task of a served family that the key may see and that was not deleted; 404 otherwise. */

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { succeededTask } from '../../../../test/factories';
 import { FakeTaskFamilies, InMemoryCallbackOutboxRepository } from '../../../../test/fakes';
 import { ManualClock } from '../../../platform/time/clock';
@@ -5,10 +6,13 @@ import { TaskEntity } from '../entities/task.entity';
 import { registerTaskFace, TASK_FACE_ECHO } from '../task-faces';
 import { CallbackOutbox } from './callback-outbox.service';
 
+const MANAGER = {} as EntityManager;
+
 registerTaskFace({
   name: 'spec-face',
   createdBody: (task: TaskEntity) => ({ created: task.id }),
-  callbackBody: (task: TaskEntity) => ({ face: 'spec', id: task.id }),
+  // Given a transaction (a redelivery), the face reads what a query would tell now.
+  callbackBody: (task: TaskEntity, keptIn?: EntityManager) => ({ face: 'spec', id: task.id, now: keptIn === MANAGER }),
 });
 
 function setup() {
@@ -53,6 +57,18 @@ describe('CallbackOutbox', () => {
       }),
     );
     const [delivery] = [...f.repository.rows.values()];
-    expect(JSON.parse(delivery.body)).toEqual({ face: 'spec', id: 'task_2' });
+    expect(JSON.parse(delivery.body)).toEqual({ face: 'spec', id: 'task_2', now: false });
+  });
+
+  it('hands a redelivery’s transaction to the face, to tell the task as a query would now', async () => {
+    const f = setup();
+    const task = succeededTask({
+      callbackUrl: 'https://client.test/hook',
+      creationEcho: { [TASK_FACE_ECHO]: 'spec-face' },
+    });
+    await f.outbox.enqueue(task, MANAGER);
+    await f.outbox.enqueue(task, MANAGER, true);
+    const bodies = [...f.repository.rows.values()].map((row) => JSON.parse(row.body) as { now: boolean });
+    expect(bodies.map((body) => body.now)).toEqual([false, true]);
   });
 });

@@ -16,16 +16,18 @@ export class CallbackOutbox {
     private readonly clock: Clock,
   ) {}
 
-  async enqueue(task: TaskEntity, manager?: EntityManager): Promise<void> {
+  /** `asQueriedNow`: a redelivery, whose body tells what a query would answer now (kept copies included). */
+  async enqueue(task: TaskEntity, manager?: EntityManager, asQueriedNow = false): Promise<void> {
     if (!task.callbackUrl) return;
+    // A task created through another face (the OpenAI-shaped API) is told in that face's shape.
+    const faceBody = await taskFaceOf(task)?.callbackBody(task, asQueriedNow ? manager : undefined);
     const now = this.clock.nowMs();
     await this.outbox.add(manager, {
       id: newId('msg'),
       taskId: task.id,
       accountId: task.accountId,
       url: task.callbackUrl,
-      // A task created through another face (the OpenAI-shaped API) is told in that face's shape.
-      body: JSON.stringify(taskFaceOf(task)?.callbackBody(task) ?? this.families.present(task)),
+      body: JSON.stringify(faceBody ?? this.families.present(task)),
       status: 'pending',
       attempts: 0,
       nextAttemptAt: now,

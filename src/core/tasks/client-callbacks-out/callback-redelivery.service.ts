@@ -28,7 +28,7 @@ export class CallbackRedelivery {
     if (!isTerminal(task.phase))
       throw taskStateConflict(`This task has not ended (it is ${task.phase}): its callback is sent when it does.`);
     await this.transactions.run(async (tx) => {
-      await this.outbox.enqueue(task, tx);
+      await this.outbox.enqueue(task, tx, true);
       await this.audit.record(tx, origin, {
         action: 'task.callback_redeliver',
         target: { type: 'task', id: task.id, accountId: task.accountId },
