@@ -47,10 +47,23 @@ export function base64Chars(bytes: number): number {
   return Math.ceil(bytes / 3) * 4 + 256;
 }
 
-/** At most `max` characters, counted quickly: code points never outnumber UTF-16 code units. */
-function withinChars(value: string, max: number): boolean {
+/**
+ * At most `max` characters, counted quickly: code points never outnumber UTF-16 code units, nor
+ * fall below half of them, so a text of any length costs at most 2 × `max` steps.
+ */
+export function withinChars(value: string, max: number): boolean {
   if (value.length <= max) return true;
   return value.length <= 2 * max && charCount(value) <= max;
+}
+
+/** Past this many characters a message says "more than" instead of counting on: a body may hold 64 MiB of text. */
+const COUNTED_IN_MESSAGES = 100_000;
+
+/** `text`'s length in characters for an error message, counted no further than 100,000. */
+export function charCountForMessage(text: string): string {
+  let n = 0;
+  for (const _ of text) if (++n > COUNTED_IN_MESSAGES) return `more than ${COUNTED_IN_MESSAGES}`;
+  return String(n);
 }
 
 /** A string of at most `max` characters (code points). */

@@ -19,7 +19,7 @@ import { MediaUrlPolicy, PUBLIC_MEDIA_URLS } from '../../common/media-url-policy
 import { GatewayError } from '../../../platform/errors';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { AxNewCreateBodyDto, AxOldCreateBodyDto } from './ax-create.dto';
-import { truncateChars, charCount } from '../../common/text-rules';
+import { truncateChars, withinChars } from '../../common/text-rules';
 
 export interface AxUpstreamBody {
   model: string;
@@ -128,7 +128,7 @@ function validateNew(body: Json, model: string, urls: MediaUrlPolicy): AxCreateR
   checkAxNewMediaItems(input.media, 'input.media', urls);
 
   // Longer text is truncated, not refused. Cut here so the stored body is what the upstream got.
-  const promptTruncated = charCount(input.prompt) > AX_NEW.promptMaxChars;
+  const promptTruncated = !withinChars(input.prompt, AX_NEW.promptMaxChars);
   const prompt = promptTruncated ? truncateChars(input.prompt, AX_NEW.promptMaxChars) : input.prompt;
   const resolution = p.resolution ?? AX_NEW.defaults.resolution;
 

@@ -559,3 +559,16 @@ describe.each([
     else c.check!(accepted(body));
   });
 });
+
+describe('vd prompt length in messages', () => {
+  const message = (prompt: string) => expectRejected({ ...baseBody('vdq3', 'non-subject'), prompt }, 'prompt').message;
+
+  it('gives the count in characters, an emoji being one', () => {
+    expect(message('x'.repeat(2001))).toMatch(/at most 2000 characters in non-subject mode; got 2001\.$/);
+    expect(message('🎬'.repeat(2001))).toMatch(/got 2001\.$/);
+  });
+
+  it('stops counting a body-sized prompt at 100,000 characters (a 64 MiB prompt must not hold the event loop)', () => {
+    expect(message('x'.repeat(3_000_000))).toMatch(/got more than 100000\.$/);
+  });
+});

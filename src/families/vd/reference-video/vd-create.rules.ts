@@ -34,6 +34,7 @@ import { GatewayError } from '../../../platform/errors';
 import type { VdTaskFields } from '../../../upstream/vd/vd.wire';
 import { validateDto } from '../../../platform/validation/validate-dto';
 import { VdCreateCommonDto, VdNonSubjectModeRequestDto, VdSubjectModeRequestDto } from './vd-create.dto';
+import { charCountForMessage, withinChars } from '../../common/text-rules';
 
 /** The values the creation response echoes, as they will be used. */
 export type VdCreateEcho = Omit<VdTaskFields, 'images' | 'videos' | 'credits'> & {
@@ -153,10 +154,9 @@ interface CommonValues {
 function checkPrompt(prompt: string, modeRules: VdModeRules, mode: VdMode): void {
   // Characters are counted as Unicode code points, so an emoji is one character.
   if (!/\S/.test(prompt)) throw GatewayError.invalid('prompt must not be empty or blank.', 'prompt');
-  const length = [...prompt].length;
-  if (length > modeRules.promptMaxChars) {
+  if (!withinChars(prompt, modeRules.promptMaxChars)) {
     throw GatewayError.invalid(
-      `prompt must be at most ${modeRules.promptMaxChars} characters in ${mode} mode; got ${length}.`,
+      `prompt must be at most ${modeRules.promptMaxChars} characters in ${mode} mode; got ${charCountForMessage(prompt)}.`,
       'prompt',
     );
   }
