@@ -47,6 +47,9 @@ describe('log lines of credential URLs', () => {
     const resultToken = resultPath(videoUrl).split('/').pop() as string;
     const served = await getResult(gw.http, videoUrl).expect(200);
     expect(Buffer.compare(served.body as Buffer, SAMPLE_MP4)).toBe(0);
+    // The same token on a path spelled another way is no route (404), and no less a credential.
+    for (const path of [`//results/${resultToken}`, `/results//${resultToken}`, `/%72esults/${resultToken}`])
+      expect((await gw.http().get(path)).status).toBe(404);
 
     const callbackToken = (await gw.app.get(TasksRepository).findById(taskId))?.callbackToken as string;
     expect(callbackToken.length).toBeGreaterThanOrEqual(16);

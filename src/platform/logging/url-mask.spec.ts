@@ -16,6 +16,24 @@ describe('maskUrl', () => {
     );
   });
 
+  it('masks the segment of a registered path spelled another way (no route, the same credential)', () => {
+    for (const path of [
+      '//results/dGFza18x.c2ln',
+      '/results//dGFza18x.c2ln',
+      '/./results/dGFza18x.c2ln',
+      '/x/../results/dGFza18x.c2ln',
+      '/%72esults/dGFza18x.c2ln',
+      '/%2E/RESULTS/dGFza18x.c2ln',
+    ])
+      expect(maskUrl(`${path}?download=1`)).toMatch(
+        /^\/results\/\[redacted\]\?download=1$|^\/RESULTS\/\[redacted\]\?download=1$/,
+      );
+    expect(maskUrl('http://gw.example//results/dGFza18x.c2ln')).toBe('http://gw.example/results/[redacted]');
+    // Other paths keep their spelling, odd or not.
+    expect(maskUrl('//healthz')).toBe('//healthz');
+    expect(maskUrl('/v1/videos/%74ask_1')).toBe('/v1/videos/%74ask_1');
+  });
+
   it('leaves other paths, and a registered prefix with no segment, as they are', () => {
     expect(maskUrl('/admin/v1/tasks/task_1/results/')).toBe('/admin/v1/tasks/task_1/results/');
     expect(maskUrl('/results/')).toBe('/results/');

@@ -66,9 +66,41 @@ function maskSecretSegment(url: string): string {
     const from = pathStart + prefix.length;
     const rest = url.slice(from).search(/[/?#]/);
     const to = rest < 0 ? url.length : from + rest;
-    return to > from ? `${url.slice(0, from)}${REDACTED}${url.slice(to)}` : url;
+    if (to > from) return `${url.slice(0, from)}${REDACTED}${url.slice(to)}`;
+    break;
   }
-  return url;
+  return maskSpelledOtherwise(url, pathStart);
+}
+
+/**
+ * A secret path spelled another way (`//results/…`, `/results//…`, `/./results/…`, `/%72esults/…`)
+ * is no route, but its segment is the same credential: such a path is told in its plain spelling,
+ * masked. Only a path holding `//`, `/.` or `%` is respelled, so an ordinary line costs one scan.
+ */
+function maskSpelledOtherwise(url: string, pathStart: number): string {
+  const end = url.slice(pathStart).search(/[?#]/);
+  const pathEnd = end < 0 ? url.length : pathStart + end;
+  const path = url.slice(pathStart, pathEnd);
+  if (!/\/\/|\/\.|%/.test(path)) return url;
+  const plain = plainPath(path);
+  if (plain === path) return url;
+  const masked = maskSecretSegment(plain);
+  return masked === plain ? url : `${url.slice(0, pathStart)}${masked}${url.slice(pathEnd)}`;
+}
+
+/** `path` with unreserved characters decoded, repeated slashes made one and dot segments resolved. */
+function plainPath(path: string): string {
+  const decoded = path.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+  });
+  const segments: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}${decoded.endsWith('/') && segments.length > 0 ? '/' : ''}`;
 }
 
 /** Whether `text` has the lower-case `prefix` at `at`, in any case; no string is made (it runs for every access line). */
