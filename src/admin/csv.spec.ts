@@ -16,6 +16,18 @@ describe('CSV encoding (RFC 4180)', () => {
     expect(csvField(' padded')).toBe('" padded"');
   });
 
+  it('writes a text a spreadsheet would run as a formula after a quote mark; numbers stay numbers', () => {
+    expect(csvField('=HYPERLINK("http://evil","x")')).toBe('"\'=HYPERLINK(""http://evil"",""x"")"');
+    expect(csvField('+1+2')).toBe("'+1+2");
+    expect(csvField('-2+3')).toBe("'-2+3");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\tcmd')).toBe("'\tcmd");
+    expect(csvField(-500)).toBe('-500');
+    expect(csvField('-500')).toBe('-500');
+    expect(csvField('+1.5')).toBe('+1.5');
+    expect(csvField('a=b')).toBe('a=b');
+  });
+
   it('writes objects as quoted JSON', () => {
     expect(csvField({ kind: 'ax-r2v', seconds: 5 })).toBe('"{""kind"":""ax-r2v"",""seconds"":5}"');
   });

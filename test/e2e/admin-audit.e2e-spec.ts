@@ -211,6 +211,14 @@ describe('admin API: the audit trail', () => {
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(all.map((e) => e.id));
   });
 
+  it('exports a name a spreadsheet would run as a formula after a quote mark', async () => {
+    const { client } = await gw.admin.operator('admin', '=HYPERLINK("http://evil.example","x")');
+    await client.post('/admin/v1/accounts', { name: '@SUM(1+1)' }).expect(201);
+    const csv = await gw.admin.get('/admin/v1/audit?format=csv&limit=200').expect(200);
+    expect(csv.text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csv.text).not.toMatch(/(^|,)"?[=@]/m);
+  });
+
   it('is append-only: no route changes or removes an entry', async () => {
     const [entry] = (await gw.admin.get('/admin/v1/audit?limit=1').expect(200)).body.items as Entry[];
     for (const method of ['put', 'patch', 'delete', 'post'] as const) {
