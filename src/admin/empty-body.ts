@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, UseGuards, applyDecorators }
 import { ApiBody } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { GatewayError } from '../platform/errors';
+import { BodyMayBeAbsent } from '../platform/http/request-body';
 import { capEchoed, refuseUnusableBody } from '../platform/validation/validate-dto';
 
 /** A POST that takes no input must be sent `{}`: any field in it is unknown (400 naming it), never ignored. */
@@ -19,11 +20,16 @@ export class EmptyBodyGuard implements CanActivate {
 }
 
 /**
- * Marks a POST that takes no input: documented as an empty object, and refused with anything in it.
- * Runs after the route's credential and role checks, which come from the controller's guards.
+ * Marks a POST that takes no input: documented as an empty object (or no body at all), and refused
+ * with anything in it. Runs after the route's credential and role checks, which come from the
+ * controller's guards.
  */
 export const TakesEmptyBody = (): MethodDecorator =>
   applyDecorators(
-    ApiBody({ schema: { type: 'object', example: {}, description: 'An empty object', additionalProperties: false } }),
+    ApiBody({
+      required: false,
+      schema: { type: 'object', example: {}, description: 'An empty object, or no body', additionalProperties: false },
+    }),
+    BodyMayBeAbsent(),
     UseGuards(EmptyBodyGuard),
   );

@@ -226,6 +226,21 @@ describe('admin API', () => {
     expect(me.status).toBe(200);
   });
 
+  it('takes a route that takes an empty object sent with no body at all (a bare POST), role checked first', async () => {
+    const viewer = await gw.admin.post('/admin/v1/operators', { name: 'bare', role: 'viewer' }).expect(201);
+    const bare = (path: string, token = ADMIN_TOKEN) => gw.http().post(path).set('Authorization', `Bearer ${token}`);
+    const rotated = await bare(`/admin/v1/operators/${viewer.body.id}/token`).expect(200);
+    expect(rotated.body.token).toMatch(/^\S+$/);
+    // Past the body step, each answers as with `{}`: the unknown task is 404.
+    await bare('/admin/v1/tasks/task_unknown/callbacks/redeliver').expect(404);
+    await bare('/admin/v1/tasks/task_unknown/results/keep').expect(404);
+    // A JSON Content-Type with no body is no body too.
+    await bare('/admin/v1/tasks/task_unknown/results/keep').set('Content-Type', 'application/json').expect(404);
+    // A viewer is refused for its role, not for the missing body.
+    const refused = await bare('/admin/v1/channels/any-channel/check', rotated.body.token).expect(403);
+    expect(refused.body.error).toMatchObject({ code: 'permission_denied' });
+  });
+
   it('refuses null for a field that cannot hold it; only the limits are cleared with null', async () => {
     const acct = await gw.admin
       .post('/admin/v1/accounts', { name: 'Nulls', rate_limit_rpm: 60, max_concurrent_tasks: 2 })

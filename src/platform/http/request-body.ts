@@ -17,6 +17,8 @@ export type BodySize = 'media' | 'small' | 'none';
 interface BodyPolicy {
   size: BodySize;
   multipart?: OtherBodyReader;
+  /** A request sent without a body reads as `{}` (no Content-Type needed). */
+  absentIsEmpty?: boolean;
 }
 
 const BODY_POLICY = Symbol('gateway.bodyPolicy');
@@ -27,6 +29,10 @@ export const MediaBody = (options: { multipart?: OtherBodyReader } = {}): Method
 
 /** A route whose body is never read nor parsed, whatever its type or length. */
 export const NoBody = (): MethodDecorator => SetMetadata(BODY_POLICY, { size: 'none' } satisfies BodyPolicy);
+
+/** A POST whose input is an empty object: sent without a body (a bare `curl -X POST`), it reads as `{}`. */
+export const BodyMayBeAbsent = (): MethodDecorator =>
+  SetMetadata(BODY_POLICY, { size: 'small', absentIsEmpty: true } satisfies BodyPolicy);
 
 interface RoutePlan {
   credential: CredentialGuard | null;
@@ -68,9 +74,15 @@ export class RequestBodyGuard implements CanActivate {
     }
     if (!takesBody) {
       // A GET or DELETE reads no body: one sent anyway is let arrive and dropped unparsed, so the
-      // client reads the answer rather than a reset; past the small limit it is refused as too large.
-      await discardBody(req);
-      if (Number(req.headers['content-length'] ?? 0) > this.limits.small) throw tooLarge(req, this.limits.small);
+      // client reads the answer rather than a reset; past the small limit, declared or counted as it
+      // arrives (a chunked body declares none), it is refused as too large.
+      const dropped = await discardBody(req);
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (Math.max(declared, dropped) > this.limits.small) throw tooLarge(req, this.limits.small);
+      return true;
+    }
+    if (policy.absentIsEmpty && !carriesBody(req)) {
+      req.body = {};
       return true;
     }
     const res = context.switchToHttp().getResponse<Response>();
