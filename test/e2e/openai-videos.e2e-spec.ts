@@ -303,7 +303,7 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       expect(await create({ input_reference: undefined })).toMatchObject({ status: 400, param: 'input_reference' });
       expect(await create({ input_reference: { file_id: 'file_1' } })).toMatchObject({
         status: 400,
-        param: 'input_reference',
+        param: 'input_reference.file_id',
       });
       // A face field and its native field at once.
       expect(await create({ seconds: '8', duration: 8 })).toMatchObject({ status: 400, param: 'duration' });

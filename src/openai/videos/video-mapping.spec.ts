@@ -109,8 +109,22 @@ describe('the /v1/videos mapping table', () => {
     it('input_reference: {image_url} or an uploaded image; file_id and anything else are 400', () => {
       expect(readReference({ image_url: URL })).toBe(URL);
       expect(readReference('data:image/png;base64,AAAA')).toBe('data:image/png;base64,AAAA');
-      for (const bad of [{ file_id: 'file_1' }, { image_url: '' }, { image_url: URL, file_id: 'f' }, 'https://x/y.png'])
-        expect(thrown(() => readReference(bad))).toMatchObject({ status: 400, param: 'input_reference' });
+      const refused: Array<[unknown, string, RegExp]> = [
+        [{ file_id: 'file_1' }, 'input_reference.file_id', /^input_reference\.file_id is not supported/],
+        [{ image_url: URL, file_id: 'f' }, 'input_reference.file_id', /file_id is not supported/],
+        [{ image_url: '' }, 'input_reference.image_url', /image_url must be a non-empty URL string/],
+        [{ image_url: 123 }, 'input_reference.image_url', /image_url must be a non-empty URL string/],
+        [{ image_url: URL, extra: 1 }, 'input_reference.extra', /^Unknown field 'input_reference\.extra'/],
+        ['https://x/y.png', 'input_reference', /got a bare URL \(put it in image_url\)/],
+        [[URL], 'input_reference', /got an array/],
+      ];
+      for (const [bad, param, message] of refused) {
+        const error = thrown(() => readReference(bad));
+        expect(error).toMatchObject({ status: 400, param });
+        expect(error.message).toMatch(message);
+        // Only a request that names file_id is told about file_id.
+        if (!param.endsWith('file_id')) expect(error.message).not.toContain('file_id');
+      }
     });
   });
 

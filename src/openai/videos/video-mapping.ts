@@ -9,6 +9,7 @@ import { AX_FAMILY_ID } from '../../families/ax/ax.ids';
 import { AX_OLD_SIZES, axModelRules } from '../../families/ax/rules/ax-model-rules';
 import { VD_FAMILY_ID } from '../../families/vd/vd.ids';
 import { GatewayError } from '../../platform/errors';
+import { capEchoed } from '../../platform/validation/validate-dto';
 
 /** The fields this API defines; every other body field is the family's own, by its native name. */
 export const FACE_FIELDS = ['model', 'prompt', 'seconds', 'size', 'input_reference'] as const;
@@ -211,14 +212,32 @@ export function readSize(value: unknown, mapping: FaceMapping): string | undefin
 export function readReference(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string' && value.startsWith('data:image/')) return value;
-  if (isObject(value) && typeof value.image_url === 'string' && value.image_url.length > 0) {
-    const extra = Object.keys(value).filter((k) => k !== 'image_url');
-    if (extra.length === 0) return value.image_url;
+  const form = '{"image_url": "<http(s) or data:image URL>"} or an uploaded image file';
+  if (!isObject(value))
+    throw GatewayError.invalid(`input_reference must be ${form}; got ${describe(value)}.`, 'input_reference');
+  if ('file_id' in value)
+    throw GatewayError.invalid(`input_reference.file_id is not supported: send ${form}.`, 'input_reference.file_id');
+  const extra = Object.keys(value).find((k) => k !== 'image_url');
+  if (extra !== undefined)
+    throw GatewayError.invalid(
+      `Unknown field 'input_reference.${capEchoed(extra)}': send ${form}.`,
+      `input_reference.${capEchoed(extra)}`,
+    );
+  if (typeof value.image_url !== 'string' || value.image_url.length === 0)
+    throw GatewayError.invalid(
+      `input_reference.image_url must be a non-empty URL string.`,
+      'input_reference.image_url',
+    );
+  return value.image_url;
+}
+
+/** What a value that is no object was, for the message. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') {
+    if (value.startsWith('data:')) return 'a data: URL that is no image';
+    return /^https?:/i.test(value) ? 'a bare URL (put it in image_url)' : 'a string';
   }
-  throw GatewayError.invalid(
-    'input_reference must be {"image_url": "<http(s) or data:image URL>"} or an uploaded image file; file_id is not supported.',
-    'input_reference',
-  );
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
 /** The path a native field was sent at, for telling whether a face field names the same thing. */
