@@ -93,7 +93,7 @@ describe('admin API: the audit trail', () => {
     expect(await entryOf(revoked, 'key.revoke')).toMatchObject({
       target: { type: 'key', id: issued.body.id },
       before: { revoked_at: null },
-      after: { revoked_at: expect.any(Number) },
+      after: { revoked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) },
     });
 
     // The account's whole story, its keys' included, is one filter.

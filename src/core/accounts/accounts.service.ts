@@ -16,6 +16,7 @@ import { PrincipalService } from './principal.service';
 import { AccountsRepository } from './repositories/accounts.repository';
 import { ApiKeysRepository } from './repositories/api-keys.repository';
 import { ModelGrantsRepository } from './repositories/model-grants.repository';
+import { isoTimestamp } from '../../platform/time/formats';
 
 export interface AccountDetails {
   account: AccountEntity;
@@ -231,7 +232,7 @@ export function accountSnapshot(account: AccountEntity): object {
   };
 }
 
-/** What the audit trail keeps of a key: never its secret or hash. */
+/** What the audit trail keeps of a key: never its secret or hash; times as the API writes them (ISO 8601). */
 function keySnapshot(key: ApiKeyEntity): object {
   return {
     id: key.id,
@@ -239,8 +240,8 @@ function keySnapshot(key: ApiKeyEntity): object {
     name: key.name,
     prefix: key.prefix,
     models: key.models,
-    expires_at: key.expiresAt,
-    revoked_at: key.revokedAt,
+    expires_at: key.expiresAt === null ? null : isoTimestamp(key.expiresAt),
+    revoked_at: key.revokedAt === null ? null : isoTimestamp(key.revokedAt),
   };
 }
 
