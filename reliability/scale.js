@@ -225,6 +225,8 @@ async function run(ctx) {
       SYNC_POLL_BASE_MS: '1000',
       SYNC_POLL_MAX_MS: '60000',
       DATABASE_POOL_SIZE: '10',
+      // HAProxy connects over loopback: the instances take the client's address from its X-Forwarded-For, as deployed.
+      TRUST_PROXY: 'loopback',
     };
     const db = { DATABASE_URL: pg.url, REDIS_URL: redis.url };
     const gateways = [];

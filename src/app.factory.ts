@@ -35,6 +35,8 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // `req.ip` (the admin lockout's key, the audit's address) follows X-Forwarded-For only from the proxies TRUST_PROXY names.
+  app.set('trust proxy', options.config.TRUST_PROXY);
   app.set('etag', false);
   // One middleware for request ID and context, Server-Timing, metrics and the access log (bodies are
   // read after the route's credential, by the platform's RequestBodyGuard).

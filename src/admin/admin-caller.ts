@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Actor, ChangeOrigin } from '../core/audit/audit.types';
+import { clientAddress } from '../platform/http/client-address';
 import { contextOf } from '../platform/http/request-context';
 
 /** Where `AdminGuard` leaves the caller it authenticated. */
@@ -28,6 +29,6 @@ export const Caller = createParamDecorator((_: unknown, ctx: ExecutionContext): 
   return {
     actor: adminCaller(req),
     requestId: contextOf(req).requestId,
-    ip: req.ip ?? req.socket.remoteAddress ?? null,
+    ip: clientAddress(req),
   };
 });

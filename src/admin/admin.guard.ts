@@ -5,6 +5,7 @@ import type { Actor } from '../core/audit/audit.types';
 import { csrfMatches } from '../core/operators/operator-sessions.service';
 import { OperatorRole, requireRole } from '../core/operators/operator-roles';
 import { GatewayError } from '../platform/errors';
+import { clientAddress } from '../platform/http/client-address';
 import { CredentialGuard, bearerToken } from '../platform/http/credential-guard';
 import { AdminAuthThrottle } from './admin-auth-throttle';
 import { adminCaller, setAdminCaller } from './admin-caller';
@@ -18,7 +19,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Who (the bearer token's operator, or the console session's person: `AdminCredentials`) and may they (the route's `@RequiresRole`;
  * a route that declares none is the owner's alone). An address that failed too often is refused
- * before its token is even looked at. On a route with a body, who is asked before the body is read.
+ * before its token is even looked at; one that succeeds has its earlier failures cleared. On a
+ * route with a body, who is asked before the body is read.
  */
 @Injectable()
 export class AdminGuard extends CredentialGuard {
@@ -32,15 +34,19 @@ export class AdminGuard extends CredentialGuard {
 
   /** The one check of an admin credential: 429 for an address out of attempts, 401 for anything not accepted. */
   protected async authenticate(req: Request): Promise<void> {
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const wait = await this.throttle.blockedFor(address);
-    if (wait > 0) throw GatewayError.rateLimited('Too many failed admin authentications; retry later.', wait);
+    const address = clientAddress(req) ?? 'unknown';
+    const standing = await this.throttle.standing(address);
+    if (standing.blockedForS > 0)
+      throw GatewayError.rateLimited('Too many failed admin authentications; retry later.', standing.blockedForS);
     const token = bearerToken(req);
     const caller = token === null ? await this.sessionCaller(req) : await this.credentials.resolve(token);
+    // No credential at all counts too: probing the admin routes without one is a failure like any other.
     if (!caller) {
       await this.throttle.failed(address);
       throw GatewayError.unauthorized('Missing or invalid admin token.');
     }
+    // Only an address with failures to clear costs a store call.
+    if (standing.failures > 0) await this.throttle.succeeded(address);
     setAdminCaller(req, caller);
   }
 

@@ -89,7 +89,7 @@ describe('credentials before bodies', () => {
 
   it('checks a credential once per request: the guard reuses what the body step found', async () => {
     const resolve = jest.spyOn(gw.app.get(PrincipalService), 'resolve');
-    const throttle = jest.spyOn(gw.app.get(AdminAuthThrottle), 'blockedFor');
+    const throttle = jest.spyOn(gw.app.get(AdminAuthThrottle), 'standing');
     try {
       await post(VD_CREATE, `Bearer ${caller.key}`, 'application/json', '{"model": "vdq3"}').expect(400);
       expect(resolve).toHaveBeenCalledTimes(1);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'child_process';
 import { readFileSync } from 'fs';
+import { BlockList } from 'net';
 import { join } from 'path';
 
 const root = join(__dirname, '..', '..');
@@ -53,6 +54,34 @@ describe('deployment files', () => {
     expect(page).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
     expect(page).toMatch(/\r\nRetry-After: \d+\r\n/);
     expect(JSON.parse(page.split('\r\n\r\n')[1])).toMatchObject({ error: { code: 'service_unavailable' } });
+  });
+
+  it("the instances take the client's address from HAProxy's X-Forwarded-For, believed from its address only", () => {
+    expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/^\s+option forwardfor$/m);
+    // Compose: HAProxy's fixed address on its own network, outside the range the instances are given theirs from.
+    const address = /\n\s+balancer: \{ ipv4_address: (\S+) \}/.exec(services.get('haproxy')!)![1];
+    for (const instance of ['gateway', 'gateway-2', 'gateway-3']) {
+      const block = services.get(instance)!;
+      expect({
+        instance,
+        trusted: /\n\s+TRUST_PROXY: (\S+)/.exec(block)?.[1],
+        networks: /\n\s+networks: \[(.*)\]/.exec(block)?.[1],
+      }).toEqual({ instance, trusted: address, networks: 'default, balancer' });
+    }
+    const [, subnet, range] = /\n {2}balancer:\n[^]*?config: \[\{ subnet: (\S+), ip_range: (\S+) \}\]/.exec(compose)!;
+    const within = (cidr: string) => {
+      const list = new BlockList();
+      list.addSubnet(cidr.split('/')[0], Number(cidr.split('/')[1]));
+      return list.check(address);
+    };
+    expect({ inSubnet: within(subnet), inInstancesRange: within(range) }).toEqual({
+      inSubnet: true,
+      inInstancesRange: false,
+    });
+    // The scale scenario: HAProxy and the instances on loopback.
+    const scale = read('reliability/scale.js');
+    expect(scale).toContain('servers: ports.map((p) => `127.0.0.1:${p}`)');
+    expect(scale).toContain("TRUST_PROXY: 'loopback'");
   });
 
   // CI and the image run the same Node 24 and compile better-sqlite3 against the same headers.

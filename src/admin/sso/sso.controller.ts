@@ -5,6 +5,7 @@ import { OperatorSessions, csrfMatches } from '../../core/operators/operator-ses
 import { requestOrigin } from '../../core/result-keeping/request-origin';
 import { AppConfig } from '../../platform/config/app-config';
 import { GatewayError } from '../../platform/errors';
+import { clientAddress } from '../../platform/http/client-address';
 import { NoBody } from '../../platform/http/request-body';
 import { contextOf } from '../../platform/http/request-context';
 import {
@@ -66,7 +67,7 @@ export class SsoController {
       const ttlS = this.config.CONSOLE_SESSION_TTL_S;
       const session = await this.sessions.start(person, ttlS * 1000, {
         requestId: contextOf(req).requestId,
-        ip: req.ip ?? req.socket.remoteAddress ?? null,
+        ip: clientAddress(req),
       });
       setConsoleCookies(res, secure, { token: session.token, csrfToken: session.csrfToken, maxAgeS: ttlS });
       res.redirect(302, '/console/');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import express from 'express';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -97,6 +98,56 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '0' })).toThrow('SYNC_WRITE_CONCURRENCY must not be less than 1');
     expect(() => loadConfig({ SYNC_WRITE_CONCURRENCY: '300' })).toThrow(
       'SYNC_WRITE_CONCURRENCY must not be greater than 256',
+    );
+  });
+
+  it('believes no proxy unless TRUST_PROXY names them: a number of hops, or addresses, CIDRs and range names', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback']);
+    expect(
+      loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7,linklocal,uniquelocal' }).TRUST_PROXY,
+    ).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7', 'linklocal', 'uniquelocal']);
+  });
+
+  it('gives Express a TRUST_PROXY it compiles, believing only the peers named', () => {
+    for (const value of ['1', 'loopback', '10.0.0.0/8, fd00::/8, 192.0.2.7']) {
+      const app = express();
+      app.set('trust proxy', loadConfig({ TRUST_PROXY: value }).TRUST_PROXY);
+      const trusted = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+      expect({ value, first: trusted(value === 'loopback' ? '127.0.0.1' : '10.1.2.3', 0) }).toEqual({
+        value,
+        first: true,
+      });
+      if (value !== '1') expect({ value, stranger: trusted('203.0.113.9', 0) }).toEqual({ value, stranger: false });
+    }
+    const app = express();
+    app.set('trust proxy', loadConfig({}).TRUST_PROXY);
+    expect((app.get('trust proxy fn') as (address: string, hop: number) => boolean)('127.0.0.1', 0)).toBe(false);
+  });
+
+  it('refuses TRUST_PROXY=true: any client could name its own address', () => {
+    for (const value of ['true', 'TRUE'])
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        `Invalid configuration: TRUST_PROXY="${value}": TRUST_PROXY must not be true (any client could name its own address)`,
+      );
+  });
+
+  it.each([
+    '0',
+    '1.5',
+    '-1',
+    'proxy.example.com',
+    '10.0.0.0/0',
+    '10.0.0.1/33',
+    '::/0',
+    '10.0.0.1/8/8',
+    'fe80::1%eth0',
+    ',',
+  ])('refuses TRUST_PROXY=%s at start, naming the variable and what it takes', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+      `Invalid configuration: TRUST_PROXY=${JSON.stringify(value)}: TRUST_PROXY must be false, a number of proxies (1 or more), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal`,
     );
   });
 

@@ -1,5 +1,18 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  ValidationArguments,
+  validateSync,
+} from 'class-validator';
+import { isIP } from 'net';
 import { DEFAULT_PG_CONNECT_TIMEOUT_MS, DEFAULT_PG_POOL_SIZE } from '../database/data-source-options';
 import { FAST_PATH_PIECES, FastPathPiece } from './fast-paths';
 
@@ -12,6 +25,54 @@ const toBool = ({ value }: { value: unknown }) =>
       : value === false || value === 'false' || value === '0'
         ? false
         : value;
+
+/** What `TRUST_PROXY` may be, in the form Express's `trust proxy` setting takes it. */
+export type TrustProxy = false | number | string[];
+
+/** Express's names for address ranges (`loopback`: 127.0.0.1/8 and ::1; `linklocal`; `uniquelocal`: the private ranges). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+const toTrustProxy = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (/^false$/i.test(text)) return false;
+  if (/^true$/i.test(text)) return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+};
+
+/** An address, a CIDR block (a prefix of 0 would be every address) or one of Express's range names. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || address.includes('%') || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d+$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `true` is refused: every peer would be believed, so any client could name its own address (and
+ * so dodge the admin lockout and write what it likes into the audit trail).
+ */
+function IsTrustProxy(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) =>
+        value === false ||
+        (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) ||
+        (Array.isArray(value) && value.length > 0 && value.every((entry) => isProxyEntry(String(entry)))),
+      defaultMessage: (args?: ValidationArguments) =>
+        args?.value === true
+          ? 'TRUST_PROXY must not be true (any client could name its own address): name the proxies (addresses, CIDRs, loopback, linklocal, uniquelocal) or their number'
+          : 'TRUST_PROXY must be false, a number of proxies (1 or more), or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
+    },
+  });
+}
 
 /**
  * Every environment variable the gateway reads (the documented ones and operational knobs), typed and
@@ -146,6 +207,14 @@ export class AppConfig {
    * was just closing got a reset (a create then cannot know whether it went through).
    */
   @Transform(toInt) @IsInt() @Min(1000) CLIENT_KEEP_ALIVE_TIMEOUT_MS = 65000;
+  /**
+   * The proxies in front of the gateway whose `X-Forwarded-For` names the client (Express's `trust
+   * proxy`): a number of hops, or addresses, CIDRs and `loopback`, `linklocal`, `uniquelocal`. The
+   * client's address keys the admin lockout and is written in the audit trail; `false`: the
+   * connection's own peer, as a gateway that clients reach directly must use (the header is the
+   * client's to write).
+   */
+  @Transform(toTrustProxy) @IsTrustProxy() TRUST_PROXY: TrustProxy = false;
   /** Timeout of an upstream create call (ms). */
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_TIMEOUT_MS = 30000;
   @Transform(toInt) @IsInt() @Min(50) UPSTREAM_CONNECT_TIMEOUT_MS = 5000;
