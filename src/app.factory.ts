@@ -9,6 +9,7 @@ import { OPENAI_ERRORS } from './openai/openai.errors';
 import { setFastPaths } from './platform/config/fast-paths';
 import { ErrorWriter } from './platform/errors';
 import { GatewayExceptionFilter } from './platform/errors/gateway-exception.filter';
+import { answerClientErrors } from './platform/http/client-errors';
 import { gatewayHttpMiddleware } from './platform/http/gateway-http.middleware';
 import { startIdleScavenges } from './platform/http/idle-scavenge';
 import { TimedExpressAdapter } from './platform/http/timed-express-adapter';
@@ -62,6 +63,7 @@ export async function createGatewayApp(options: GatewayModuleOptions): Promise<N
   // Its routes go after the API's (see registerAfterRoutes): nine fewer to walk past per request.
   adapter.registerAfterRoutes(() => SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' }));
   app.enableShutdownHooks();
+  answerClientErrors(app.getHttpServer(), errors);
   startIdleScavenges(app.getHttpServer(), options.config.IDLE_SCAVENGE);
   return app;
 }

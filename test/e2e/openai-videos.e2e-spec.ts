@@ -397,7 +397,10 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
       .field('model', 'vdq3')
       .attach('other', Buffer.from('x'), 'x.png');
     expect(second.status).toBe(400);
-    expect(second.body.error).toMatchObject({ param: 'input_reference' });
+    expect(second.body.error).toMatchObject({
+      param: 'other',
+      message: 'Only input_reference may be a file; got a file in other.',
+    });
   });
 
   it('multipart: an Idempotency-Key sent again with another uploaded image is 422, the same image a replay', async () => {

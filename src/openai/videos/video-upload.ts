@@ -6,22 +6,54 @@ import { MAX_BODY_VALUES, countJsonValues } from '../../platform/http/json-value
 import { FACE_FIELDS } from './video-mapping';
 
 /** The caps of a multipart create: one image (the largest inline image a family takes) and a few small fields. */
-export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 1, fields: 64, fieldSize: 1024 * 1024, parts: 65 };
+export const UPLOAD_LIMITS = {
+  fileSize: 20 * 1024 * 1024,
+  files: 1,
+  fields: 64,
+  fieldNameSize: 100,
+  fieldSize: 1024 * 1024,
+  parts: 65,
+};
 
 const parse = multer({ storage: multer.memoryStorage(), limits: UPLOAD_LIMITS }).fields([
   { name: 'input_reference', maxCount: 1 },
 ]);
 
-/** multer's own error codes, as the gateway's errors. */
+/**
+ * multer's own error codes, as the gateway's errors: a body over one of UPLOAD_LIMITS is 413, as
+ * any body over its limit, saying which; `param` names the field at fault where multer knows it.
+ */
 function uploadError(error: unknown): GatewayError {
-  const code = (error as { code?: string }).code;
-  if (code === 'LIMIT_FILE_SIZE')
-    return new GatewayError(413, 'request_too_large', `An uploaded file exceeds ${UPLOAD_LIMITS.fileSize} bytes.`);
-  if (code === 'LIMIT_UNEXPECTED_FILE' || code === 'LIMIT_FILE_COUNT')
-    return GatewayError.invalid('Only input_reference may be a file, and only one.', 'input_reference');
-  if (typeof code === 'string' && code.startsWith('LIMIT_'))
-    return GatewayError.invalid(`The multipart body is over a limit (${code.toLowerCase()}).`);
+  const { code, field } = error as { code?: string; field?: string };
+  const param = field ?? null;
+  const tooLarge = (message: string): GatewayError => new GatewayError(413, 'request_too_large', message, param);
+  switch (code) {
+    case 'LIMIT_FILE_SIZE':
+      return tooLarge(`An uploaded file may be at most ${inWords(UPLOAD_LIMITS.fileSize)}.`);
+    case 'LIMIT_FIELD_VALUE':
+      return tooLarge(`A form field's value may be at most ${inWords(UPLOAD_LIMITS.fieldSize)}.`);
+    case 'LIMIT_FIELD_KEY':
+      return tooLarge(`A form field's name may be at most ${UPLOAD_LIMITS.fieldNameSize} bytes.`);
+    case 'LIMIT_FIELD_COUNT':
+      return tooLarge(`A multipart create may carry at most ${UPLOAD_LIMITS.fields} fields.`);
+    case 'LIMIT_PART_COUNT':
+      return tooLarge(`A multipart create may carry at most ${UPLOAD_LIMITS.parts} parts (fields and files).`);
+    case 'LIMIT_FILE_COUNT':
+      return GatewayError.invalid('Only input_reference may be a file, and only one.', 'input_reference');
+    case 'LIMIT_UNEXPECTED_FILE':
+      return GatewayError.invalid(
+        `Only input_reference may be a file; got a file in ${field ?? 'another field'}.`,
+        param,
+      );
+  }
+  if (code?.startsWith('LIMIT_')) return tooLarge('The multipart body is over one of its limits.');
   return GatewayError.invalid('The multipart body could not be read.');
+}
+
+/** A byte count as a client reads it: `20 MiB`, `1 MiB`. */
+function inWords(bytes: number): string {
+  const MiB = 1024 * 1024;
+  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes} bytes`;
 }
 
 /**

@@ -21,11 +21,11 @@ export interface GatewayHttpParts {
 /**
  * The gateway's one Express middleware, in this order: request ID and request context (with
  * `X-Request-Id`, and `Server-Timing` when the headers go out), metrics and the access line when
- * the response is over, then a URL with a NUL character refused (400, every method). One layer
- * instead of four (three of ours and Nest's `forRoutes('*')` for the access log), so Express walks
- * fewer layers; the end-of-response hooks are two functions made once here (the state they need is
- * on the response), not closures made for every request. The body is read later, once the route
- * and its caller are known (`RequestBodyGuard`).
+ * the response is over, then a URL with a NUL character, or an HTTP/1.1 request without `Host`,
+ * refused (400, every method). One layer instead of four (three of ours and Nest's `forRoutes('*')`
+ * for the access log), so Express walks fewer layers; the end-of-response hooks are two functions
+ * made once here (the state they need is on the response), not closures made for every request.
+ * The body is read later, once the route and its caller are known (`RequestBodyGuard`).
  */
 export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog }: GatewayHttpParts) {
   // Server-Timing as the headers go out: from the app's response prototype, or (fast paths off) per response.
@@ -57,6 +57,11 @@ export function gatewayHttpMiddleware(app: Express, { errors, metrics, accessLog
     if (exchange[ACCESS_PENDING]) exchange.on('close', onClose);
     if (urlHasNul(req.originalUrl))
       return errors.write(req, res, GatewayError.invalid('The URL must not contain NUL characters.'));
+    // HTTP/1.1 requires it (the server is told not to refuse it itself, so the refusal carries the error object).
+    if (req.headers.host === undefined && req.httpVersionMinor === 1 && req.httpVersionMajor === 1) {
+      res.setHeader('Connection', 'close');
+      return errors.write(req, res, GatewayError.invalid('An HTTP/1.1 request must carry a Host header.'));
+    }
     next();
   };
 }

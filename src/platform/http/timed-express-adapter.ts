@@ -66,6 +66,8 @@ export class TimedExpressAdapter extends ExpressAdapter {
         // Node requires the request deadline to be at least the headers deadline.
         requestTimeout: Math.max(requestMs, headersMs),
         connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersMs / 2))),
+        // Node would answer a missing Host with an empty 400; the gateway's middleware answers it with its error object.
+        requireHostHeader: false,
       },
       this.getInstance(),
     );
