@@ -268,8 +268,9 @@ describe('operator console controls in Chromium', () => {
       await page.getByRole('button', { name: 'Apply' }).click();
       await eventually(async () => page.url().includes('status=failed'));
       const row = page.locator(`tr[data-task-id="${ids.failed}"]`);
-      await row.waitFor();
-      expect(await row.getByRole('link', { name: 'Task Studio' }).count()).toBe(1);
+      // The page is drawn again for the new address: the rows seen before it (all tasks) go, then the failed ones come.
+      await eventually(async () => (await page.locator(`tr[data-task-id="${ids.ok}"]`).count()) === 0, 10_000);
+      await row.getByRole('link', { name: 'Task Studio' }).waitFor();
       expect(await row.getByTestId('task-failure').textContent()).toBe(
         'Creation policy violation (CreationPolicyViolation); the upstream sent no message.',
       );
