@@ -24,6 +24,6 @@ export class MeResponse {
   @ApiProperty({ type: [MeModelResponse], description: 'Models this key may use, and for what' })
   models: MeModelResponse[];
   @ApiProperty({ description: 'Requests per minute allowed to the account' }) rate_limit_rpm: number;
-  @ApiProperty({ type: Number, nullable: true }) max_concurrent_tasks: number | null;
+  @ApiProperty({ description: 'Tasks the account may have in flight at once' }) max_concurrent_tasks: number;
   @ApiProperty({ type: MeUsageResponse }) usage_this_month: MeUsageResponse;
 }

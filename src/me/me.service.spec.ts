@@ -33,15 +33,11 @@ const CATALOGUE = new FixedModelCatalogue([
 ]);
 const MARCH_10 = Date.UTC(2026, 2, 10, 12);
 const MARCH_1 = Date.UTC(2026, 2, 1);
+const CONFIG = loadConfig({ DEFAULT_RATE_LIMIT_RPM: '120', DEFAULT_MAX_CONCURRENT_TASKS: '7' });
 
 function setup(account: AccountEntity, usage: UsageRecordEntity[] = []) {
   const clock = new ManualClock(new Date(MARCH_10));
-  const me = new MeService(
-    new InMemoryMe([account], usage),
-    CATALOGUE,
-    clock,
-    loadConfig({ DEFAULT_RATE_LIMIT_RPM: '120' }),
-  );
+  const me = new MeService(new InMemoryMe([account], usage), CATALOGUE, clock, CONFIG);
   return { me };
 }
 
@@ -85,6 +81,15 @@ describe('MeService', () => {
     const described = await me.describe(principal({}, ['vd-model'], grants));
     expect(described.models.map((m) => m.model)).toEqual(['vd-model']);
     expect(described.rate_limit_rpm).toBe(30);
+  });
+
+  it('gives the limits in force: the defaults where the account sets none', async () => {
+    const { me } = setup(accountFactory.build({ id: 'acct_1', rateLimitRpm: null, maxConcurrentTasks: null }));
+    const described = await me.describe(principal());
+    expect([described.rate_limit_rpm, described.max_concurrent_tasks]).toEqual([
+      CONFIG.DEFAULT_RATE_LIMIT_RPM,
+      CONFIG.DEFAULT_MAX_CONCURRENT_TASKS,
+    ]);
   });
 
   it('answers 401 when the key’s account is gone', async () => {

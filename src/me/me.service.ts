@@ -42,7 +42,7 @@ export class MeService {
       key_prefix: principal.apiKey.prefix,
       models,
       rate_limit_rpm: account.rateLimitRpm ?? this.config.DEFAULT_RATE_LIMIT_RPM,
-      max_concurrent_tasks: account.maxConcurrentTasks,
+      max_concurrent_tasks: account.maxConcurrentTasks ?? this.config.DEFAULT_MAX_CONCURRENT_TASKS,
       usage_this_month: { since: new Date(since).toISOString(), ...usage },
     };
   }
