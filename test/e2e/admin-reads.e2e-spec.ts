@@ -420,7 +420,7 @@ describe('operator console API', () => {
           { model: 'vdq3', family: 'vd', capabilities: expect.any(Array) },
         ],
         rate_limit_rpm: gw.config.DEFAULT_RATE_LIMIT_RPM,
-        max_concurrent_tasks: 50,
+        max_concurrent_tasks: gw.config.DEFAULT_MAX_CONCURRENT_TASKS,
         usage_this_month: {
           since: expect.stringMatching(/-01T00:00:00\.000Z$/),
           tasks: 1,
