@@ -96,6 +96,8 @@ describe('ax through the simulator', () => {
   it('answers an upstream 500 with 503 service_unavailable', async () => {
     const res = await create(newProtocolBody('Image 1 sim:error500')).expect(503);
     expect(res.body).toMatchObject({ code: 'ServiceUnavailable', error: { code: 'service_unavailable' } });
+    // Worth repeating, and when: the gateway cannot know, so it names the breaker's few seconds.
+    expect(res.headers['retry-after']).toBe('5');
   });
 
   it('rejects invalid input before any upstream call, naming the field', async () => {
@@ -391,6 +393,7 @@ describe('ax through the simulator', () => {
           .send(body)
           .expect(409);
         expect(second.body.error.code).toBe('idempotency_in_progress');
+        expect(second.headers['retry-after']).toBe('1');
         expect((await firstDone).status).toBe(503);
       } finally {
         await slow.close();

@@ -5,7 +5,7 @@ import { EntityManager, IsNull, Repository } from 'typeorm';
 import { insertRow } from '../../platform/database/insert-row';
 import { canonicalJson } from '../../platform/json/canonical-json';
 import { isUniqueViolation } from '../../platform/database/transaction-runner';
-import { GatewayError } from '../../platform/errors';
+import { GatewayError, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../../platform/errors';
 import type { RequestContext } from '../../platform/http/request-context';
 import { Clock } from '../../platform/time/clock';
 import { IdempotencyRecordEntity } from './entities/idempotency-record.entity';
@@ -37,12 +37,14 @@ export class IdempotencyKeyTakenError extends Error {
   }
 }
 
-function inProgress(): GatewayError {
+/** 409 while the first request with the key is still being answered: retry after a second. */
+export function idempotencyInProgress(): GatewayError {
   return new GatewayError(
     409,
     'idempotency_in_progress',
     'A request with this Idempotency-Key is still being processed.',
     'Idempotency-Key',
+    { headers: { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_SECONDS) } },
   );
 }
 
@@ -105,19 +107,19 @@ export class IdempotencyService {
       }
       if (!existing.taskId) {
         // Written before the request's work by an older version: in flight until stale.
-        if (now - existing.createdAt <= STALE_IN_FLIGHT_MS) throw inProgress();
+        if (now - existing.createdAt <= STALE_IN_FLIGHT_MS) throw idempotencyInProgress();
         await this.repo.delete({ accountId, key, createdAt: existing.createdAt, taskId: IsNull() });
         continue;
       }
       const task = await this.tasks.findForAccount(existing.taskId, accountId);
-      if (task?.phase === 'submitting') throw inProgress();
+      if (task?.phase === 'submitting') throw idempotencyInProgress();
       if (!task || creationFailed(task)) {
         await this.repo.delete({ accountId, key, taskId: existing.taskId, state: 'in_flight' });
         continue;
       }
       return { kind: 'task', task };
     }
-    throw inProgress();
+    throw idempotencyInProgress();
   }
 
   /** Stores the answer to replay. Best effort for the caller: without it, a retry is answered from the task. */

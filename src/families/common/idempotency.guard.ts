@@ -12,7 +12,12 @@ import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { AuthenticatedRequest } from '../../core/accounts/guards/authenticated-request';
-import { IdempotencyKeyTakenError, IdempotencyService, IdempotencyStart } from '../../core/tasks/idempotency.service';
+import {
+  IdempotencyKeyTakenError,
+  IdempotencyService,
+  IdempotencyStart,
+  idempotencyInProgress,
+} from '../../core/tasks/idempotency.service';
 import { TaskFamilies } from '../../core/tasks/task-families';
 import { GatewayError } from '../../platform/errors';
 import { takesRequestContext } from '../../platform/http/ctx.decorator';
@@ -80,7 +85,7 @@ export class IdempotencyGuard implements CanActivate {
       if (!(error instanceof IdempotencyKeyTakenError)) throw error;
       // Another request with the key created its task first: answer as a retry would be answered.
       const again = await this.idempotency.begin(accountId, key, request);
-      if (again.kind === 'proceed') throw inProgress();
+      if (again.kind === 'proceed') throw idempotencyInProgress();
       return this.answer(call, accountId, again);
     }
     await this.store(accountId, key, { status: res.statusCode, body, headers: pickHeaders(res) });
@@ -121,15 +126,6 @@ export class IdempotencyGuard implements CanActivate {
       );
     }
   }
-}
-
-function inProgress(): GatewayError {
-  return new GatewayError(
-    409,
-    'idempotency_in_progress',
-    'A request with this Idempotency-Key is still being processed.',
-    'Idempotency-Key',
-  );
 }
 
 /** A file a multipart create uploaded, as multer leaves it on the request. */

@@ -16,6 +16,15 @@ export interface GatewayErrorOptions {
 /** What a client is told to wait (`Retry-After`, seconds) while the gateway's own database does not answer. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
+/**
+ * What a client is told to wait when an upstream cannot be reached or answers 5xx: the gateway
+ * cannot know when it recovers, and a channel's breaker probes again within seconds.
+ */
+export const UPSTREAM_RETRY_AFTER_SECONDS = 5;
+
+/** What a client is told to wait when a request with its `Idempotency-Key` is still being answered. */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+
 /** The longest `error.message` the gateway sends. */
 export const MAX_MESSAGE_LENGTH = 600;
 
@@ -66,8 +75,13 @@ export class GatewayError extends Error {
     });
   }
 
-  static unavailable(message = 'The upstream service is temporarily unavailable.'): GatewayError {
-    return new GatewayError(503, 'service_unavailable', message);
+  static unavailable(
+    message = 'The upstream service is temporarily unavailable.',
+    retryAfterSeconds = UPSTREAM_RETRY_AFTER_SECONDS,
+  ): GatewayError {
+    return new GatewayError(503, 'service_unavailable', message, null, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
   }
 
   /** The gateway's own database does not answer (down, restarting, out of connections): retry shortly. */

@@ -49,7 +49,7 @@ export const ERROR_CAUSES = {
       'A request with this Idempotency-Key is still being processed.',
       'Idempotency-Key',
     ),
-    'A request with the same Idempotency-Key has not answered yet.',
+    'A request with the same Idempotency-Key has not answered yet (Retry-After: 1).',
   ),
   tooLarge: cause(
     'request_too_large',
