@@ -65,6 +65,20 @@ describe('credentials before bodies', () => {
     },
   );
 
+  it('tells a missing API key from an Authorization header not of the Bearer form', async () => {
+    const me = (authorization?: string) => {
+      const req = gw.http().get('/gateway/v1/me');
+      return authorization === undefined ? req : req.set('Authorization', authorization);
+    };
+    expect((await me().expect(401)).body.error.message).toBe('Missing API key: send Authorization: Bearer <API key>.');
+    for (const header of [`Bearer ${caller.key} extra`, `Basic ${caller.key}`, `Token ${caller.key}`, caller.key])
+      expect((await me(header).expect(401)).body.error).toMatchObject({
+        code: 'invalid_api_key',
+        message: 'The Authorization header is not of the form "Bearer <API key>".',
+      });
+    await me(`bearer  ${caller.key} `).expect(200);
+  });
+
   it('a wrong admin token is 401 whatever the body, the same answer as with a good body', async () => {
     const wrong = 'Bearer not-the-admin-token';
     for (const [method, path] of [

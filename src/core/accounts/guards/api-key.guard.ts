@@ -17,7 +17,15 @@ export class ApiKeyGuard extends CredentialGuard {
 
   protected async authenticate(req: Request): Promise<void> {
     const secret = bearerToken(req);
-    if (secret === null) throw GatewayError.unauthorized('Missing API key: send Authorization: Bearer <API key>.');
+    if (secret === null) {
+      // A header that is there but not of the form is told so: "missing" would send the caller looking elsewhere.
+      const sent = req.headers.authorization !== undefined && req.headers.authorization.trim() !== '';
+      throw GatewayError.unauthorized(
+        sent
+          ? 'The Authorization header is not of the form "Bearer <API key>".'
+          : 'Missing API key: send Authorization: Bearer <API key>.',
+      );
+    }
     const principal = await this.principals.resolve(secret);
     if (!principal) throw GatewayError.unauthorized('Invalid, revoked or expired API key.');
     (req as AuthenticatedRequest).principal = principal;
