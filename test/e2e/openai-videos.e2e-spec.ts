@@ -106,6 +106,11 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     });
     expect(range.status).toBe(206);
     expect(Buffer.from(await range.arrayBuffer()).equals(SAMPLE_MP4.subarray(0, 10))).toBe(true);
+    const outside = await fetch(`${baseURL}/videos/${created.id}/content`, {
+      headers: { authorization: `Bearer ${acct.key}`, range: `bytes=${SAMPLE_MP4.length}-` },
+    });
+    expect(outside.status).toBe(416);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${SAMPLE_MP4.length}`);
 
     const keptFile = join(gw.config.RESULT_STORE_DIR, resultStorageKey(created.id, 'v0'));
     expect(existsSync(keptFile)).toBe(true);
@@ -438,6 +443,9 @@ describe('OpenAI-compatible /v1/videos over families B and C, driven by the open
     );
     expect(Object.keys(doc.paths['/v1/videos'])).toEqual(expect.arrayContaining(['get', 'post']));
     expect(JSON.stringify(doc.paths['/v1/videos'].post)).toContain('multipart/form-data');
+    // Every status the content route answers is documented, 416 for a range outside the file too.
+    const content = doc.paths['/v1/videos/{video_id}/content'].get as { responses: Record<string, unknown> };
+    expect(Object.keys(content.responses)).toEqual(expect.arrayContaining(['200', '206', '404', '410', '416']));
   });
 
   describe('JSON bodies sent with fetch', () => {

@@ -119,6 +119,7 @@ export class VideosController {
   @ApiProduces('video/mp4', 'image/jpeg')
   @ApiOkResponse({ description: 'The whole file', content: MEDIA_CONTENT })
   @ApiResponse({ status: 206, description: 'The requested byte range (`Range`)', content: MEDIA_CONTENT })
+  @ApiResponse({ status: 416, description: 'The range is outside the file (`Content-Range` gives its size); no body' })
   @OpenAiErrorResponses(OPENAI_ERROR_CAUSES.contentNotFound, RESULT_ERROR_CAUSES.gone, RESULT_ERROR_CAUSES.unavailable)
   content(
     @CurrentPrincipal() principal: Principal,
