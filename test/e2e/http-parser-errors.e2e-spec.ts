@@ -70,19 +70,19 @@ describe('HTTP the parser refuses', () => {
     body: answer.body,
   });
 
-  it('a client too slow with its headers, or with its body, is 408 request_timeout', async () => {
+  it('a client too slow with its headers, or with its body, is 408 invalid_request', async () => {
     const [headers, body] = await Promise.all([
       exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
       exchange(
         'POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
       ),
     ]);
-    expect(shape(headers)).toEqual(errorObject(408, 'request_timeout'));
+    expect(shape(headers)).toEqual(errorObject(408, 'invalid_request'));
     expect(headers.body.error.message).toBe(
       'The request did not arrive in time: its headers are due within 0.4 s, the whole request within 0.8 s.',
     );
     expect(headers.closedAfterMs).toBeLessThan(5000);
-    expect(shape(body)).toEqual(errorObject(408, 'request_timeout'));
+    expect(shape(body)).toEqual(errorObject(408, 'invalid_request'));
     expect(body.closedAfterMs).toBeLessThan(5000);
     // The request the body belonged to keeps its ID.
     expect(body.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);

@@ -9,7 +9,6 @@ export type GatewayErrorCode =
   | 'idempotency_in_progress'
   | 'session_busy'
   | 'request_too_large'
-  | 'request_timeout'
   | 'idempotency_mismatch'
   | 'cannot_cancel'
   | 'rate_limit_exceeded'

@@ -57,9 +57,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function refusalOf(error: ClientError, server: Server): GatewayError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
+      // The contract's codes only: a request that never arrived whole is an invalid one.
       return new GatewayError(
         408,
-        'request_timeout',
+        'invalid_request',
         `The request did not arrive in time: its headers are due within ${server.headersTimeout / 1000} s, the whole request within ${server.requestTimeout / 1000} s.`,
       );
     case 'HPE_HEADER_OVERFLOW': {
