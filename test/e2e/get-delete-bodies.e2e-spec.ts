@@ -70,7 +70,7 @@ describe('bodies sent with a GET or DELETE', () => {
     expect(answer).toEqual({ status: 413, body: TOO_LARGE });
   });
 
-  it('is 413 by its Content-Length as before, and a small body is dropped and the request served', async () => {
+  it('is 413 by its Content-Length too, and a small body is dropped and the request served', async () => {
     expect(await send('GET', '/gateway/v1/me', 2 * MiB, 'declared')).toEqual({ status: 413, body: TOO_LARGE });
     expect((await send('GET', '/gateway/v1/me', 10 * 1024)).status).toBe(200);
     expect((await send('DELETE', '/v1/videos/x', 10 * 1024)).status).toBe(404);
