@@ -58,6 +58,8 @@ describe('deployment files', () => {
 
   it("the instances take the client's address from HAProxy's X-Forwarded-For, believed from its address only", () => {
     expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/^\s+option forwardfor$/m);
+    // The scheme too is the balancer's to state, not the client's (a trusted proxy's X-Forwarded-Proto is believed).
+    expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/^\s+http-request set-header X-Forwarded-Proto http$/m);
     // Compose: HAProxy's fixed address on its own network, outside the range the instances are given theirs from.
     const address = /\n\s+balancer: \{ ipv4_address: (\S+) \}/.exec(services.get('haproxy')!)![1];
     for (const instance of ['gateway', 'gateway-2', 'gateway-3']) {
